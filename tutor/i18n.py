@@ -1,0 +1,543 @@
+"""Languages, locale choice and localised game vocabulary (cards, suits, seats, numbers, reasons).
+
+One list of languages is used everywhere: :data:`LANGUAGES` (English, Persian written right to
+left, Bulgarian, Telugu). Message catalogues live in the repository's ``locales/`` directory
+(``locales/<lang>/LC_MESSAGES/messages.po`` + compiled ``.mo``); :func:`get_translations` loads
+them without Flask, :func:`init_app` wires them into Flask-Babel for the web app.
+
+Everything the engine explains comes as a :class:`~tutor.engine.reasons.Reason`;
+:func:`render_reason` translates its template and fills the params in the learner's language:
+cards become full card names ("ten of hearts", "ده دل"), suits suit names, seats positions
+relative to the learner ("your partner"), numbers localised digits (Persian digits in ``fa``),
+lists joined with the language's own list pattern.
+
+Card, suit and rank vocabulary is kept in tables in this module (not in the catalogues) because
+each language orders and inflects the words differently; everything else is a gettext message.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import string
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from babel.lists import format_list
+from babel.numbers import format_decimal
+from babel.support import NullTranslations, Translations
+
+from tutor.engine.cards import Card, Suit
+from tutor.engine.errors import TutorError
+from tutor.engine.reasons import N_, REASON_TEXTS
+
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "KIND_PROMPTS",
+    "LANGUAGES",
+    "LANGUAGE_NAMES",
+    "LANG_COOKIE",
+    "LOCALES_DIR",
+    "RTL_LANGUAGES",
+    "anticlockwise",
+    "card_label",
+    "card_short",
+    "cards_label",
+    "category_name",
+    "current_lang",
+    "fmt_number",
+    "format_list_lang",
+    "get_translations",
+    "gettext",
+    "init_app",
+    "is_rtl",
+    "kind_prompt",
+    "ngettext",
+    "normalize_lang",
+    "rank_name",
+    "rank_short",
+    "render_reason",
+    "render_reasons",
+    "result_name",
+    "seat_label",
+    "select_locale",
+    "side_label",
+    "suit_name",
+    "text_direction",
+]
+
+#: The supported languages, in menu order. The ONE list used by routes, catalogues, tests.
+LANGUAGES: tuple[str, ...] = ("en", "fa", "bg", "te")
+DEFAULT_LANGUAGE = "en"
+#: Each language's name in itself (for the language menu).
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "fa": "فارسی", "bg": "Български", "te": "తెలుగు"}
+RTL_LANGUAGES = frozenset({"fa"})
+#: The repository's catalogue directory (``locales/``).
+LOCALES_DIR: Path = Path(__file__).resolve().parent.parent / "locales"
+#: Name of the cookie that remembers the learner's language.
+LANG_COOKIE = "lang"
+DOMAIN = "messages"
+
+
+def is_rtl(lang: str) -> bool:
+    """True for languages written right to left (Persian)."""
+    return normalize_lang(lang) in RTL_LANGUAGES
+
+
+def text_direction(lang: str) -> str:
+    """``"rtl"`` or ``"ltr"``: the value for the HTML ``dir`` attribute."""
+    return "rtl" if is_rtl(lang) else "ltr"
+
+
+def normalize_lang(tag: object) -> str | None:
+    """A supported language code for a tag such as ``"fa"``, ``"fa-IR"``, ``"BG_bg"``; else None."""
+    if not isinstance(tag, str):
+        return None
+    primary = re.split(r"[-_]", tag.strip().lower(), maxsplit=1)[0]
+    return primary if primary in LANGUAGES else None
+
+
+def select_locale(url_lang: str | None = None, cookie_lang: str | None = None,
+                  accept_language_header: str | None = None) -> str:
+    """Choose the language: URL prefix, then cookie, then ``Accept-Language`` (q-values), then en.
+
+    Unsupported or malformed values at one level fall through to the next. In the header, tags
+    with ``q=0`` are refused and ``*`` is ignored; among equal q-values the first listed wins; a
+    regional tag (``fa-IR``) counts as its language (``fa``).
+    """
+    for candidate in (url_lang, cookie_lang):
+        lang = normalize_lang(candidate)
+        if lang:
+            return lang
+    if accept_language_header:
+        from werkzeug.datastructures import LanguageAccept
+        from werkzeug.http import parse_accept_header
+
+        accepted = parse_accept_header(accept_language_header, LanguageAccept)
+        ranked = sorted(enumerate(accepted), key=lambda item: (-item[1][1], item[0]))
+        for _pos, (tag, quality) in ranked:
+            if quality <= 0:
+                continue
+            lang = normalize_lang(tag)
+            if lang:
+                return lang
+    return DEFAULT_LANGUAGE
+
+
+# --------------------------------------------------------------------------------------------
+# Catalogues
+
+
+@functools.cache
+def get_translations(lang: str) -> NullTranslations:
+    """The :class:`babel.support.Translations` of ``lang`` from ``locales/`` (no Flask needed).
+
+    Unknown languages or a missing ``.mo`` give :class:`NullTranslations` (English msgids).
+    """
+    lang = normalize_lang(lang) or DEFAULT_LANGUAGE
+    translations = Translations.load(str(LOCALES_DIR), [lang], domain=DOMAIN)
+    return translations
+
+
+def gettext(lang: str, message: str, **params: object) -> str:
+    """Translate ``message`` into ``lang``; ``params`` (if any) fill ``%(name)s`` placeholders.
+
+    Mark literal strings with ``N_`` (or ``_``) where they are defined so they are extracted.
+    """
+    text = get_translations(lang).gettext(message)
+    return text % params if params else text
+
+
+def ngettext(lang: str, singular: str, plural: str, n: int, **params: object) -> str:
+    """Plural-aware translation; ``%(num)s`` is filled with ``n`` in the language's digits."""
+    text = get_translations(lang).ngettext(singular, plural, n)
+    values = {"num": fmt_number(n, lang)} | params
+    try:
+        return text % values
+    except (KeyError, ValueError, TypeError):
+        return text
+
+
+def init_app(app) -> None:
+    """Configure Flask-Babel on ``app``: catalogues from ``locales/``, locale from :func:`current_lang`.
+
+    The locale selector uses ``flask.g.lang`` when a view (or ``url_value_preprocessor``) set it,
+    otherwise :func:`select_locale` on the URL's ``lang`` view argument, the ``lang`` cookie and the
+    ``Accept-Language`` header. Also adds template globals: ``LANGUAGES``, ``LANGUAGE_NAMES``,
+    ``current_lang``, ``is_rtl``, ``text_direction`` and the localisers of this module.
+    """
+    from flask_babel import Babel
+
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LANGUAGE)
+    app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(LOCALES_DIR)
+    app.config.setdefault("BABEL_DOMAIN", DOMAIN)
+    Babel(app, locale_selector=current_lang)
+    app.jinja_env.globals.update(
+        LANGUAGES=LANGUAGES, LANGUAGE_NAMES=LANGUAGE_NAMES, current_lang=current_lang, is_rtl=is_rtl,
+        text_direction=text_direction, card_label=card_label, card_short=card_short, suit_name=suit_name,
+        rank_name=rank_name, seat_label=seat_label, side_label=side_label, fmt_number=fmt_number,
+        render_reason=render_reason, render_reasons=render_reasons, kind_prompt=kind_prompt,
+        category_name=category_name, result_name=result_name,
+    )
+
+
+def current_lang() -> str:
+    """The language of the current Flask request (``g.lang`` first); ``"en"`` outside a request."""
+    from flask import g, has_request_context, request
+
+    if not has_request_context():
+        return DEFAULT_LANGUAGE
+    lang = normalize_lang(g.get("lang"))
+    if lang:
+        return lang
+    view_args = request.view_args or {}
+    return select_locale(view_args.get("lang"), request.cookies.get(LANG_COOKIE),
+                         request.headers.get("Accept-Language"))
+
+
+# --------------------------------------------------------------------------------------------
+# Numbers and lists
+
+_PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
+
+
+def fmt_number(n: float, lang: str) -> str:
+    """``n`` formatted for ``lang`` with Babel; Persian uses Persian digits (``1234`` -> ``۱٬۲۳۴``)."""
+    lang = normalize_lang(lang) or DEFAULT_LANGUAGE
+    if lang == "fa":
+        return format_decimal(n, locale="fa", numbering_system="arabext").translate(_PERSIAN_DIGITS)
+    return format_decimal(n, locale=lang)
+
+
+def format_list_lang(items: Iterable[str], lang: str, style: str = "standard") -> str:
+    """Join ``items`` with the language's list pattern ("a, b and c"); ``style="or"`` for choices."""
+    items = list(items)
+    if not items:
+        return ""
+    return format_list(items, style=style, locale=normalize_lang(lang) or DEFAULT_LANGUAGE)
+
+
+# --------------------------------------------------------------------------------------------
+# Cards
+
+#: rank number -> full name, per language (used in accessible card names).
+_RANK_NAMES: dict[str, dict[int, str]] = {
+    "en": {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
+           10: "ten", 11: "jack", 12: "queen", 13: "king", 14: "ace"},
+    "fa": {2: "دو", 3: "سه", 4: "چهار", 5: "پنج", 6: "شش", 7: "هفت", 8: "هشت", 9: "نه",
+           10: "ده", 11: "سرباز", 12: "بی‌بی", 13: "شاه", 14: "آس"},
+    "bg": {2: "двойка", 3: "тройка", 4: "четворка", 5: "петица", 6: "шестица", 7: "седмица",
+           8: "осмица", 9: "деветка", 10: "десетка", 11: "вале", 12: "дама", 13: "поп", 14: "асо"},
+    "te": {2: "రెండు", 3: "మూడు", 4: "నాలుగు", 5: "ఐదు", 6: "ఆరు", 7: "ఏడు", 8: "ఎనిమిది",
+           9: "తొమ్మిది", 10: "పది", 11: "జాక్", 12: "రాణి", 13: "రాజు", 14: "ఏస్"},
+}
+#: rank number -> index letter on the card face, per language (numbers use the language's digits).
+_RANK_LETTERS: dict[str, dict[int, str]] = {
+    "en": {11: "J", 12: "Q", 13: "K", 14: "A"},
+    "fa": {11: "س", 12: "ب", 13: "ش", 14: "آ"},
+    "bg": {11: "В", 12: "Д", 13: "П", 14: "А"},
+    # Cards sold in India carry the A K Q J indices; Telugu players read them as such.
+    "te": {11: "J", 12: "Q", 13: "K", 14: "A"},
+}
+#: suit -> (singular, plural) names per language.
+_SUIT_NAMES: dict[str, dict[Suit, tuple[str, str]]] = {
+    "en": {Suit.S: ("spade", "spades"), Suit.H: ("heart", "hearts"), Suit.D: ("diamond", "diamonds"),
+           Suit.C: ("club", "clubs")},
+    "fa": {Suit.S: ("پیک", "پیک"), Suit.H: ("دل", "دل"), Suit.D: ("خشت", "خشت"), Suit.C: ("گشنیز", "گشنیز")},
+    "bg": {Suit.S: ("пика", "пики"), Suit.H: ("купа", "купи"), Suit.D: ("каро", "кара"),
+           Suit.C: ("спатия", "спатии")},
+    "te": {Suit.S: ("ఇస్పేటు", "ఇస్పేటు"), Suit.H: ("ఆటీను", "ఆటీను"), Suit.D: ("డైమను", "డైమను"),
+           Suit.C: ("కళావరు", "కళావరు")},
+}
+#: Which form names a suit in running prose ("hearts were led" / "купа" / "دل" / "ఆటీను").
+_SUIT_PROSE_PLURAL = {"en": True, "fa": False, "bg": False, "te": False}
+#: How a full card name is built: rank and suit in the language's order.
+_CARD_PATTERN = {"en": "{rank} of {suit}", "fa": "{rank} {suit}", "bg": "{rank} {suit}", "te": "{suit} {rank}"}
+
+
+def _lang(lang: str) -> str:
+    return normalize_lang(lang) or DEFAULT_LANGUAGE
+
+
+def _rank_number(rank: int | str) -> int:
+    if isinstance(rank, int) and not isinstance(rank, bool):
+        number = rank
+    else:
+        number = {"A": 14, "K": 13, "Q": 12, "J": 11, "T": 10}.get(str(rank).strip().upper(), 0)
+        if not number and str(rank).strip().isdigit():
+            number = int(str(rank).strip())
+    if not 2 <= number <= 14:
+        raise ValueError(f"not a rank: {rank!r}")
+    return number
+
+
+def rank_name(rank: int | str, lang: str) -> str:
+    """Full rank name: ``rank_name(10, "en") == "ten"``, ``rank_name("K", "bg") == "поп"``."""
+    return _RANK_NAMES[_lang(lang)][_rank_number(rank)]
+
+
+def rank_short(rank: int | str, lang: str) -> str:
+    """Index of a rank on the card face: ``"A"``, ``"10"``; ``"آ"``/``"۱۰"`` in fa, ``"П"`` in bg."""
+    lang, number = _lang(lang), _rank_number(rank)
+    return _RANK_LETTERS[lang].get(number) or fmt_number(number, lang)
+
+
+def suit_name(letter: str | Suit, lang: str, plural: bool = False) -> str:
+    """Name of a suit (letter ``S H D C`` or symbol): ``suit_name("H", "en", plural=True) == "hearts"``.
+
+    Persian and Telugu suit names do not change in the plural.
+    """
+    suit = letter if isinstance(letter, Suit) else Suit.parse(letter)
+    return _SUIT_NAMES[_lang(lang)][suit][1 if plural else 0]
+
+
+def _suit_in_prose(letter: str | Suit, lang: str) -> str:
+    return suit_name(letter, lang, plural=_SUIT_PROSE_PLURAL[_lang(lang)])
+
+
+def card_label(card_str: str | Card, lang: str) -> str:
+    """The full accessible name of a card: "ten of hearts", "ده دل", "десетка купа", "ఆటీను పది"."""
+    card = Card.parse(card_str)
+    lang = _lang(lang)
+    return _CARD_PATTERN[lang].format(rank=rank_name(card.rank, lang),
+                                      suit=suit_name(card.suit, lang, plural=lang == "en"))
+
+
+def card_short(card_str: str | Card, lang: str) -> str:
+    """Rank index in the language + suit symbol: ``"10♥"``, ``"آ♠"``/``"۱۰♥"`` in fa, ``"П♣"`` in bg."""
+    card = Card.parse(card_str)
+    return rank_short(card.rank, lang) + card.suit.symbol
+
+
+def cards_label(cards: Iterable[str | Card], lang: str, style: str = "standard") -> str:
+    """Full names of several cards joined with the language's list pattern."""
+    return format_list_lang((card_label(c, lang) for c in cards), lang, style)
+
+
+# --------------------------------------------------------------------------------------------
+# Seats and sides
+
+#: Rulesets played anticlockwise: the next seat in play order sits on the player's RIGHT.
+_ANTICLOCKWISE = frozenset({"hokm", "trinidad"})
+
+
+def anticlockwise(ruleset: str | None) -> bool:
+    """True for Hokm and Trinidad (play passes to the right); False for classic All Fours."""
+    return ruleset in _ANTICLOCKWISE
+
+
+#: Seat and side words (gettext msgids).
+_WORDS = {
+    "you": N_("you"), "partner": N_("your partner"), "right": N_("your right-hand opponent"),
+    "left": N_("your left-hand opponent"), "opponent": N_("your opponent"), "seat": N_("seat {n}"),
+    "dealer": N_("{who} (dealer)"), "hakem": N_("{who} (hakem)"), "your-team": N_("your team"),
+    "other-team": N_("the other team"), "team": N_("team {n}"), "nobody": N_("nobody"),
+}
+
+
+def _position(seat: int, you: int, players: int, ruleset: str | None) -> str:
+    offset = (seat - you) % players
+    if offset == 0:
+        return _WORDS["you"]
+    if players == 2:
+        return _WORDS["opponent"]
+    if players == 4 and offset == 2:
+        return _WORDS["partner"]
+    next_in_play = offset == 1
+    on_right = next_in_play if anticlockwise(ruleset) else not next_in_play
+    return _WORDS["right"] if on_right else _WORDS["left"]
+
+
+def seat_label(seat: int, you: int | None, players: int, ruleset: str | None, lang: str,
+               dealer: int | None = None, hakem: int | None = None) -> str:
+    """Name a seat relative to the learner's seat ``you``.
+
+    4 players: "you", "your partner" (opposite), "your right-hand opponent"/"... left-hand ..."; the
+    seat after ``you`` in play order is on the right in Hokm and Trinidad (anticlockwise) and on
+    the left in classic All Fours (clockwise). 3 players: you, left and right opponent; 2 players:
+    "your opponent". ``you=None`` names the seat by number. A seat that is the ``dealer`` or the
+    ``hakem`` gets that role added: "your partner (hakem)".
+    """
+    lang = _lang(lang)
+    seat = int(seat)
+    if you is None or not players:
+        text = gettext(lang, _WORDS["seat"]).format(n=fmt_number(seat, lang))
+    else:
+        text = gettext(lang, _position(seat, int(you), int(players), ruleset))
+    if hakem is not None and int(hakem) == seat:
+        text = gettext(lang, _WORDS["hakem"]).format(who=text)
+    if dealer is not None and int(dealer) == seat:
+        text = gettext(lang, _WORDS["dealer"]).format(who=text)
+    return text
+
+
+def side_label(side: int | None, you: int | None, players: int, lang: str, ruleset: str | None = None) -> str:
+    """Name a scoring side relative to the learner (spec: 4 players -> team ``seat % 2``, else a seat).
+
+    4 players: "your team" / "the other team"; 2 or 3 players: the seat's label ("you", "your
+    opponent", ...). ``side=None`` is "nobody"; ``you=None`` names the side by number.
+    """
+    lang = _lang(lang)
+    if side is None:
+        return gettext(lang, _WORDS["nobody"])
+    side = int(side)
+    if players == 4:
+        if you is None:
+            return gettext(lang, _WORDS["team"]).format(n=fmt_number(side, lang))
+        return gettext(lang, _WORDS["your-team"] if side == int(you) % 2 else _WORDS["other-team"])
+    return seat_label(side, you, players, ruleset or "all-fours", lang)
+
+
+# --------------------------------------------------------------------------------------------
+# Scoring words
+
+_CATEGORIES = {
+    "high": N_("High"), "low": N_("Low"), "jack": N_("Jack"), "hang-jack": N_("Hang jack"),
+    "game": N_("Game"),
+}
+_RESULTS = {"win": N_("win"), "kot": N_("kot"), "hakem-kot": N_("hakem-kot")}
+
+
+def category_name(category: str, lang: str) -> str:
+    """Name of an All Fours scoring category (``high low jack hang-jack game``) in ``lang``."""
+    msg = _CATEGORIES.get(category)
+    return gettext(lang, msg) if msg else category
+
+
+def result_name(result: str, lang: str) -> str:
+    """Name of a Hokm round result (``win kot hakem-kot``) in ``lang``."""
+    msg = _RESULTS.get(result)
+    return gettext(lang, msg) if msg else result
+
+
+# --------------------------------------------------------------------------------------------
+# Reasons
+
+_SUIT_PARAMS = frozenset({"suit", "trump", "led", "led_suit", "trump_suit", "turned_suit", "old_trump",
+                          "new_trump", "refused"})
+_SEAT_PARAMS = frozenset({"seat", "winner", "hakem", "dealer", "leader", "next_hakem", "player", "holder",
+                          "caller", "eldest", "beggar", "taker", "captor", "next_dealer", "previous_hakem"})
+_SIDE_PARAMS = frozenset({"side", "team", "winner_team", "winner_side", "match_winner", "scorer",
+                          "holder_side", "holder_team", "captor_side", "captor_team", "dealer_side",
+                          "dealer_team", "beggar_side", "beggar_team"})
+
+
+def _kind_of_param(name: str) -> str:
+    if name in _SUIT_PARAMS or name.endswith(("_suit", "suits")):
+        return "suit"
+    if name in _SEAT_PARAMS or name.endswith(("_seat", "seats")):
+        return "seat"
+    if name in _SIDE_PARAMS or name.endswith(("_side", "_team", "sides", "teams")):
+        return "side"
+    if "card" in name:
+        return "card"
+    if name in ("category", "categories"):
+        return "category"
+    if name == "result":
+        return "result"
+    return "plain"
+
+
+def _is_card(text: object) -> bool:
+    if not isinstance(text, str):
+        return False
+    try:
+        Card.parse(text)
+    except (TutorError, ValueError):
+        return False
+    return True
+
+
+def _localize_value(name: str, value: object, lang: str, ctx: Mapping[str, object]) -> str:
+    kind = _kind_of_param(name)
+    if isinstance(value, list | tuple):
+        parts = [_localize_value(name, v, lang, ctx) for v in value]
+        return format_list_lang(parts, lang) if parts else gettext(lang, _WORDS["nobody"])
+    if value is None:
+        return gettext(lang, _WORDS["nobody"])
+    if isinstance(value, bool):
+        return str(value)
+    try:
+        if kind == "suit":
+            return _suit_in_prose(str(value), lang)
+        if kind == "seat" and isinstance(value, int):
+            return seat_label(value, ctx.get("you"), ctx.get("players") or 4, ctx.get("ruleset"), lang)
+        if kind == "side" and isinstance(value, int):
+            return side_label(value, ctx.get("you"), ctx.get("players") or 4, lang, ctx.get("ruleset"))
+        if kind == "category":
+            return category_name(str(value), lang)
+        if kind == "result":
+            return result_name(str(value), lang)
+        if (kind == "card" or kind == "plain") and _is_card(value):
+            return card_label(str(value), lang)
+    except (TutorError, ValueError):
+        pass
+    if isinstance(value, int | float):
+        return fmt_number(value, lang)
+    return str(value)
+
+
+class _KeepMissing(dict):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+_FORMATTER = string.Formatter()
+
+
+def render_reason(reason_json: Mapping[str, object] | object, lang: str, *, you: int | None = None,
+                  players: int | None = None, ruleset: str | None = None) -> str:
+    """The explanation of one engine Reason in ``lang``.
+
+    ``reason_json`` is ``Reason.to_json()`` (or a :class:`Reason`). The English template
+    ``REASON_TEXTS[code]`` is translated with gettext and its ``{param}`` placeholders filled with
+    localised values, chosen by param name: cards (``card``, ``cards``, ``*card*``) -> full card
+    names, suits (``suit``, ``trump``, ``led``) -> suit names, seats (``seat``, ``winner``,
+    ``hakem``, ``dealer``, ``leader`` ...) -> :func:`seat_label` relative to ``you`` (seat numbers
+    when ``you`` is None), sides/teams -> :func:`side_label`, numbers -> :func:`fmt_number`;
+    lists joined with the language's list pattern. ``players`` defaults to 4.
+    """
+    if not isinstance(reason_json, Mapping):
+        reason_json = reason_json.to_json()
+    lang = _lang(lang)
+    code = str(reason_json.get("code", ""))
+    params = reason_json.get("params") or {}
+    template = REASON_TEXTS.get(code)
+    if template is None:
+        return code
+    text = gettext(lang, template)
+    ctx = {"you": you, "players": players, "ruleset": ruleset}
+    values = _KeepMissing({k: _localize_value(k, v, lang, ctx) for k, v in params.items()})
+    try:
+        return _FORMATTER.vformat(text, (), values)
+    except (IndexError, ValueError, AttributeError, TypeError):
+        return text
+
+
+def render_reasons(reasons: Iterable[Mapping[str, object]], lang: str, **context: object) -> list[str]:
+    """:func:`render_reason` over an answer's ``why`` list."""
+    return [render_reason(r, lang, **context) for r in reasons or ()]
+
+
+# --------------------------------------------------------------------------------------------
+# Exercise kinds
+
+#: Default question wording per exercise kind (PLAN.md table).
+KIND_PROMPTS: dict[str, str] = {
+    "legal-cards": N_("Which cards may you play? Select every legal card."),
+    "trick-winner": N_("Who wins this trick? Click the winning card."),
+    "round-score": N_("How many points does the winning team score for this round?"),
+    "next-hakem": N_("Who is the hakem in the next round?"),
+    "turn-up": N_("How many points does the dealer's side score for the turned-up card?"),
+    "beg": N_("After the stand-or-beg decision, how many points does each side score?"),
+    "hand-score": N_("Who scores High, Low, Jack and Game in this hand? Choose a side or nobody for each."),
+    "game-winner": N_("Which side wins the game, if any?"),
+    "walk-through": N_("Play the deal through: choose the winner of each trick in turn, then the result."),
+}
+
+
+def kind_prompt(kind: str, lang: str) -> str:
+    """Default question wording for exercise ``kind`` in ``lang`` (the kind itself if unknown)."""
+    msg = KIND_PROMPTS.get(kind)
+    return gettext(lang, msg) if msg else kind
+
