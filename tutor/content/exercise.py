@@ -1,0 +1,187 @@
+"""The :class:`Exercise` value type, shared by lesson steps and quiz questions.
+
+An exercise is the YAML block of PLAN.md ("Exercise block ... and quiz question"):
+
+``id`` (str), ``kind`` (str, a key of :data:`tutor.content.kinds.KINDS`), ``scenario`` (dict, the
+solve-format scenario), ``difficulty`` (1..3), ``prompt`` (lesson: str in the file's language; quiz:
+optional ``{lang: str}``), ``you`` (optional seat int), ``expect`` (the authored answer, dict; only
+``tutor check`` reads it) and, for quiz questions, ``teaches`` (a lesson step id).
+
+:func:`parse_exercise` turns one parsed YAML mapping into an :class:`Exercise`, adding structural
+problems (missing or mistyped fields) to a :class:`~tutor.content.problems.Problems` list with
+their line numbers. Whether the cards, kind, ask or expect are right is ``tutor check``'s job.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from .problems import Problems
+from .yamllines import field_line
+
+__all__ = ["EXERCISE_FIELDS", "LANGUAGES", "RULESETS", "Exercise", "parse_exercise"]
+
+#: Lesson/quiz languages, in the order the project lists them.
+LANGUAGES: tuple[str, ...] = ("en", "fa", "bg", "te")
+#: Ruleset names (scenario ``ruleset`` values and lesson directory names).
+RULESETS: tuple[str, ...] = ("hokm", "all-fours", "trinidad")
+
+#: Field -> (required in lessons, required in quizzes).
+EXERCISE_FIELDS: dict[str, tuple[bool, bool]] = {
+    "id": (True, True), "kind": (True, True), "scenario": (True, True), "difficulty": (True, True),
+    "prompt": (True, False), "you": (False, False), "expect": (True, True), "teaches": (False, True),
+}
+
+
+@dataclass(frozen=True, eq=False)
+class Exercise:
+    """One exercise (lesson block or quiz question).
+
+    ``scenario``/``expect`` are plain dicts (treat as read-only; :meth:`scenario_copy` gives a
+    copy to hand to the engine). ``path`` and ``line`` locate the block (its fence line, or the
+    quiz question's first line); ``lines`` maps a dotted field path relative to the exercise
+    (``"scenario.hand.2"``, ``"expect.legal"``) to its 1-based line in ``path``.
+    ``step_id``/``lang`` are set for lesson exercises, ``teaches`` for quiz questions.
+    """
+
+    id: str
+    kind: str
+    scenario: dict
+    difficulty: int = 1
+    prompt: str | Mapping[str, str] | None = None
+    you: int | None = None
+    expect: dict | None = None
+    teaches: str | None = None
+    step_id: str | None = None
+    lang: str | None = None
+    path: str = ""
+    line: int = 0
+    lines: Mapping[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "lines", MappingProxyType(dict(self.lines)))
+
+    @property
+    def ruleset(self) -> str | None:
+        """The scenario's ``ruleset`` (``None`` if absent or not a string)."""
+        r = self.scenario.get("ruleset")
+        return r if isinstance(r, str) else None
+
+    @property
+    def ask(self) -> str | None:
+        """The scenario's ``ask``."""
+        a = self.scenario.get("ask")
+        return a if isinstance(a, str) else None
+
+    def scenario_copy(self) -> dict:
+        """A deep copy of the scenario, safe to give to the engine."""
+        return copy.deepcopy(self.scenario)
+
+    def line_of(self, name: str) -> int:
+        """Line of field ``name`` (dotted path) or of its nearest parent; the block line if unknown."""
+        return field_line(dict(self.lines), name, self.line) if name else self.line
+
+    def prompt_in(self, lang: str = "en") -> str | None:
+        """The prompt text for ``lang`` (a map falls back to English), or ``None``."""
+        if isinstance(self.prompt, Mapping):
+            return self.prompt.get(lang) or self.prompt.get("en")
+        return self.prompt
+
+    def to_block(self) -> dict:
+        """The exercise as a plain dict in block field order (for YAML output)."""
+        out: dict = {"id": self.id, "kind": self.kind}
+        if self.you is not None:
+            out["you"] = self.you
+        if self.prompt is not None:
+            out["prompt"] = dict(self.prompt) if isinstance(self.prompt, Mapping) else self.prompt
+        out["difficulty"] = self.difficulty
+        if self.teaches is not None:
+            out["teaches"] = self.teaches
+        out["scenario"] = copy.deepcopy(self.scenario)
+        if self.expect is not None:
+            out["expect"] = copy.deepcopy(self.expect)
+        return out
+
+
+def _nonempty_str(v: object) -> bool:
+    return isinstance(v, str) and bool(v.strip())
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def parse_exercise(data: object, lines: Mapping[str, int], prefix: str, *, path: str, problems: Problems,
+                   quiz: bool, step_id: str | None = None, lang: str | None = None) -> Exercise | None:
+    """Build an :class:`Exercise` from a parsed YAML mapping.
+
+    ``lines`` are the YAML line numbers keyed by dotted path; ``prefix`` is the exercise's own path
+    in them (``""`` for a lesson block, ``"questions.3"`` in a quiz). Problems found (unknown,
+    missing or mistyped fields) go to ``problems``. Returns ``None`` when ``id``, ``kind`` or
+    ``scenario`` is unusable, else the exercise (possibly with problems recorded).
+    """
+    here = field_line(dict(lines), prefix)
+    what = "quiz question" if quiz else "exercise"
+    if not isinstance(data, dict):
+        problems.add(path, here, f"{what} must be a YAML mapping, not {type(data).__name__}")
+        return None
+    rel = {k[len(prefix) + 1:] if prefix else k: v for k, v in lines.items()
+           if not prefix or k.startswith(prefix + ".")}
+
+    def line(name: str) -> int:
+        return field_line(rel, name, here)
+
+    label = f"{what} {data.get('id')!r}" if _nonempty_str(data.get("id")) else what
+    col = 1 if quiz else 0
+    for name in data:
+        if name not in EXERCISE_FIELDS:
+            problems.add(path, line(str(name)), f"{label}: unknown field {name!r}")
+    for name, required in EXERCISE_FIELDS.items():
+        if required[col] and name not in data:
+            problems.add(path, here, f"{label}: missing required field {name!r}")
+    ok = True
+    if "id" in data and not _nonempty_str(data["id"]):
+        problems.add(path, line("id"), f"{what}: id must be a non-empty string")
+        ok = False
+    if "kind" in data and not _nonempty_str(data["kind"]):
+        problems.add(path, line("kind"), f"{label}: kind must be a string")
+        ok = False
+    if "scenario" in data and not isinstance(data["scenario"], dict):
+        problems.add(path, line("scenario"), f"{label}: scenario must be a mapping")
+        ok = False
+    difficulty = data.get("difficulty", 1)
+    if not _is_int(difficulty) or not 1 <= difficulty <= 3:
+        problems.add(path, line("difficulty"), f"{label}: difficulty must be 1, 2 or 3, not {difficulty!r}")
+        difficulty = 1
+    you = data.get("you")
+    if you is not None and (not _is_int(you) or you < 0):
+        problems.add(path, line("you"), f"{label}: you must be a seat number (0, 1, ...), not {you!r}")
+        you = None
+    prompt = data.get("prompt")
+    if quiz:
+        if prompt is not None and not (isinstance(prompt, dict) and all(
+                k in LANGUAGES and _nonempty_str(v) for k, v in prompt.items())):
+            problems.add(path, line("prompt"),
+                         f"{label}: prompt must map languages ({', '.join(LANGUAGES)}) to text")
+            prompt = None
+    elif "prompt" in data and not _nonempty_str(prompt):
+        problems.add(path, line("prompt"), f"{label}: prompt must be non-empty text")
+        prompt = None
+    expect = data.get("expect")
+    if expect is not None and not isinstance(expect, dict):
+        problems.add(path, line("expect"), f"{label}: expect must be a mapping of answer fields")
+        expect = None
+    teaches = data.get("teaches")
+    if teaches is not None and not _nonempty_str(teaches):
+        problems.add(path, line("teaches"), f"{label}: teaches must be a lesson step id")
+        teaches = None
+    if not ok or not all(k in data for k in ("id", "kind", "scenario")):
+        return None
+    return Exercise(
+        id=data["id"], kind=data["kind"], scenario=data["scenario"], difficulty=difficulty,
+        prompt=MappingProxyType(dict(prompt)) if isinstance(prompt, dict) else prompt, you=you,
+        expect=expect, teaches=teaches, step_id=step_id, lang=lang, path=path, line=here, lines=rel,
+    )
