@@ -1,0 +1,998 @@
+"""All Fours: the machinery shared by the classic game and Trinidad, and the classic ruleset.
+
+Shapes. Seats are ``int`` 0..players-1 **in order of play** (seat s+1 plays right after seat s;
+clockwise for classic, anticlockwise for Trinidad), so in both games the seat after the dealer
+(``dealer + 1``) decides stand/beg and leads the first trick, and the deal passes to
+``dealer + 1``. A *side* is what scores: the team ``seat % 2`` with four players, else the seat.
+Cards are ``int`` 0..51 (:class:`~tutor.engine.cards.Card`), hands ``int`` bit sets, a trump a
+:class:`~tutor.engine.cards.Suit`. Every verdict carries a :class:`~tutor.engine.reasons.Reason`.
+
+Contents:
+
+* :class:`AllFoursOptions` — typed, frozen options of the classic game (RULES.md §3.3);
+* :class:`Award`, :class:`TrumpMaking`, :class:`HandScore` — immutable results;
+* :class:`AllFoursFamily` — everything both games share: legal plays (C20/C21, T14/T15),
+  trick winner (via :mod:`tutor.engine.tricks`), turn-up scoring, stand/beg/give/run with the
+  pack arithmetic of RULES.md §3.2, High/Low/Jack/Game, the counting order and the winner, and a
+  full state machine (:class:`GameState`, :class:`Action`);
+* :class:`AllFours` — the classic game (seed 000): jack (or *Running All Fours*) turn-up scale,
+  gift to each opposing party (K5, K27), discards after each run (C15), bunch (C18), Low dealt
+  or captured (C24/C30), Game tie dealer-excluded or nobody (C27/K4).
+
+Decisions where RULES.md and the spec are silent (each is tested):
+
+* A run needs ``3 * players + 1`` cards in the stock (three each plus the new turn-up); with fewer
+  the pack is exhausted and the same dealer redeals, keeping every point (§3.2 table, C17).
+* Classic discards (``run_hand_method="discard3"``): after each batch of three is dealt *and the
+  next card is turned*, every player in play order from the dealer's left discards three (C15 is
+  silent on the timing; scoring is the same either way). Discards are out of play (K26).
+* Bunch (C18, only after a run fixed a new trump): in play order from the dealer's left each
+  player may propose it; on a proposal every other player in turn agrees or refuses; one refusal
+  ends the bunch phase and play begins (one proposal per deal).
+* ``target`` accepts any integer 1..999 (spec: "integer"); the named variants are 7, 10, 11, 31.
+  ``turnup_scale="running"`` does not change the target by itself: *Running All Fours* is
+  ``AllFoursOptions.running_all_fours()`` (scale running, target 31).
+* In 3-player classic a gift gives a point to each opponent in seat order from the dealer's
+  left, so when both reach the target the eldest wins (K27).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from itertools import combinations
+from typing import Any, ClassVar
+
+from .cards import (
+    ACE,
+    CARDS,
+    JACK,
+    KING,
+    QUEEN,
+    SUIT_MASK,
+    Card,
+    Suit,
+    format_cards,
+    iter_cards,
+    shuffled_deck,
+)
+from .errors import BadFieldError, IllegalPlayError, ImpossibleStateError
+from .reasons import N_, REASON_TEXTS, Reason
+from .tricks import follow_or_trump, winner_reason, winning_index
+
+__all__ = [
+    "GAME_VALUE",
+    "HAND_SIZE",
+    "Action",
+    "AllFours",
+    "AllFoursFamily",
+    "AllFoursOptions",
+    "Award",
+    "GameState",
+    "HandScore",
+    "TrumpMaking",
+    "game_points",
+    "tally",
+]
+
+#: Cards dealt to each player before any run (C7, T6).
+HAND_SIZE = 6
+#: Card values for Game (C26, T20): 10 -> 10, A 4, K 3, Q 2, J 1, 2-9 nothing.
+GAME_VALUE: dict[int, int] = {10: 10, ACE: 4, KING: 3, QUEEN: 2, JACK: 1}
+_RANK_MASK = {r: sum(1 << (s * 13 + r - 2) for s in range(4)) for r in GAME_VALUE}
+
+REASON_TEXTS.update({
+    # legal plays (the codes trump-led-must-trump and void-any-card come from tricks.py)
+    "follow-or-trump": N_("{led} was led and you hold {cards}: play a card of that suit or a trump ({trump})."),
+    "trump-led-no-trump": N_("Trump ({trump}) was led and you hold none, so you may play any card."),
+    "void-must-trump": N_("You hold no {led}; under the must-trump rule you must play a trump: {cards}."),
+    "no-undertrump": N_("{card} is the highest trump in the trick and you hold {led}: "
+                        "you may not play a lower trump ({cards})."),
+    "not-your-turn": N_("It is seat {seat}'s turn, not yours."),
+    "wrong-phase": N_("That is not possible now: the game is at the {phase} step."),
+    "discard-three": N_("Discard exactly three cards from your hand."),
+    # turn-up / kick
+    "turned-jack": N_("The dealer turned up {card}, a jack: the dealer's side scores {points}."),
+    "turnup-scores": N_("The dealer turned up {card}: the dealer's side scores {points}."),
+    "turnup-no-points": N_("The dealer turned up {card}, which scores nothing."),
+    "turnup-refused-suit": N_("{card} is of the refused suit, so it does not fix trump and scores nothing."),
+    # stand / beg / give / run
+    "stand": N_("The player after the dealer stands: {trump} is trump."),
+    "gift": N_("The dealer keeps the suit and gives a point: side {side} scores {points}."),
+    "gift-forbidden": N_("The dealer may not give a point that would put side {side} out; he must run."),
+    "run": N_("The dealer refuses {refused}: that card is set aside, three more cards each, and a new turn-up."),
+    "new-trump": N_("{card} shows a new suit: {trump} is trump."),
+    "pack-exhausted": N_("The pack ran out after {runs} runs without a new suit: the same dealer deals again; "
+                         "points already scored stay."),
+    "bunch": N_("Every player agreed to the bunch: the same dealer deals again; points already scored stay."),
+    # hand-score
+    "high-dealt": N_("{card} is the highest trump in play; seat {seat} held it: side {side} scores High."),
+    "low-dealt": N_("{card} is the lowest trump in play; seat {seat} held it: side {side} scores Low."),
+    "low-captured": N_("{card} is the lowest trump in play; seat {seat} won the trick with it: "
+                       "side {side} scores Low."),
+    "only-one-trump": N_("{card} is the only trump in play, so it is both the highest and the lowest."),
+    "no-trump-in-play": N_("Nobody held a trump ({trump}) at the start of play: nobody scores High or Low."),
+    "jack-won": N_("Seat {seat} won the trick with {card}: side {side} scores Jack."),
+    "jack-not-in-play": N_("Nobody held {card} at the start of play: nobody scores Jack."),
+    "game-most-points": N_("Side {side} has the most points for Game ({totals}): side {side} scores Game."),
+    "game-tie-dealer-excluded": N_("Game is tied ({totals}); the dealer cannot score it, so side {side}, "
+                                   "nearest the dealer's left, scores Game."),
+    "game-tie-nobody": N_("Game is tied ({totals}): nobody scores it."),
+    "target-reached": N_("Side {side} reaches {target} first and wins the game."),
+})
+
+
+def game_points(mask: int) -> int:
+    """Game card points (C26/T20) of the cards in bit set ``mask``; the whole pack holds 80."""
+    return sum(GAME_VALUE[r] * (mask & m).bit_count() for r, m in _RANK_MASK.items())
+
+
+def _check_choice(name: str, value: object, allowed: tuple) -> None:
+    if not any(type(a) is type(value) and a == value for a in allowed):
+        shown = ", ".join(repr(a) for a in allowed)
+        raise BadFieldError(f"option {name} must be one of {shown}, not {value!r}.")
+
+
+def _check_int(name: str, value: object, allowed: tuple | range) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value not in allowed:
+        raise BadFieldError(f"option {name} must be an integer in {allowed}, not {value!r}.")
+
+
+@dataclass(frozen=True, slots=True)
+class AllFoursOptions:
+    """Options of classic All Fours (RULES.md §3.3; the first value listed is the default).
+
+    ``players`` 2|3|4 (C2); ``target`` 7 (C28; 11 *Eleven Makes* C31, 31 *Running All Fours* C32,
+    10 Hoyle K23; any 1..999); ``turnup_scale`` ``"jack"`` (J 1, C8) | ``"running"`` (A 4 K 3 Q 2
+    J 1, C32); ``low`` ``"dealt"`` (C24) | ``"captured"`` (C30); ``game_tie``
+    ``"dealer-excluded"`` (C27) | ``"nobody"`` (K4); ``void_rule`` ``"free"`` (C21) |
+    ``"must_trump"`` (K20); ``gift_may_win`` True (C12) | False (K6, FOSTER);
+    ``run_hand_method`` ``"discard3"`` (C15) | ``"keep-all"`` (C33c: play with 9, 12 … cards).
+    Raises :class:`BadFieldError` for a value outside these.
+    """
+
+    players: int = 2
+    target: int = 7
+    turnup_scale: str = "jack"
+    low: str = "dealt"
+    game_tie: str = "dealer-excluded"
+    void_rule: str = "free"
+    gift_may_win: bool = True
+    run_hand_method: str = "discard3"
+
+    def __post_init__(self) -> None:
+        _check_int("players", self.players, (2, 3, 4))
+        _check_int("target", self.target, range(1, 1000))
+        _check_choice("turnup_scale", self.turnup_scale, ("jack", "running"))
+        _check_choice("low", self.low, ("dealt", "captured"))
+        _check_choice("game_tie", self.game_tie, ("dealer-excluded", "nobody"))
+        _check_choice("void_rule", self.void_rule, ("free", "must_trump"))
+        _check_choice("gift_may_win", self.gift_may_win, (True, False))
+        _check_choice("run_hand_method", self.run_hand_method, ("discard3", "keep-all"))
+
+    @classmethod
+    def running_all_fours(cls, **kw: Any) -> AllFoursOptions:
+        """The *Running All Fours* variant (C32): turn-up scale A 4 K 3 Q 2 J 1, target 31."""
+        return cls(**({"turnup_scale": "running", "target": 31} | kw))
+
+    @classmethod
+    def eleven_makes(cls, **kw: Any) -> AllFoursOptions:
+        """The *Eleven Makes* variant (C31): target 11."""
+        return cls(**({"target": 11} | kw))
+
+
+@dataclass(frozen=True, slots=True)
+class Award:
+    """Points scored by one side at one moment.
+
+    ``category``: ``"turn-up"`` (classic turned card), ``"kick"`` (Trinidad), ``"gift"``,
+    ``"take-one"``, ``"high"``, ``"low"``, ``"jack"``, ``"hang-jack"``, ``"game"``; ``side``;
+    ``points`` (> 0); ``reason`` explains it.
+    """
+
+    category: str
+    side: int
+    points: int
+    reason: Reason
+
+    def to_json(self) -> dict:
+        """``{"category", "side", "points"}`` as in the spec's ``awards`` list."""
+        return {"category": self.category, "side": self.side, "points": self.points}
+
+
+def tally(scores: Sequence[int], awards: Sequence[Award], target: int) -> tuple[tuple[int, ...], int | None]:
+    """Add ``awards`` in order to ``scores``; return ``(scores_after, winner)``.
+
+    ``winner`` is the first side whose score reaches ``target`` as the awards are added one at a
+    time (RULES.md §3.2 "Winning", C28, K11), or the side already at the target in ``scores``,
+    else ``None``. Every award is added even after someone has won (the spec reports them all).
+    """
+    out = list(scores)
+    winner = next((s for s, v in enumerate(out) if v >= target), None)
+    for a in awards:
+        out[a.side] += a.points
+        if winner is None and out[a.side] >= target:
+            winner = a.side
+    return tuple(out), winner
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpMaking:
+    """What the trump-making of one deal produced (the ``make-trump`` ask).
+
+    ``trump``: the suit (``None`` when the pack ran out); ``awards``: in the order they happened;
+    ``points``: per side; ``runs``: runs made; ``hand_size``: cards each holds when play starts
+    (``None`` on a redeal); ``redeal``: the pack ran out; ``why``: reasons in order.
+    """
+
+    trump: Suit | None
+    awards: tuple[Award, ...]
+    points: tuple[int, ...]
+    runs: int
+    hand_size: int | None
+    redeal: bool
+    why: tuple[Reason, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandScore:
+    """The end-of-hand count (the ``hand-score`` ask).
+
+    ``trick_winners``: seat per trick; ``awards``: High, Low, Jack/hang-jack, Game in counting
+    order, only those scored; ``game_points``: per side; ``points``: per side; ``why``: reasons.
+    """
+
+    trick_winners: tuple[int, ...]
+    awards: tuple[Award, ...]
+    game_points: tuple[int, ...]
+    points: tuple[int, ...]
+    why: tuple[Reason, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One step of the state machine.
+
+    ``kind``: ``"stand"``/``"beg"`` (the seat after the dealer), ``"give"``/``"run"`` (dealer),
+    ``"discard"`` (``cards``: three cards), ``"bunch"``/``"pass"`` (propose a bunch or not),
+    ``"agree"``/``"refuse"`` (answer a bunch), ``"play"`` (``card``), ``"call"`` (Trinidad T22:
+    ``seat`` calls the exposed ``card`` of the player to play).
+    """
+
+    kind: str
+    seat: int
+    card: Card | None = None
+    cards: tuple[Card, ...] = ()
+
+    def __str__(self) -> str:
+        extra = str(self.card) if self.card is not None else " ".join(format_cards(self.cards))
+        return f"{self.seat}:{self.kind}" + (f" {extra}" if extra else "")
+
+
+# Phases of a deal.
+DECIDE, CHOOSE, DISCARD, BUNCH, VOTE, PLAY, OVER = "decide", "choose", "discard", "bunch", "vote", "play", "over"
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """An immutable snapshot of a game; :meth:`apply` returns the next one.
+
+    ``phase`` is one of ``decide`` (stand/beg), ``choose`` (give/run), ``discard``, ``bunch``,
+    ``vote``, ``play``, ``over``. ``hands``/``won``/``exposed``/``start_hands`` are bit sets per
+    seat; ``stock`` the undealt pack, top first; ``turn_ups`` every card turned this deal;
+    ``tricks`` the complete tricks as ``(leader, cards)``; ``awards`` every award of the game in
+    order; ``scores`` per side; ``winner`` the side that reached the target, or ``None``.
+    """
+
+    rules: AllFoursFamily
+    seed: int
+    deal_no: int
+    dealer: int
+    scores: tuple[int, ...]
+    phase: str
+    hands: tuple[int, ...]
+    stock: tuple[Card, ...]
+    turn_ups: tuple[Card, ...]
+    trump: Suit | None = None
+    runs: int = 0
+    pending: tuple[int, ...] = ()
+    discarded: int = 0
+    start_hands: tuple[int, ...] = ()
+    trick: tuple[Card, ...] = ()
+    leader: int = 0
+    tricks: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+    trick_winners: tuple[int, ...] = ()
+    won: tuple[int, ...] = ()
+    exposed: tuple[int, ...] = ()
+    awards: tuple[Award, ...] = ()
+    hands_done: int = 0
+    winner: int | None = None
+    last_hand: HandScore | None = None
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose action is awaited (``None`` when the game is over)."""
+        if self.phase == OVER:
+            return None
+        if self.phase == DECIDE:
+            return (self.dealer + 1) % self.rules.players
+        if self.phase == CHOOSE:
+            return self.dealer
+        if self.phase == PLAY:
+            return (self.leader + len(self.trick)) % self.rules.players
+        return self.pending[0]
+
+    @property
+    def over(self) -> bool:
+        """True once a side has reached the target."""
+        return self.phase == OVER
+
+    def legal_actions(self) -> list[Action]:
+        """Every action allowed now (empty when the game is over)."""
+        return self.rules.legal_actions(self)
+
+    def apply(self, action: Action) -> GameState:
+        """The state after ``action``. Raises :class:`IllegalPlayError` naming the rule broken."""
+        return self.rules.apply(self, action)
+
+    def expose(self, seat: int, card: int) -> GameState:
+        """Trinidad (T22): ``seat`` exposes ``card`` out of turn; it stays face up and may be
+        called. Raises :class:`IllegalPlayError` in a game without calling."""
+        return self.rules.expose(self, seat, card)
+
+
+class AllFoursFamily:
+    """Rules shared by classic All Fours and Trinidad; subclasses set the hooks.
+
+    Class attributes: ``ruleset`` (spec name); ``RULE`` maps a topic (``lead``, ``follow``,
+    ``trump_led``, ``void``, ``winner``, ``turnup``, ``stand``, ``give``, ``run``, ``redeal``,
+    ``high``, ``low``, ``jack``, ``game``, ``tie``, ``order``) to the RULES.md point cited in
+    reasons. Instance attributes: ``options``, ``players``, ``target``, ``n_sides``,
+    ``run_cost`` (cards one run uses), ``max_runs`` (runs the pack allows, §3.2).
+    """
+
+    ruleset: ClassVar[str] = ""
+    options_type: ClassVar[type] = AllFoursOptions
+    RULE: ClassVar[dict[str, str]] = {}
+    give_category: ClassVar[str] = "gift"
+    turnup_category: ClassVar[str] = "turn-up"
+    has_discards: ClassVar[bool] = False
+    has_bunch: ClassVar[bool] = False
+    has_calling: ClassVar[bool] = False
+
+    def __init__(self, options: Any = None, **kw: Any) -> None:
+        if options is None:
+            options = self.options_type(**kw)
+        elif kw:
+            options = replace(options, **kw)
+        self.options = options
+        self.players: int = options.players
+        self.target: int = options.target
+        self.n_sides = 2 if self.players == 4 else self.players
+        self._side = tuple(s % 2 if self.players == 4 else s for s in range(self.players))
+        self.run_cost = 3 * self.players + 1
+        self.max_runs = (52 - HAND_SIZE * self.players - 1) // self.run_cost
+        self.strict_void = options.void_rule == "must_trump"
+        self.no_undertrump = bool(getattr(options, "no_undertrump", False))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.options!r})"
+
+    # ----------------------------------------------------------------- seats and sides
+    def side_of(self, seat: int) -> int:
+        """Side that scores for ``seat``: the team ``seat % 2`` with 4 players, else the seat."""
+        return self._side[seat]
+
+    def hand_sizes(self) -> tuple[int, ...]:
+        """Hand sizes at the start of play that the rules allow (spec ``hand-score`` edge rule)."""
+        return tuple(HAND_SIZE + 3 * k for k in range(self.max_runs + 1))
+
+    def hand_size_after(self, runs: int) -> int:
+        """Cards each player holds when play starts after ``runs`` runs."""
+        return HAND_SIZE + 3 * runs
+
+    # ----------------------------------------------------------------- legal plays, tricks
+    def legal(self, hand: int, trick: Sequence[int], trump: int) -> tuple[int, Reason]:
+        """``(legal bit set, reason)`` for ``hand`` with ``trick`` (cards so far, play order).
+
+        RULES.md §3.2 predicate: leading → any; trump led → trumps if held (else any); plain
+        suit led and held → that suit or any trump (minus trumps below the highest trump in the
+        trick under ``no_undertrump``); void → any card (trumps only under ``must_trump``).
+        """
+        R = self.RULE
+        if not trick:
+            return hand, Reason("lead-any", R["lead"], {})
+        led = trick[0] // 13
+        mask = follow_or_trump(hand, led, trump, self.strict_void)
+        tm = SUIT_MASK[trump]
+        trumps = hand & tm
+        ls, ts = Suit(led).letter, Suit(trump).letter
+        if led == trump:
+            if trumps:
+                return mask, Reason("trump-led-must-trump", R["trump_led"], {"trump": ts, "cards": _desc(trumps)})
+            return mask, Reason("trump-led-no-trump", R["trump_led"], {"trump": ts})
+        follow = hand & SUIT_MASK[led]
+        if follow:
+            if self.no_undertrump and trumps:
+                played = 0
+                for c in trick:
+                    played |= 1 << c
+                played &= tm
+                if played:
+                    top = played.bit_length() - 1
+                    low = trumps & ((1 << top) - 1)
+                    if low:
+                        return mask & ~low, Reason("no-undertrump", "K22", {
+                            "card": str(CARDS[top]), "led": ls, "cards": _desc(low)})
+            return mask, Reason("follow-or-trump", R["follow"], {"led": ls, "trump": ts, "cards": _desc(follow)})
+        if self.strict_void and trumps:
+            return mask, Reason("void-must-trump", "K20" if self.ruleset == "all-fours" else "K1",
+                                {"led": ls, "cards": _desc(trumps)})
+        return mask, Reason("void-any-card", R["void"], {"led": ls})
+
+    def trick_winner(self, trick: Sequence[int], trump: int, leader: int = 0) -> tuple[int, Card, Reason]:
+        """``(seat, card, reason)`` for a complete trick led by ``leader`` (C22/T16)."""
+        i = winning_index(trick, trump)
+        return ((leader + i) % self.players, CARDS[trick[i]],
+                winner_reason(trick, trump, leader, self.players, self.RULE["winner"]))
+
+    # ----------------------------------------------------------------- trump making
+    def turnup_points(self, card: int) -> tuple[int, Reason]:
+        """Points the dealer's side scores for turning up ``card`` as the card that (first, or
+        after a run) shows trump, with the reason. Subclasses define the scale."""
+        raise NotImplementedError
+
+    def _turnup_award(self, dealer: int, card: int, counts: bool) -> tuple[Award | None, Reason]:
+        if not counts:
+            return None, Reason("turnup-refused-suit", "K9", {"card": str(CARDS[card])})
+        pts, why = self.turnup_points(card)
+        if not pts:
+            return None, why
+        return Award(self.turnup_category, self.side_of(dealer), pts, why), why
+
+    def give_awards(self, dealer: int) -> list[Award]:
+        """Awards when the dealer keeps the suit after a beg. Subclasses define them."""
+        raise NotImplementedError
+
+    def give_allowed(self, dealer: int, scores: Sequence[int]) -> Reason | None:
+        """``None`` if the dealer may keep the suit with these ``scores`` (after the turn-up), else
+        the reason he may not (gift/take-one that would win, under the option forbidding it)."""
+        if self._give_may_win():
+            return None
+        for a in self.give_awards(dealer):
+            if scores[a.side] + a.points >= self.target:
+                return Reason("gift-forbidden", self.RULE["give_forbidden"], {"side": a.side})
+        return None
+
+    def _give_may_win(self) -> bool:
+        return True
+
+    def _later_turnup_counts(self, fixes_trump: bool) -> bool:
+        """Does a turn-up after a run score? Only the card that fixes trump (K9)."""
+        return fixes_trump
+
+    def make_trump(self, dealer: int, turn_ups: Sequence[int], decision: str, dealer_choice: str | None = None,
+                   scores: Sequence[int] | None = None) -> TrumpMaking:
+        """Score the trump-making of one deal (spec ask ``make-trump``).
+
+        ``turn_ups``: every card turned, in order; ``decision``: ``"stand"``/``"beg"``;
+        ``dealer_choice``: ``"give"``/``"run"`` after a beg; ``scores``: per side before the deal
+        (for the gift/take-one restriction only). Errors: ``BadFieldError`` for a missing or
+        misplaced choice or a missing new turn-up after a run; ``ImpossibleStateError`` for
+        turn-ups the rules cannot produce (a second card without a run, a different suit before
+        the last card, the refused suit last while the pack still allows a run, more turn-ups
+        than the pack allows: §3.2); ``IllegalPlayError`` for a forbidden gift (K6).
+        """
+        R = self.RULE
+        scores = tuple(scores) if scores is not None else (0,) * self.n_sides
+        if not turn_ups:
+            raise BadFieldError("turn_ups must list at least the first turned-up card.")
+        if decision not in ("stand", "beg"):
+            raise BadFieldError(f'decision must be "stand" or "beg", not {decision!r}.')
+        if decision == "stand" and dealer_choice is not None:
+            raise BadFieldError("dealer_choice applies only after a beg.")
+        if decision == "beg" and dealer_choice not in ("give", "run"):
+            raise BadFieldError(f'after a beg, dealer_choice must be "give" or "run", not {dealer_choice!r}.')
+        first = CARDS[turn_ups[0]]
+        award, why0 = self._turnup_award(dealer, first, True)
+        awards = [award] if award else []
+        why = [why0]
+        if decision == "stand" or dealer_choice == "give":
+            if len(turn_ups) > 1:
+                raise ImpossibleStateError(
+                    f"{len(turn_ups)} cards were turned up, but without a run only one card is turned.")
+            if decision == "stand":
+                why.append(Reason("stand", R["stand"], {"trump": first.suit.letter}))
+            else:
+                after, _ = tally(scores, awards, 10**9)
+                forbidden = self.give_allowed(dealer, after)
+                if forbidden is not None:
+                    raise IllegalPlayError(
+                        f"the dealer may not keep the suit: the point would put side {forbidden.params['side']} "
+                        "out, so he must run (option gift_may_win: false).", forbidden)
+                gifts = self.give_awards(dealer)
+                awards += gifts
+                why += [a.reason for a in gifts]
+            pts = self._points(awards)
+            return TrumpMaking(first.suit, tuple(awards), pts, 0, HAND_SIZE, False, tuple(why))
+        # the dealer runs
+        refused = first.suit
+        why.append(Reason("run", R["run"], {"refused": refused.letter, "card": str(first)}))
+        if len(turn_ups) < 2:
+            raise BadFieldError("after a run, turn_ups must also list the card(s) turned up next.")
+        runs = len(turn_ups) - 1
+        if runs > self.max_runs:
+            raise ImpossibleStateError(
+                f"{len(turn_ups)} turn-ups: with {self.players} players the pack allows at most "
+                f"{self.max_runs + 1} (the first and {self.max_runs} runs of {self.run_cost} cards).")
+        for i, c in enumerate(turn_ups[1:], 1):
+            c = CARDS[c]
+            last = i == runs
+            if c.suit != refused and not last:
+                raise ImpossibleStateError(
+                    f"turn-up {i + 1} ({c}) shows a new suit, so no further card is turned after it.")
+            fixes = c.suit != refused
+            award, r = self._turnup_award(dealer, c, self._later_turnup_counts(fixes))
+            if award:
+                awards.append(award)
+            if fixes:
+                why.append(Reason("new-trump", R["run"], {"card": str(c), "trump": c.suit.letter}))
+            why.append(r)
+        last = CARDS[turn_ups[-1]]
+        pts = self._points(awards)
+        if last.suit == refused:
+            if runs < self.max_runs:
+                raise ImpossibleStateError(
+                    f"the last turn-up ({last}) is the refused suit again and the pack still allows a run: "
+                    "the dealer must keep running.")
+            why.append(Reason("pack-exhausted", R["redeal"], {"runs": runs}))
+            return TrumpMaking(None, tuple(awards), pts, runs, None, True, tuple(why))
+        return TrumpMaking(last.suit, tuple(awards), pts, runs, self.hand_size_after(runs), False, tuple(why))
+
+    def _points(self, awards: Sequence[Award]) -> tuple[int, ...]:
+        pts = [0] * self.n_sides
+        for a in awards:
+            pts[a.side] += a.points
+        return tuple(pts)
+
+    # ----------------------------------------------------------------- end-of-hand count
+    def replay(self, dealer: int, trump: int, tricks: Sequence[Sequence[int]]
+               ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+        """Check a complete transcript and return ``(start_hands, leaders, winners)``.
+
+        ``tricks``: every trick in play order; the seat after the dealer leads trick 1, each
+        winner leads the next. A seat's hand at the start of play is every card it plays.
+        Raises :class:`ImpossibleStateError` for a trick count that is not a hand size of the
+        ruleset (spec edge rule) and :class:`IllegalPlayError` naming the trick number and seat
+        for an illegal play (e.g. a player who did not follow suit or trump while able).
+        """
+        n = self.players
+        if len(tricks) not in self.hand_sizes() or any(len(t) != n for t in tricks):
+            sizes = ", ".join(map(str, self.hand_sizes()))
+            raise ImpossibleStateError(
+                f"a hand of {self.ruleset} with {n} players has {sizes} tricks, not {len(tricks)}.")
+        leaders, winners = [], []
+        leader = (dealer + 1) % n
+        for t in tricks:
+            leaders.append(leader)
+            leader = (leader + winning_index(t, trump)) % n
+            winners.append(leader)
+        start = [0] * n
+        for lead, t in zip(leaders, tricks):
+            for i, c in enumerate(t):
+                start[(lead + i) % n] |= 1 << c
+        hands = list(start)
+        for k, (lead, t) in enumerate(zip(leaders, tricks), 1):
+            for i, c in enumerate(t):
+                seat = (lead + i) % n
+                mask, why = self.legal(hands[seat], t[:i], trump)
+                if not mask >> c & 1:
+                    raise IllegalPlayError(
+                        f"trick {k}, seat {seat}: {CARDS[c]} is not a legal play ({why.text()})", why)
+                hands[seat] &= ~(1 << c)
+        return tuple(start), tuple(leaders), tuple(winners)
+
+    def score_hand(self, dealer: int, trump: int, start_hands: Sequence[int],
+                   tricks: Sequence[Sequence[int]], winners: Sequence[int]) -> HandScore:
+        """The count at the end of a hand: High, Low, Jack (or hang jack), Game (§3.2).
+
+        ``start_hands``: bit set per seat when play started (cards in play); ``tricks`` and
+        ``winners``: the tricks and the seat that won each. Awards are in counting order
+        (C28/K11); a category nobody scores is left out and explained in ``why``.
+        """
+        R = self.RULE
+        n = self.players
+        trump = Suit(trump)
+        ts = trump.letter
+        won = [0] * n
+        captor: dict[int, int] = {}
+        for t, w in zip(tricks, winners):
+            for c in t:
+                won[w] |= 1 << c
+                captor[c] = w
+
+        def holder(card: int) -> int:
+            return next(s for s in range(n) if start_hands[s] >> card & 1)
+
+        in_play = 0
+        for h in start_hands:
+            in_play |= h
+        trumps = in_play & SUIT_MASK[trump]
+        awards: list[Award] = []
+        why: list[Reason] = []
+        if trumps:
+            hi, lo = CARDS[trumps.bit_length() - 1], CARDS[(trumps & -trumps).bit_length() - 1]
+            if hi == lo:
+                why.append(Reason("only-one-trump", R["high"], {"card": str(hi)}))
+            s = holder(hi)
+            awards.append(Award("high", self.side_of(s), 1, Reason("high-dealt", R["high"], {
+                "card": str(hi), "seat": s, "side": self.side_of(s)})))
+            awards.append(self._low_award(lo, holder(lo), captor.get(lo, holder(lo))))
+        else:
+            why.append(Reason("no-trump-in-play", R["high"], {"trump": ts}))
+        jack = Card.of(JACK, trump)
+        if trumps >> jack & 1:
+            awards.append(self._jack_award(jack, holder(jack), captor[jack]))
+        else:
+            why.append(Reason("jack-not-in-play", R["jack"], {"card": str(jack)}))
+        totals = [0] * self.n_sides
+        for s in range(n):
+            totals[self.side_of(s)] += game_points(won[s])
+        game = self._game_award(tuple(totals), dealer)
+        if isinstance(game, Award):
+            awards.append(game)
+        else:
+            why.append(game)
+        why[:0] = [a.reason for a in awards]
+        return HandScore(tuple(winners), tuple(awards), tuple(totals), self._points(awards), tuple(why))
+
+    def _low_award(self, card: Card, holder: int, captor: int) -> Award:
+        side = self.side_of(holder)
+        return Award("low", side, 1, Reason("low-dealt", self.RULE["low"], {
+            "card": str(card), "seat": holder, "side": side}))
+
+    def _jack_award(self, jack: Card, holder: int, captor: int) -> Award:
+        side = self.side_of(captor)
+        return Award("jack", side, 1, Reason("jack-won", self.RULE["jack"], {
+            "card": str(jack), "seat": captor, "side": side}))
+
+    def _game_award(self, totals: tuple[int, ...], dealer: int) -> Award | Reason:
+        best = max(totals)
+        tied = [s for s, v in enumerate(totals) if v == best]
+        shown = list(totals)
+        if len(tied) == 1:
+            return Award("game", tied[0], 1, Reason("game-most-points", self.RULE["game"], {
+                "side": tied[0], "totals": shown}))
+        return Reason("game-tie-nobody", self.RULE["tie"], {"totals": shown})
+
+    def winner_reason(self, side: int) -> Reason:
+        """The reason for ``side`` winning the game."""
+        return Reason("target-reached", self.RULE["order"], {"side": side, "target": self.target})
+
+    # ----------------------------------------------------------------- state machine
+    def new_game(self, seed: int = 0, dealer: int | None = None,
+                 scores: Sequence[int] | None = None) -> GameState:
+        """A new game dealt from ``seed`` (same seed → same game). ``dealer`` defaults to the
+        first dealer drawn by cutting: highest card deals, tied top cards cut again (C5/T4, K25).
+        ``scores`` (per side) lets a game start part-way."""
+        if dealer is None:
+            rng = random.Random(f"{seed}/cut")
+            seats = list(range(self.players))
+            while len(seats) > 1:
+                ranks = {s: rng.randrange(2, 15) for s in seats}
+                top = max(ranks.values())
+                seats = [s for s in seats if ranks[s] == top]
+            dealer = seats[0]
+        scores = tuple(scores) if scores is not None else (0,) * self.n_sides
+        if len(scores) != self.n_sides:
+            raise BadFieldError(f"scores must have {self.n_sides} entries.")
+        return self._deal(seed, 0, dealer, scores, (), 0)
+
+    def _deal(self, seed: int, deal_no: int, dealer: int, scores: tuple[int, ...], awards: tuple[Award, ...],
+              hands_done: int, last_hand: HandScore | None = None) -> GameState:
+        """Shuffle and deal by threes from the seat after the dealer (C6/C7, T6), turn the next
+        card and score it (C8/T7)."""
+        n = self.players
+        deck = shuffled_deck(random.Random(f"{seed}/{deal_no}"))
+        hands = [0] * n
+        pos = 0
+        for _ in range(HAND_SIZE // 3):
+            for k in range(1, n + 1):
+                s = (dealer + k) % n
+                for c in deck[pos:pos + 3]:
+                    hands[s] |= 1 << c
+                pos += 3
+        turn = deck[pos]
+        state = GameState(self, seed, deal_no, dealer, scores, DECIDE, tuple(hands), tuple(deck[pos + 1:]), (turn,),
+                          awards=awards, hands_done=hands_done, exposed=(0,) * n, last_hand=last_hand)
+        award, _ = self._turnup_award(dealer, turn, True)
+        return self._score(state, [award] if award else [])
+
+    def _score(self, state: GameState, awards: Sequence[Award]) -> GameState:
+        if not awards:
+            return state
+        scores, winner = tally(state.scores, awards, self.target)
+        state = replace(state, scores=scores, awards=state.awards + tuple(awards))
+        if winner is not None:
+            state = replace(state, winner=winner, phase=OVER, pending=())
+        return state
+
+    def legal_actions(self, state: GameState) -> list[Action]:
+        """Every action allowed in ``state`` (see :class:`Action`)."""
+        ph = state.phase
+        seat = state.to_act
+        if ph == OVER:
+            return []
+        if ph == DECIDE:
+            return [Action("stand", seat), Action("beg", seat)]
+        if ph == CHOOSE:
+            acts = [Action("run", seat)]
+            if self.give_allowed(state.dealer, state.scores) is None:
+                acts.insert(0, Action("give", seat))
+            return acts
+        if ph == DISCARD:
+            return [Action("discard", seat, cards=combo)
+                    for combo in combinations(tuple(iter_cards(state.hands[seat])), 3)]
+        if ph == BUNCH:
+            return [Action("bunch", seat), Action("pass", seat)]
+        if ph == VOTE:
+            return [Action("agree", seat), Action("refuse", seat)]
+        mask, _ = self.legal(state.hands[seat], state.trick, state.trump)
+        acts = [Action("play", seat, c) for c in iter_cards(mask)]
+        called = state.exposed[seat] & mask if state.exposed else 0
+        for c in iter_cards(called):
+            acts += [Action("call", other, c) for other in range(self.players) if other != seat]
+        return acts
+
+    def _illegal(self, msg: str, code: str, rule: str, **params: Any) -> IllegalPlayError:
+        return IllegalPlayError(msg, Reason(code, rule, params))
+
+    def apply(self, state: GameState, action: Action) -> GameState:
+        """The state after ``action``; raises :class:`IllegalPlayError` (with a Reason naming
+        the RULES.md point) for an action out of turn, out of phase or against the rules."""
+        R = self.RULE
+        ph, seat, kind = state.phase, state.to_act, action.kind
+        expected = {DECIDE: ("stand", "beg"), CHOOSE: ("give", "run"), DISCARD: ("discard",),
+                    BUNCH: ("bunch", "pass"), VOTE: ("agree", "refuse"), PLAY: ("play", "call")}.get(ph, ())
+        if kind not in expected:
+            raise self._illegal(f"{kind} is not possible at the {ph} step.", "wrong-phase", R["order"], phase=ph)
+        if kind != "call" and action.seat != seat:
+            raise self._illegal(f"it is seat {seat}'s turn, not seat {action.seat}'s.", "not-your-turn",
+                                R["lead"], seat=seat)
+        if ph == DECIDE:
+            if kind == "stand":
+                return self._start_play(replace(state, trump=state.turn_ups[0].suit))
+            return replace(state, phase=CHOOSE)
+        if ph == CHOOSE:
+            if kind == "give":
+                why = self.give_allowed(state.dealer, state.scores)
+                if why is not None:
+                    raise IllegalPlayError("the dealer may not keep the suit: the point would win the game.", why)
+                state = self._score(replace(state, trump=state.turn_ups[0].suit), self.give_awards(state.dealer))
+                return state if state.over else self._start_play(state)
+            return self._run(state)
+        if ph == DISCARD:
+            cards = tuple(action.cards)
+            m = 0
+            for c in cards:
+                m |= 1 << c
+            if len(cards) != 3 or m.bit_count() != 3 or m & ~state.hands[seat]:
+                raise self._illegal("discard exactly three cards of your hand.", "discard-three", "C15")
+            hands = list(state.hands)
+            hands[seat] &= ~m
+            state = replace(state, hands=tuple(hands), discarded=state.discarded | m, pending=state.pending[1:])
+            return state if state.pending else self._resolve_run(state)
+        if ph == BUNCH:
+            if kind == "bunch":
+                others = tuple((seat + k) % self.players for k in range(1, self.players))
+                return replace(state, phase=VOTE, pending=others)
+            rest = state.pending[1:]
+            return replace(state, pending=rest) if rest else self._start_play(state)
+        if ph == VOTE:
+            if kind == "refuse":
+                return self._start_play(state)
+            rest = state.pending[1:]
+            if rest:
+                return replace(state, pending=rest)
+            return self._deal(state.seed, state.deal_no + 1, state.dealer, state.scores, state.awards,
+                              state.hands_done, state.last_hand)
+        return self._play(state, action)
+
+    def _start_play(self, state: GameState) -> GameState:
+        n = self.players
+        lead = (state.dealer + 1) % n
+        return replace(state, phase=PLAY, pending=(), start_hands=state.hands, leader=lead, trick=(), tricks=(),
+                       trick_winners=(), won=(0,) * n)
+
+    def _run(self, state: GameState) -> GameState:
+        """Set the turned card aside (K8), deal three more to each from the seat after the dealer,
+        turn the next card (C13/T10)."""
+        n = self.players
+        stock = state.stock
+        hands = list(state.hands)
+        for k in range(1, n + 1):
+            s = (state.dealer + k) % n
+            for c in stock[:3]:
+                hands[s] |= 1 << c
+            stock = stock[3:]
+        turn = stock[0]
+        refused = state.turn_ups[0].suit
+        state = replace(state, phase=CHOOSE, hands=tuple(hands), stock=stock[1:], turn_ups=state.turn_ups + (turn,),
+                        runs=state.runs + 1)
+        award, _ = self._turnup_award(state.dealer, turn, self._later_turnup_counts(turn.suit != refused))
+        state = self._score(state, [award] if award else [])
+        if state.over:
+            return state
+        if self.has_discards:
+            return replace(state, phase=DISCARD, pending=tuple((state.dealer + k) % n for k in range(1, n + 1)))
+        return self._resolve_run(state)
+
+    def _resolve_run(self, state: GameState) -> GameState:
+        turn = state.turn_ups[-1]
+        if turn.suit != state.turn_ups[0].suit:
+            state = replace(state, trump=turn.suit)
+            if self.has_bunch:
+                n = self.players
+                return replace(state, phase=BUNCH, pending=tuple((state.dealer + k) % n for k in range(1, n + 1)))
+            return self._start_play(state)
+        if len(state.stock) >= self.run_cost:
+            return self._run(state)
+        # the pack ran out: same dealer, points kept (C17, T12)
+        return self._deal(state.seed, state.deal_no + 1, state.dealer, state.scores, state.awards, state.hands_done,
+                          state.last_hand)
+
+    def _play(self, state: GameState, action: Action) -> GameState:
+        seat = state.to_act
+        card = action.card
+        if card is None or not isinstance(card, int) or not 0 <= card < 52:
+            raise self._illegal("name the card to play.", "card-not-in-hand", self.RULE["follow"], card="?")
+        card = CARDS[card]
+        if action.kind == "call":
+            if action.seat == seat or not 0 <= action.seat < self.players:
+                raise self._illegal("another player must call the card.", "not-your-turn", "T22", seat=seat)
+            if not state.exposed[seat] >> card & 1:
+                raise self._illegal(f"{card} is not an exposed card of seat {seat}.", "call-not-exposed", "T22",
+                                    card=str(card), seat=seat)
+        if not state.hands[seat] >> card & 1:
+            raise self._illegal(f"{card} is not in seat {seat}'s hand.", "card-not-in-hand", self.RULE["follow"],
+                                card=str(card))
+        mask, why = self.legal(state.hands[seat], state.trick, state.trump)
+        if not mask >> card & 1:
+            if action.kind == "call":
+                raise IllegalPlayError(f"{card} may not be called: playing it now is not legal.",
+                                       Reason("call-not-legal", "T22", {"card": str(card), "seat": seat}))
+            raise IllegalPlayError(f"{card} is not a legal play: {why.text()}", why)
+        hands = list(state.hands)
+        hands[seat] &= ~card.mask
+        exposed = list(state.exposed)
+        exposed[seat] &= ~card.mask
+        trick = state.trick + (card,)
+        state = replace(state, hands=tuple(hands), exposed=tuple(exposed), trick=trick)
+        if len(trick) < self.players:
+            return state
+        i = winning_index(trick, state.trump)
+        w = (state.leader + i) % self.players
+        won = list(state.won)
+        for c in trick:
+            won[w] |= 1 << c
+        state = replace(state, trick=(), leader=w, tricks=state.tricks + ((state.leader, trick),),
+                        trick_winners=state.trick_winners + (w,), won=tuple(won))
+        if any(hands):
+            return state
+        hs = self.score_hand(state.dealer, state.trump, state.start_hands, [t for _, t in state.tricks],
+                             state.trick_winners)
+        state = self._score(replace(state, last_hand=hs, hands_done=state.hands_done + 1), hs.awards)
+        if state.over:
+            return state
+        # next dealer: the seat after the dealer in play order (K10 classic: to the left; T5: right)
+        return self._deal(state.seed, state.deal_no + 1, (state.dealer + 1) % self.players, state.scores,
+                          state.awards, state.hands_done, state.last_hand)
+
+    def expose(self, state: GameState, seat: int, card: int) -> GameState:
+        """Expose ``card`` of ``seat`` out of turn (T22; only in games with calling)."""
+        if not self.has_calling:
+            raise self._illegal("this game has no calling of exposed cards.", "wrong-phase", "T22",
+                                phase=state.phase)
+        if state.phase != PLAY or not state.hands[seat] >> card & 1:
+            raise self._illegal(f"{CARDS[card]} is not in seat {seat}'s hand during play.", "card-not-in-hand",
+                                "T22", card=str(CARDS[card]))
+        exposed = list(state.exposed)
+        exposed[seat] |= 1 << card
+        return replace(state, exposed=tuple(exposed))
+
+
+def _desc(mask: int) -> list[str]:
+    """Cards of ``mask``, highest first, as canonical strings (for reason params)."""
+    return format_cards(sorted(iter_cards(mask), key=lambda c: (c // 13, -(c % 13))))
+
+
+REASON_TEXTS.update({
+    "call-not-exposed": N_("{card} is not an exposed card of seat {seat}."),
+    "call-not-legal": N_("{card} is exposed, but it may be called only when playing it is legal."),
+})
+
+
+class AllFours(AllFoursFamily):
+    """Classic All Fours (seed 000; "Seven Up"), options :class:`AllFoursOptions`.
+
+    Example::
+
+        >>> g = AllFours(players=2)
+        >>> g.turnup_points(Card.parse("JH"))[0]
+        1
+    """
+
+    ruleset = "all-fours"
+    options_type = AllFoursOptions
+    RULE: ClassVar[dict[str, str]] = {
+        "lead": "C19", "follow": "C20", "trump_led": "C20", "void": "C21", "winner": "C22",
+        "turnup": "C8", "stand": "C9", "give": "C11", "give_forbidden": "K6", "run": "C13", "redeal": "C17",
+        "high": "C23", "low": "C24", "jack": "C25", "game": "C26", "tie": "C27", "order": "C28",
+    }
+    give_category = "gift"
+    turnup_category = "turn-up"
+    has_bunch = True
+
+    def __init__(self, options: AllFoursOptions | None = None, **kw: Any) -> None:
+        super().__init__(options, **kw)
+        self.has_discards = self.options.run_hand_method == "discard3"
+
+    def hand_sizes(self) -> tuple[int, ...]:
+        """6, or with ``run_hand_method="keep-all"`` also 9, 12 … as runs allow (C15/C33)."""
+        return super().hand_sizes() if not self.has_discards else (HAND_SIZE,)
+
+    def hand_size_after(self, runs: int) -> int:
+        return HAND_SIZE if self.has_discards else HAND_SIZE + 3 * runs
+
+    def turnup_points(self, card: int) -> tuple[int, Reason]:
+        """Jack scale: a jack scores 1 (C8, C16). Running scale: A 4, K 3, Q 2, J 1 (C32)."""
+        card = CARDS[card]
+        if self.options.turnup_scale == "running":
+            pts = {ACE: 4, KING: 3, QUEEN: 2, JACK: 1}.get(card.rank, 0)
+            if pts:
+                return pts, Reason("turnup-scores", "C32", {"card": str(card), "points": pts})
+            return 0, Reason("turnup-no-points", "C32", {"card": str(card)})
+        if card.rank == JACK:
+            return 1, Reason("turned-jack", "C8", {"card": str(card), "points": 1})
+        return 0, Reason("turnup-no-points", "C8", {"card": str(card)})
+
+    def give_awards(self, dealer: int) -> list[Award]:
+        """One point to each opposing party, in seat order from the dealer's left (C11, K5, K27)."""
+        ds = self.side_of(dealer)
+        out, seen = [], set()
+        for k in range(1, self.players):
+            side = self.side_of((dealer + k) % self.players)
+            if side != ds and side not in seen:
+                seen.add(side)
+                out.append(Award("gift", side, 1, Reason("gift", "C11", {"side": side, "points": 1})))
+        return out
+
+    def _give_may_win(self) -> bool:
+        return self.options.gift_may_win
+
+    def _low_award(self, card: Card, holder: int, captor: int) -> Award:
+        """Low to the holder as dealt (C24), or to the captor under ``low="captured"`` (C30)."""
+        if self.options.low != "captured":
+            return super()._low_award(card, holder, captor)
+        side = self.side_of(captor)
+        return Award("low", side, 1, Reason("low-captured", "C30", {"card": str(card), "seat": captor, "side": side}))
+
+    def _game_award(self, totals: tuple[int, ...], dealer: int) -> Award | Reason:
+        """Unique most points scores (C26). Tie: the dealer's side never scores; among the tied
+        others the one nearest the dealer's left scores (C27); ``game_tie="nobody"``: nobody (K4).
+        A tie at 0 (no counting cards won by anyone) is a tie like any other."""
+        best = max(totals)
+        tied = [s for s, v in enumerate(totals) if v == best]
+        if len(tied) == 1 or self.options.game_tie == "nobody":
+            r = super()._game_award(totals, dealer)
+            if isinstance(r, Reason):
+                return Reason(r.code, "K4", r.params)
+            return r
+        ds = self.side_of(dealer)
+        for k in range(1, self.players):
+            side = self.side_of((dealer + k) % self.players)
+            if side in tied and side != ds:
+                return Award("game", side, 1, Reason("game-tie-dealer-excluded", "C27", {
+                    "side": side, "totals": list(totals), "dealer": dealer}))
+        raise AssertionError("unreachable: a tie always has a non-dealer side")
