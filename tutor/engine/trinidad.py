@@ -1,0 +1,144 @@
+"""All Fours as played in Trinidad (seeds 001 Bulgarian / 003 Telugu; RULES.md §1.2 T1-T22).
+
+Shares everything with :mod:`tutor.engine.allfours` (:class:`~tutor.engine.allfours.AllFoursFamily`)
+and changes only what Trinidad does differently:
+
+* the kick (the turned card) scores for the dealer's team: ace 1, six 2, jack 3 (T7); the
+  Tobago scale scores a two instead of the six (AFO option ``kick_scale="tobago"``);
+* the player after the dealer (the dealer's right, anticlockwise) stands or begs (T8); the dealer
+  either says "take one" — the beggar's side scores 1 (T9) — or runs the pack (T10/T11);
+* run cards are kept: hands grow to 9 or 12 cards (4 players) and up to 21 (2 players) (T17, K16);
+  there is no discarding and no bunch;
+* only the kick that fixes trump scores after a run (K9), or every kick with
+  ``same_suit_kick_scores=True``; the first kick always scores at once;
+* Jack: the holder's team scores 1 if the jack wins its trick or the holder's partner wins it;
+  an opponent who captures it scores 3, "hang jack" (K2, pagat fill); ``jack="plain"``: 1 to
+  whoever wins it;
+* Game tie: nobody scores (K3); target 14 (T21; option 7, K19);
+* calling (T22): a card exposed out of turn stays face up; when its owner is to play, any other
+  player may call it if playing it is legal then, and the owner plays it.
+
+Decision (RULES.md silent): with ``beg_point_may_win=False`` the dealer may not say "take one"
+when the point would put the beggar's side at the target; he must run (mirrors classic K6).
+Seed wording says "another player" may call an exposed card (T22); the engine lets any other
+seat call, partner included.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .allfours import AllFoursFamily, Award, _check_choice, _check_int
+from .cards import ACE, CARDS, JACK, Card
+from .reasons import N_, REASON_TEXTS, Reason
+
+__all__ = ["KICK_POINTS", "Trinidad", "TrinidadOptions"]
+
+#: Kick values per scale (T7; Tobago: AFO): rank -> points.
+KICK_POINTS: dict[str, dict[int, int]] = {
+    "standard": {ACE: 1, 6: 2, JACK: 3},
+    "tobago": {ACE: 1, 2: 2, JACK: 3},
+}
+
+REASON_TEXTS.update({
+    "take-one": N_("The dealer keeps the suit and says \"take one\": the beggar's side {side} scores 1."),
+    "take-one-forbidden": N_("The dealer may not say \"take one\": the point would put side {side} out, "
+                             "so he must run."),
+    "jack-kept": N_("Seat {seat} held {card} and side {side} won it (trick won by seat {winner}): "
+                    "side {side} scores Jack."),
+    "hang-jack": N_("Seat {seat} captured {card} from seat {holder}, an opponent: hang jack, side {side} "
+                    "scores 3."),
+})
+
+
+@dataclass(frozen=True, slots=True)
+class TrinidadOptions:
+    """Options of Trinidad All Fours (RULES.md §3.3; first value = default).
+
+    ``players`` 4|2 (T1); ``target`` 14 (T21; 7 K19; any 1..999); ``kick_scale``
+    ``"standard"`` (T7) | ``"tobago"``; ``jack`` ``"hang"`` (K2) | ``"plain"``; ``void_rule``
+    ``"free"`` (K1) | ``"must_trump"``; ``no_undertrump`` False | True (K22);
+    ``same_suit_kick_scores`` False | True (K9); ``beg_point_may_win`` True | False.
+    Raises :class:`~tutor.engine.errors.BadFieldError` for other values.
+    """
+
+    players: int = 4
+    target: int = 14
+    kick_scale: str = "standard"
+    jack: str = "hang"
+    void_rule: str = "free"
+    no_undertrump: bool = False
+    same_suit_kick_scores: bool = False
+    beg_point_may_win: bool = True
+
+    def __post_init__(self) -> None:
+        _check_int("players", self.players, (4, 2))
+        _check_int("target", self.target, range(1, 1000))
+        _check_choice("kick_scale", self.kick_scale, ("standard", "tobago"))
+        _check_choice("jack", self.jack, ("hang", "plain"))
+        _check_choice("void_rule", self.void_rule, ("free", "must_trump"))
+        for name in ("no_undertrump", "same_suit_kick_scores", "beg_point_may_win"):
+            _check_choice(name, getattr(self, name), (False, True))
+
+
+class Trinidad(AllFoursFamily):
+    """Trinidad All Fours, options :class:`TrinidadOptions` (see the module docstring).
+
+    Example::
+
+        >>> Trinidad().turnup_points(Card.parse("6S"))[0]
+        2
+    """
+
+    ruleset = "trinidad"
+    options_type = TrinidadOptions
+    RULE: ClassVar[dict[str, str]] = {
+        "lead": "T13", "follow": "T15", "trump_led": "T14", "void": "K1", "winner": "T16",
+        "turnup": "T7", "stand": "T8", "give": "T9", "give_forbidden": "T9", "run": "T10", "redeal": "T12",
+        "high": "T18", "low": "T19", "jack": "K2", "game": "T20", "tie": "K3", "order": "K11",
+    }
+    give_category = "take-one"
+    turnup_category = "kick"
+    has_calling = True
+
+    def __init__(self, options: TrinidadOptions | None = None, **kw: Any) -> None:
+        super().__init__(options, **kw)
+
+    def turnup_points(self, card: int) -> tuple[int, Reason]:
+        """Kick: ace 1, six 2 (Tobago: two 2), jack 3 to the dealer's side (T7)."""
+        card = CARDS[card]
+        pts = KICK_POINTS[self.options.kick_scale].get(card.rank, 0)
+        if not pts:
+            return 0, Reason("turnup-no-points", "T7", {"card": str(card)})
+        code = "turned-jack" if card.rank == JACK else "turnup-scores"
+        return pts, Reason(code, "T7", {"card": str(card), "points": pts})
+
+    def give_awards(self, dealer: int) -> list[Award]:
+        """"Take one": the beggar (the seat after the dealer) scores 1 for his side (T9)."""
+        side = self.side_of((dealer + 1) % self.players)
+        return [Award("take-one", side, 1, Reason("take-one", "T9", {"side": side}))]
+
+    def give_allowed(self, dealer: int, scores) -> Reason | None:
+        why = super().give_allowed(dealer, scores)
+        return None if why is None else Reason("take-one-forbidden", "T9", why.params)
+
+    def _give_may_win(self) -> bool:
+        return self.options.beg_point_may_win
+
+    def _later_turnup_counts(self, fixes_trump: bool) -> bool:
+        """Only the kick that fixes trump scores (K9), or every kick with
+        ``same_suit_kick_scores``."""
+        return fixes_trump or self.options.same_suit_kick_scores
+
+    def _jack_award(self, jack: Card, holder: int, captor: int) -> Award:
+        """Hang jack (K2): holder's side 1 if it or the partner wins the jack; an opponent who
+        captures it scores 3. ``jack="plain"``: 1 to the captor's side."""
+        if self.options.jack == "plain":
+            return super()._jack_award(jack, holder, captor)
+        hs, cs = self.side_of(holder), self.side_of(captor)
+        if hs == cs:
+            return Award("jack", hs, 1, Reason("jack-kept", "K2", {
+                "card": str(jack), "seat": holder, "winner": captor, "side": hs}))
+        return Award("hang-jack", cs, 3, Reason("hang-jack", "K2", {
+            "card": str(jack), "seat": captor, "holder": holder, "side": cs}))
