@@ -1,0 +1,103 @@
+"""The ``tutor`` command: ``tutor solve | bench | ...`` (argparse subcommands).
+
+Adding a subcommand is one registration: decorate a function ``run(args) -> int`` (the exit
+status) with :func:`command`, giving the arguments as ``(flags, kwargs)`` pairs for
+``parser.add_argument``. Keep heavy imports inside the function so ``tutor solve`` stays fast::
+
+    @command("check", help="check lessons and quizzes against the engine",
+             arguments=[(("paths",), {"nargs": "*"})])
+    def _check(args) -> int:
+        from .content.check import main
+        return main(args.paths)
+
+``tutor solve [FILE]`` reads one JSON object or JSON Lines from FILE (default: standard input)
+and writes one answer per line; a failing scenario gets an error object on its line; blank lines
+are skipped; the exit status is 2 if any scenario failed, else 0. It never prints a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+
+__all__ = ["build_parser", "command", "main"]
+
+_COMMANDS: dict[str, tuple[str, Sequence[tuple[tuple, dict]], Callable[[argparse.Namespace], int]]] = {}
+
+
+def command(name: str, help: str, arguments: Sequence[tuple[tuple, dict]] = ()):
+    """Register ``run(args) -> int`` as subcommand ``name`` (see module docstring)."""
+    def deco(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+        _COMMANDS[name] = (help, tuple(arguments), fn)
+        return fn
+    return deco
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every registered subcommand."""
+    from . import __version__
+    parser = argparse.ArgumentParser(prog="tutor", description="Rules tutor for Hokm, All Fours and Trinidad.")
+    parser.add_argument("--version", action="version", version=f"tutor {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (help_text, arguments, fn) in _COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        for flags, kwargs in arguments:
+            p.add_argument(*flags, **kwargs)
+        p.set_defaults(_run=fn)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``tutor`` script; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    run = getattr(args, "_run", None)
+    if run is None:
+        parser.print_help()
+        return 1
+    return run(args)
+
+
+# ---------------------------------------------------------------------------------------------
+# tutor solve
+
+def solve_stream(text: str, out) -> int:
+    """Answer every scenario in ``text`` (one JSON value, or JSON Lines), writing one JSON
+    answer per line to ``out``. Returns the number of failed scenarios."""
+    from .solve import answer, answer_text
+    failed = 0
+    stripped = text.strip()
+    if not stripped:
+        return 0
+    try:
+        values = [json.loads(stripped)]  # one object, possibly spread over several lines
+        answers = [answer(values[0])]
+    except (ValueError, RecursionError):
+        answers = [answer_text(line) for line in text.splitlines() if line.strip()]
+    for a in answers:
+        if "error" in a:
+            failed += 1
+        out.write(json.dumps(a) + "\n")  # ASCII-escaped: valid JSON whatever the input bytes
+    return failed
+
+
+@command("solve", help="answer scenarios (one JSON object or JSON Lines) from FILE or standard input",
+         arguments=[(("file",), {"nargs": "?", "help": "input file (default: standard input)"})])
+def _solve(args: argparse.Namespace) -> int:
+    try:
+        if args.file and args.file != "-":
+            with open(args.file, "rb") as f:
+                data = f.read()
+        else:
+            data = sys.stdin.buffer.read()
+    except OSError as e:
+        print(json.dumps({"error": {"code": "bad-json", "message": f"cannot read the input: {e}."}}))
+        return 2
+    text = data.decode("utf-8", "surrogateescape").removeprefix("\ufeff")  # bad bytes fail their own line
+    return 2 if solve_stream(text, sys.stdout) else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,489 @@
+"""Hokm for four players (seed 002 "Hokm from scratch", RULES.md §1.3 H1-H27, §3.2, K12-K15).
+
+Seats are numbered in order of play: seat ``s + 1`` plays right after seat ``s``, i.e. it sits on
+``s``'s right (Hokm turns anticlockwise, H10). Partners sit opposite (H5): team ``seat % 2``.
+From the hakem ``h``: ``h + 1`` is his right-hand opponent, ``h + 2`` his partner, ``h + 3`` his
+left-hand opponent (who deals, see :class:`HokmRound`).
+
+Rules as code (each with its source):
+
+* legal plays — follow the suit led if able, any rank of it (seed 002, H14); void → any card,
+  trumping and overtrumping optional (H15); a trump lead binds the same way (H19);
+* trick winner — highest trump played, else highest card of the suit led (H16); the winner
+  leads next (H17);
+* round — ends as soon as a team has 7 tricks (H20; option ``stop_at_seven=False`` plays all 13
+  tricks without changing the score, K13); value 1, kot 2 (hakem's team wins 7-0), hakem-kot 3
+  (the hakem's opponents win 7-0) — RULES.md §3.2 "Hokm round value", H21-H23;
+* next hakem — the same seat if his team won, else the seat on his right, ``hakem + 1``
+  (H25, K12); the new hakem is therefore always on the team that just won;
+* match — rounds until a team has ``target`` points, 7 or 3 (H24, K14).
+
+The legal-play and trick-winner helpers work on bit sets and are fast; the state machine
+(:class:`HokmRound`, :class:`HokmGame`) is built on them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .cards import CARDS, SUIT_MASK, Card, Suit, cards_of, shuffled_deck
+from .errors import BadFieldError, IllegalPlayError, ImpossibleStateError
+from .reasons import N_, REASON_TEXTS, Reason
+from .tricks import Trick, follow_reason, follow_suit, winner_reason, winning_index
+
+__all__ = [
+    "TRICKS_TO_WIN",
+    "ChooseTrump",
+    "Hokm",
+    "HokmGame",
+    "HokmOptions",
+    "HokmRound",
+    "Play",
+    "RoundResult",
+    "next_hakem",
+    "round_result",
+]
+
+#: Tricks a team needs to win a round (H2, H20).
+TRICKS_TO_WIN = 7
+
+REASON_TEXTS.update({
+    "round-win": N_("Team {team} took 7 tricks to {other}: a plain win is worth 1 point."),
+    "round-kot": N_("The hakem's team (team {team}) took 7 tricks to 0: kot is worth 2 points."),
+    "round-hakem-kot": N_("The hakem's opponents (team {team}) took 7 tricks to 0: hakem-kot is worth 3 points."),
+    "hakem-stays": N_("The hakem's team won the round, so seat {hakem} stays hakem."),
+    "hakem-passes-right": N_(
+        "The hakem's team lost the round, so the hakem passes to seat {next_hakem}, on seat {hakem}'s right."),
+    "match-won": N_("Team {team} reached {score} points (target {target}) and wins the match."),
+    "match-continues": N_("No team has reached the target of {target} points yet: scores are {score0} to {score1}."),
+    "round-not-decided": N_("No team has 7 tricks yet ({tricks0} to {tricks1}), so the round is not decided."),
+    "hakem-chooses-trump": N_("The hakem (seat {hakem}) names trump from his first five cards."),
+    "not-your-turn": N_("It is seat {seat}'s turn, not seat {player}'s."),
+    "round-over": N_("The round is over: no more cards are played."),
+})
+
+
+@dataclass(frozen=True, slots=True)
+class HokmOptions:
+    """Options of Hokm (RULES.md §3.3; defaults first).
+
+    * ``target``: match points to win, 7 or 3 (H24, K14).
+    * ``stop_at_seven``: the round stops once a team has 7 tricks (H20); ``False`` plays all 13
+      tricks, the score unchanged (K13).
+    * ``first_hakem``: ``"random"`` (the app's way, H7) or ``"first_ace"`` (deal face up until
+      an ace; its receiver is hakem — H7, K15).
+    * ``partner_by_second_ace``: with ``first_ace``, go on dealing until an ace reaches another
+      player; that player becomes the hakem's partner (HOKM-P, K15).
+
+    Raises :class:`BadFieldError` for a value outside these.
+    """
+
+    target: int = 7
+    stop_at_seven: bool = True
+    first_hakem: str = "random"
+    partner_by_second_ace: bool = False
+
+    def __post_init__(self) -> None:
+        if self.target not in (7, 3) or isinstance(self.target, bool):
+            raise BadFieldError(f"hokm target must be 7 or 3, not {self.target!r}.")
+        if not isinstance(self.stop_at_seven, bool):
+            raise BadFieldError("stop_at_seven must be true or false.")
+        if self.first_hakem not in ("random", "first_ace"):
+            raise BadFieldError(f"first_hakem must be random or first_ace, not {self.first_hakem!r}.")
+        if not isinstance(self.partner_by_second_ace, bool):
+            raise BadFieldError("partner_by_second_ace must be true or false.")
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """The value of a finished Hokm round (RULES.md §3.2 "Hokm round value", H21-H25).
+
+    ``winner_team``: first team to 7 tricks; ``points``: 1, 2 or 3; ``result``: ``"win"``,
+    ``"kot"`` or ``"hakem-kot"``; ``next_hakem``: seat; ``team_tricks``: the counts when the
+    round was decided; ``why``: the reasons (value, then next hakem).
+    """
+
+    hakem: int
+    team_tricks: tuple[int, int]
+    winner_team: int
+    points: int
+    result: str
+    next_hakem: int
+    why: tuple[Reason, ...] = field(default=(), compare=False)
+
+    def to_json(self) -> dict:
+        return {"winner_team": self.winner_team, "points": self.points, "result": self.result,
+                "next_hakem": self.next_hakem}
+
+
+def next_hakem(hakem: int, winner_team: int) -> int:
+    """Same seat if the hakem's team won, else the seat on his right (H25, RULES.md K12)."""
+    return hakem if hakem % 2 == winner_team else (hakem + 1) % 4
+
+
+def round_result(hakem: int, team_tricks: Sequence[int]) -> RoundResult:
+    """Score a round from the tricks each team had when it was decided.
+
+    ``team_tricks`` = ``[team 0, team 1]``; exactly one team must have exactly 7 and the total
+    may not exceed 13, else :class:`ImpossibleStateError` (spec ``round-score``; 7-7 cannot
+    happen because the round stops at the first 7). ``hakem`` is a seat 0..3.
+    """
+    a, b = team_tricks
+    if a == TRICKS_TO_WIN and b == TRICKS_TO_WIN:
+        raise ImpossibleStateError("both teams cannot have 7 tricks: the round ends when the first team takes 7.")
+    if a + b > 13:
+        raise ImpossibleStateError(f"{a} + {b} tricks is more than the 13 tricks of a round.")
+    if TRICKS_TO_WIN not in (a, b):
+        raise ImpossibleStateError(
+            f"a round ends when a team has exactly 7 tricks; {a} to {b} has no team on 7.")
+    w = 0 if a == TRICKS_TO_WIN else 1
+    other = b if w == 0 else a
+    hakem_team = hakem % 2
+    if other:
+        points, result = 1, "win"
+        r = Reason("round-win", "H21", {"team": w, "tricks": TRICKS_TO_WIN, "other": other})
+    elif w == hakem_team:
+        points, result = 2, "kot"
+        r = Reason("round-kot", "H23", {"team": w, "hakem": hakem})
+    else:
+        points, result = 3, "hakem-kot"
+        r = Reason("round-hakem-kot", "H23", {"team": w, "hakem": hakem})
+    nh = next_hakem(hakem, w)
+    if nh == hakem:
+        r2 = Reason("hakem-stays", "H25", {"hakem": hakem, "team": w})
+    else:
+        r2 = Reason("hakem-passes-right", "K12", {"hakem": hakem, "next_hakem": nh, "team": w})
+    return RoundResult(hakem, (a, b), w, points, result, nh, (r, r2))
+
+
+class Hokm:
+    """The Hokm ruleset: stateless rule checks on bit sets (RULES.md §3.2 predicates).
+
+    ``Hokm(HokmOptions(...))`` or ``Hokm()`` for the defaults. Cards are ints 0..51, hands int
+    bit sets, a trick a sequence of cards in play order (a :class:`~tutor.engine.tricks.Trick`'s
+    ``cards``), trump a suit int 0..3.
+    """
+
+    name = "hokm"
+    players = 4
+
+    def __init__(self, options: HokmOptions | None = None):
+        self.options = options or HokmOptions()
+
+    @staticmethod
+    def legal_plays(hand_mask: int, trick: Sequence[int], trump: int | None = None) -> int:
+        """Bit set of the cards of ``hand_mask`` that may be played to ``trick``.
+
+        Leading: any card (H6, H19). Holding the suit led: only that suit, any rank — even when
+        the suit led is trump (H14, H19). Void: any card (H15). ``trump`` does not change the
+        answer in Hokm; it is taken for the common ruleset signature.
+        """
+        if not trick:
+            return hand_mask
+        return hand_mask & SUIT_MASK[trick[0] // 13] or hand_mask
+
+    @staticmethod
+    def why(card: int | None, hand_mask: int, trick: Sequence[int], trump: int | None = None) -> Reason:
+        """Why ``card`` is legal or illegal here (``card=None``: the rule that applies to the hand).
+
+        Codes: ``lead-any`` (H6), ``follows-suit`` (H14/H19), ``void-any-card`` (H15),
+        ``must-follow-suit`` (H14) or ``trump-led-must-trump`` (H19) with the led-suit cards
+        held, ``card-not-in-hand``.
+        """
+        return follow_reason(card, hand_mask, trick, trump)
+
+    @staticmethod
+    def is_legal(card: int, hand_mask: int, trick: Sequence[int]) -> bool:
+        """True if ``card`` is in the hand and may be played to ``trick``."""
+        return bool(Hokm.legal_plays(hand_mask, trick) >> card & 1)
+
+    @staticmethod
+    def trick_winner(trick: Sequence[int], trump: int, leader: int = 0) -> tuple[int, Card, Reason]:
+        """``(seat, card, reason)`` for a complete trick (H16): reason ``highest-trump-wins`` or
+        ``highest-of-suit-led-wins``."""
+        i = winning_index(trick, trump)
+        return (leader + i) % 4, CARDS[trick[i]], winner_reason(trick, trump, leader, 4, "H16")
+
+    @staticmethod
+    def round_result(hakem: int, team_tricks: Sequence[int]) -> RoundResult:
+        """See :func:`round_result`."""
+        return round_result(hakem, team_tricks)
+
+
+# ---------------------------------------------------------------------------------------------
+# The round and match state machine
+
+@dataclass(frozen=True, slots=True)
+class ChooseTrump:
+    """The hakem names ``suit`` trump after his first five cards (H8, H11)."""
+
+    suit: Suit
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """The seat to play plays ``card``."""
+
+    card: Card
+
+
+class HokmRound:
+    """One round of Hokm, from the deal to the first team on 7 tricks (or all 13, K13).
+
+    Deal (H8, H9; RULES.md §3.1 "dealer = hakem's left" from pagat): the dealer is the hakem's
+    left-hand opponent, seat ``hakem - 1`` (= ``hakem + 3``); he deals five cards to each player,
+    the hakem first and then on round in play order, the hakem names trump from his five
+    (phase ``"trump"``), then four and four more (phase ``"play"``). The deal is taken from
+    ``deck`` (52 cards) in that order, or from a pack shuffled with ``seed``.
+
+    Actions: :class:`ChooseTrump` (phase ``"trump"``, hakem only, any suit — H8 lets him choose
+    from his own cards only, i.e. no look at the rest; any of the four suits may be named) and
+    :class:`Play` (phase ``"play"``). :meth:`push` raises :class:`IllegalPlayError` with a
+    :class:`Reason` for an illegal action. Phase ``"over"`` once the round is decided (or,
+    with ``stop_at_seven=False``, once all 13 tricks are played); :attr:`result` is then set.
+
+    Mutable (like a chess board); :meth:`copy` gives an independent copy. Cards are ints, hands
+    bit sets in :attr:`hands` (indexed by seat).
+    """
+
+    __slots__ = (
+        "_rest",
+        "dealer",
+        "dealt",
+        "hakem",
+        "hands",
+        "options",
+        "phase",
+        "played",
+        "result",
+        "team_tricks",
+        "trick",
+        "trick_winners",
+        "tricks",
+        "trump",
+    )
+
+    def __init__(self, hakem: int = 0, *, seed: int | random.Random | None = None,
+                 deck: Sequence[int] | None = None, options: HokmOptions | None = None):
+        if not (isinstance(hakem, int) and 0 <= hakem < 4):
+            raise BadFieldError(f"hakem must be a seat 0..3, not {hakem!r}.")
+        self.options = options or HokmOptions()
+        self.hakem = hakem
+        self.dealer = (hakem + 3) % 4
+        if deck is None:
+            deck = shuffled_deck(seed)
+        elif len(deck) != 52 or len(set(deck)) != 52:
+            raise BadFieldError("a deck must hold the 52 cards once each.")
+        order = [(hakem + i) % 4 for i in range(4)]
+        hands = [0, 0, 0, 0]
+        rest = [0, 0, 0, 0]
+        for i, seat in enumerate(order):
+            for c in deck[5 * i:5 * i + 5]:
+                hands[seat] |= 1 << c
+            for c in deck[20 + 4 * i:24 + 4 * i]:
+                rest[seat] |= 1 << c
+            for c in deck[36 + 4 * i:40 + 4 * i]:
+                rest[seat] |= 1 << c
+        self.hands = hands
+        self._rest = rest
+        self.dealt: tuple[int, ...] = ()
+        self.trump: Suit | None = None
+        self.trick = Trick(hakem)
+        self.tricks: list[Trick] = []
+        self.trick_winners: list[int] = []
+        self.team_tricks = [0, 0]
+        self.phase = "trump"
+        self.result: RoundResult | None = None
+        self.played = 0  # bit set of every card played so far
+
+    # -- queries ---------------------------------------------------------------------------
+    @property
+    def to_play(self) -> int | None:
+        """Seat whose turn it is (the hakem while choosing trump), ``None`` when over."""
+        if self.phase == "trump":
+            return self.hakem
+        if self.phase == "over":
+            return None
+        return self.trick.to_play
+
+    def legal_actions(self) -> list[ChooseTrump | Play]:
+        """Every legal action now: four :class:`ChooseTrump` in phase ``"trump"``, the legal
+        :class:`Play` of the seat to play in phase ``"play"``, none when over."""
+        if self.phase == "trump":
+            return [ChooseTrump(s) for s in Suit]
+        if self.phase == "over":
+            return []
+        return [Play(c) for c in cards_of(self.legal_mask())]
+
+    def legal_mask(self) -> int:
+        """Bit set of the cards the seat to play may play (0 outside phase ``"play"``)."""
+        if self.phase != "play":
+            return 0
+        return follow_suit(self.hands[self.trick.to_play], self.trick.led)
+
+    # -- actions ---------------------------------------------------------------------------
+    def push(self, action: ChooseTrump | Play) -> None:
+        """Apply ``action``. Raises :class:`IllegalPlayError` (with ``.reason``) when the rules
+        forbid it: wrong phase, a card not in the hand of the seat to play, not following suit
+        (H14, H19)."""
+        if isinstance(action, ChooseTrump):
+            if self.phase != "trump":
+                raise IllegalPlayError("trump is already chosen for this round.",
+                                       Reason("hakem-chooses-trump", "H11", {"hakem": self.hakem}))
+            self.choose_trump(action.suit)
+        elif isinstance(action, Play):
+            self.play(action.card)
+        else:
+            raise TypeError(f"not a Hokm action: {action!r}")
+
+    def choose_trump(self, suit: int) -> None:
+        """The hakem names ``suit`` trump; the deal is completed (H8, H9)."""
+        if self.phase != "trump":
+            raise IllegalPlayError("trump is already chosen for this round.",
+                                   Reason("hakem-chooses-trump", "H11", {"hakem": self.hakem}))
+        self.trump = Suit(suit)
+        self.dealt = tuple(h | r for h, r in zip(self.hands, self._rest, strict=True))
+        self.hands = list(self.dealt)
+        self.phase = "play"
+
+    def play(self, card: int) -> None:
+        """The seat to play plays ``card``. Raises :class:`IllegalPlayError` (rule H14/H19 for a
+        revoke, ``card-not-in-hand``, ``round-over``)."""
+        if self.phase != "play":
+            if self.phase == "over":
+                raise IllegalPlayError("the round is over.", Reason("round-over", "H20", {}))
+            raise IllegalPlayError("the hakem must name trump first.",
+                                   Reason("hakem-chooses-trump", "H8", {"hakem": self.hakem}))
+        trick = self.trick
+        seat = trick.to_play
+        hand = self.hands[seat]
+        bit = 1 << card
+        if not hand & bit or not follow_suit(hand, trick.led) & bit:
+            reason = follow_reason(card, hand, trick.cards, self.trump)
+            raise IllegalPlayError(f"seat {seat} may not play {CARDS[card]}: {reason.text()}", reason)
+        self.hands[seat] = hand ^ bit
+        self.played |= bit
+        trick = trick.add(card)
+        if len(trick.cards) < 4:
+            self.trick = trick
+            return
+        winner = (trick.leader + winning_index(trick.cards, self.trump)) % 4
+        self.tricks.append(trick)
+        self.trick_winners.append(winner)
+        self.team_tricks[winner % 2] += 1
+        self.trick = Trick(winner)
+        if self.result is None and self.team_tricks[winner % 2] == TRICKS_TO_WIN:
+            self.result = round_result(self.hakem, self.team_tricks)
+            if self.options.stop_at_seven:
+                self.phase = "over"
+        if len(self.tricks) == 13:
+            self.phase = "over"
+
+    def copy(self) -> HokmRound:
+        """An independent copy of this round."""
+        new = object.__new__(HokmRound)
+        for name in HokmRound.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.hands = list(self.hands)
+        new.tricks = list(self.tricks)
+        new.trick_winners = list(self.trick_winners)
+        new.team_tricks = list(self.team_tricks)
+        return new
+
+    def __repr__(self) -> str:
+        trump = self.trump.letter if self.trump is not None else "-"
+        return (f"<HokmRound hakem={self.hakem} trump={trump} phase={self.phase} "
+                f"tricks={self.team_tricks[0]}-{self.team_tricks[1]}>")
+
+
+class HokmGame:
+    """A Hokm match: rounds until a team reaches ``options.target`` points (H24, K14).
+
+    The first hakem is drawn with ``seed`` (``first_hakem="random"``: uniformly among the four
+    seats, H7) or by dealing face up until the first ace (``"first_ace"``, H7): the deal of that
+    draw starts at seat 0 and goes on in play order (a decision: the seed does not say who
+    deals it). With ``partner_by_second_ace`` the player who then receives the next ace (an ace
+    to the hakem himself is passed over) becomes the hakem's partner: :attr:`seating` records
+    which player (0..3, in the order they first sat) sits at each seat; seats and teams stay
+    ``seat % 2``.
+
+    ``round`` is the current :class:`HokmRound`; after it is over, :meth:`push` of the next
+    action (or :meth:`next_round`) scores it, moves the hakem (H25, K12) and deals anew. Each
+    deal is shuffled by the game's own ``random.Random`` (seeded once), so a seed replays the
+    whole match. :attr:`winner` is the winning team once :attr:`over`.
+    """
+
+    def __init__(self, seed: int | None = None, options: HokmOptions | None = None):
+        self.options = options or HokmOptions()
+        self.rng = random.Random(seed)
+        self.scores = [0, 0]
+        self.results: list[RoundResult] = []
+        self.winner: int | None = None
+        self.seating: tuple[int, int, int, int] = (0, 1, 2, 3)
+        self.hakem, self.seating = self._first_hakem()
+        self.round = HokmRound(self.hakem, seed=self.rng, options=self.options)
+
+    def _first_hakem(self) -> tuple[int, tuple[int, int, int, int]]:
+        if self.options.first_hakem == "random":
+            return self.rng.randrange(4), (0, 1, 2, 3)
+        deck = shuffled_deck(self.rng)
+        aces = [i % 4 for i, c in enumerate(deck) if c % 13 == 12]
+        hakem = aces[0]
+        seating = [0, 1, 2, 3]
+        if self.options.partner_by_second_ace:
+            other = next(s for s in aces[1:] if s != hakem)
+            partner = (hakem + 2) % 4
+            seating[other], seating[partner] = seating[partner], seating[other]
+        return hakem, tuple(seating)  # type: ignore[return-value]
+
+    @property
+    def over(self) -> bool:
+        """True once a team has reached the target."""
+        return self.winner is not None
+
+    def legal_actions(self) -> list[ChooseTrump | Play]:
+        """Legal actions of the current round (none once the match is over)."""
+        if self.over:
+            return []
+        if self.round.phase == "over":
+            self.next_round()
+        return self.round.legal_actions()
+
+    def push(self, action: ChooseTrump | Play) -> None:
+        """Apply ``action`` to the current round (starting the next round first if this one is
+        over). Raises :class:`IllegalPlayError` as :meth:`HokmRound.push`, or when the match is
+        over (reason ``match-won``)."""
+        if self.over:
+            raise IllegalPlayError("the match is over.", self._match_reason())
+        if self.round.phase == "over":
+            self.next_round()
+        self.round.push(action)
+        if self.round.phase == "over":
+            self._score()
+
+    def _score(self) -> None:
+        res = self.round.result
+        if res is None or (self.results and self.results[-1] is res):
+            return
+        self.results.append(res)
+        self.scores[res.winner_team] += res.points
+        if self.scores[res.winner_team] >= self.options.target:
+            self.winner = res.winner_team
+
+    def _match_reason(self) -> Reason:
+        w = self.winner if self.winner is not None else 0
+        return Reason("match-won", "H24", {"team": w, "score": self.scores[w], "target": self.options.target})
+
+    def next_round(self) -> HokmRound:
+        """Score the finished round, move the hakem (H25, K12) and deal the next one."""
+        if self.round.phase != "over":
+            raise IllegalPlayError("the current round is not over.", Reason("round-not-decided", "H20", {
+                "tricks0": self.round.team_tricks[0], "tricks1": self.round.team_tricks[1]}))
+        self._score()
+        if self.over:
+            raise IllegalPlayError("the match is over.", self._match_reason())
+        self.hakem = self.round.result.next_hakem  # type: ignore[union-attr]
+        self.round = HokmRound(self.hakem, seed=self.rng, options=self.options)
+        return self.round

@@ -1,0 +1,218 @@
+"""Tricks: who wins one, and which cards a hand may play to one — shared by every ruleset.
+
+Shapes: a card is an ``int`` 0..51 (:class:`~tutor.engine.cards.Card`); a hand is an ``int`` bit
+set; a trick's cards are a sequence of cards in play order, the first one led; a trump is a suit
+``int`` 0..3 (or :class:`~tutor.engine.cards.Suit`), or ``None`` for no trump.
+
+All three games decide a trick the same way (RULES.md H16, C22, T16): the highest trump played
+wins; if no trump was played, the highest card of the suit led wins; any other card cannot win.
+They differ in which cards a hand may play; two predicates cover them:
+
+* :func:`follow_suit` — Hokm (seed 002, H14/H15/H19): hold the suit led → play it; void → any
+  card. A trump lead is the same rule (the suit led is trump).
+* :func:`follow_or_trump` — All Fours (seed 000 C20/C21, seeds 001/003 T14/T15): trump led →
+  trump if able; plain suit led and held → that suit or any trump; void → any card (or, with
+  ``strict_void``, trumps only when holding any: RULES.md K1/K20 option).
+
+The functions here are plain and fast (a few bit operations); rulesets wrap them with their
+rule ids and :class:`~tutor.engine.reasons.Reason` explanations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import CARDS, SUIT_MASK, Card, Suit, format_cards, iter_cards
+from .reasons import N_, REASON_TEXTS, Reason
+
+__all__ = [
+    "Trick",
+    "follow_or_trump",
+    "follow_reason",
+    "follow_suit",
+    "led_suit",
+    "legal_mask",
+    "trick_winner",
+    "winner_reason",
+    "winning_index",
+]
+
+REASON_TEXTS.update({
+    "must-follow-suit": N_("{led} was led and you hold {cards}, so you must play one of them."),
+    "follows-suit": N_("{card} follows the suit led ({led}), so it may be played."),
+    "void-any-card": N_("{led} was led and you hold none, so you may play any card."),
+    "trump-led-must-trump": N_("Trump ({trump}) was led and you hold {cards}, so you must play trump."),
+    "card-not-in-hand": N_("{card} is not in your hand."),
+    "highest-trump-wins": N_("{card} is the highest trump ({trump}) played, so seat {winner} wins the trick."),
+    "highest-of-suit-led-wins": N_(
+        "No trump was played and {card} is the highest card of the suit led ({led}), "
+        "so seat {winner} wins the trick."),
+})
+
+
+def led_suit(cards: Sequence[int]) -> int | None:
+    """The suit (int 0..3) of the first card, or ``None`` for an empty trick (RULES.md H13)."""
+    return cards[0] // 13 if cards else None
+
+
+def winning_index(cards: Sequence[int], trump: int | None) -> int:
+    """Index in ``cards`` (non-empty, play order) of the card that wins (RULES.md H16/C22/T16).
+
+    Highest trump if any trump is among ``cards``; else the highest card of the suit led.
+    """
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    t = m & SUIT_MASK[trump] if trump is not None else 0
+    if not t:
+        t = m & SUIT_MASK[cards[0] // 13]
+    return cards.index(t.bit_length() - 1)
+
+
+def trick_winner(cards: Sequence[int], trump: int | None, leader: int = 0, players: int = 4) -> tuple[int, Card]:
+    """``(seat, card)`` of the winner of a trick led by ``leader``; seats are in play order."""
+    i = winning_index(cards, trump)
+    return (leader + i) % players, CARDS[cards[i]]
+
+
+def follow_suit(hand: int, led: int | None) -> int:
+    """Legal cards (bit set) under "follow suit if able, else any card" (Hokm H14/H15/H19).
+
+    ``led`` is ``None`` when leading: every card is legal.
+    """
+    if led is None:
+        return hand
+    return hand & SUIT_MASK[led] or hand
+
+
+def follow_or_trump(hand: int, led: int | None, trump: int | None, strict_void: bool = False) -> int:
+    """Legal cards (bit set) under All Fours' "follow suit or trump" (C20/C21, T14/T15).
+
+    Leading: any card. Trump led: trumps if held, else any card. Plain suit led and held: that
+    suit or any trump. Void in the suit led: any card, or with ``strict_void`` trumps only when
+    the hand holds any (RULES.md K1/K20 option).
+    """
+    if led is None:
+        return hand
+    trumps = hand & SUIT_MASK[trump] if trump is not None else 0
+    if led == trump:
+        return trumps or hand
+    follow = hand & SUIT_MASK[led]
+    if follow:
+        return follow | trumps
+    if strict_void and trumps:
+        return trumps
+    return hand
+
+
+def legal_mask(hand: int, cards: Sequence[int], trump: int | None = None, rule: str = "follow") -> int:
+    """Legal cards of ``hand`` for a trick whose cards so far are ``cards``.
+
+    ``rule`` is ``"follow"`` (:func:`follow_suit`), ``"follow-or-trump"`` or
+    ``"follow-or-trump-strict"`` (:func:`follow_or_trump`).
+    """
+    led = cards[0] // 13 if cards else None
+    if rule == "follow":
+        return follow_suit(hand, led)
+    return follow_or_trump(hand, led, trump, strict_void=rule == "follow-or-trump-strict")
+
+
+def winner_reason(cards: Sequence[int], trump: int | None, leader: int = 0, players: int = 4,
+                  rule: str = "H16") -> Reason:
+    """The :class:`Reason` for a complete trick's winner (``highest-trump-wins`` or
+    ``highest-of-suit-led-wins``), with ``card``, ``winner`` and ``trump``/``led`` params."""
+    i = winning_index(cards, trump)
+    card = CARDS[cards[i]]
+    winner = (leader + i) % players
+    if trump is not None and card // 13 == trump:
+        return Reason("highest-trump-wins", rule, {"card": str(card), "winner": winner, "trump": Suit(trump).letter})
+    return Reason("highest-of-suit-led-wins", rule,
+                  {"card": str(card), "winner": winner, "led": Suit(cards[0] // 13).letter})
+
+
+def follow_reason(card: int | None, hand: int, cards: Sequence[int], trump: int | None = None, *,
+                  lead_rule: str = "H6", follow_rule: str = "H14", void_rule: str = "H15",
+                  trump_rule: str = "H19") -> Reason:
+    """Why ``card`` may or may not be played under :func:`follow_suit` (or, with ``card=None``,
+    the rule that applies to this hand at this point of the trick).
+
+    Codes: ``card-not-in-hand``; ``lead-any`` (leading); ``must-follow-suit`` /
+    ``trump-led-must-trump`` (the hand holds the suit led; params ``led``/``trump`` and ``cards``,
+    the cards of that suit held); ``follows-suit`` (``card`` is of the suit led);
+    ``void-any-card`` (the hand holds none of the suit led).
+    """
+    if card is not None and not hand >> card & 1:
+        return Reason("card-not-in-hand", follow_rule, {"card": str(CARDS[card])})
+    if not cards:
+        return Reason("lead-any", lead_rule, {})
+    led = cards[0] // 13
+    held = hand & SUIT_MASK[led]
+    if not held:
+        return Reason("void-any-card", void_rule, {"led": Suit(led).letter})
+    if card is not None and card // 13 == led:
+        return Reason("follows-suit", trump_rule if led == trump else follow_rule,
+                      {"card": str(CARDS[card]), "led": Suit(led).letter})
+    held_cards = format_cards(sorted(iter_cards(held), reverse=True))
+    if led == trump:
+        return Reason("trump-led-must-trump", trump_rule, {"trump": Suit(led).letter, "cards": held_cards})
+    return Reason("must-follow-suit", follow_rule, {"led": Suit(led).letter, "cards": held_cards})
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """An immutable trick in progress or complete.
+
+    ``leader``: seat that led; ``cards``: cards in play order; ``players``: seats at the table.
+    Card ``i`` was played by seat ``(leader + i) % players``. :meth:`add` returns a new Trick.
+    """
+
+    leader: int
+    cards: tuple[Card, ...] = ()
+    players: int = 4
+
+    @property
+    def led(self) -> Suit | None:
+        """Suit of the first card, or ``None`` before the lead (H13)."""
+        return _SUITS[self.cards[0] // 13] if self.cards else None
+
+    @property
+    def mask(self) -> int:
+        """Bit set of the cards played."""
+        m = 0
+        for c in self.cards:
+            m |= 1 << c
+        return m
+
+    @property
+    def complete(self) -> bool:
+        """True once every seat has played."""
+        return len(self.cards) == self.players
+
+    @property
+    def to_play(self) -> int:
+        """Seat to play next (the leader when empty)."""
+        return (self.leader + len(self.cards)) % self.players
+
+    def seat_of(self, i: int) -> int:
+        """Seat that played the ``i``-th card."""
+        return (self.leader + i) % self.players
+
+    def add(self, card: int) -> Trick:
+        """A new Trick with ``card`` added. Raises ``ValueError`` if the trick is complete."""
+        if len(self.cards) >= self.players:
+            raise ValueError("the trick is complete")
+        return Trick(self.leader, (*self.cards, CARDS[card]), self.players)
+
+    def winner(self, trump: int | None) -> tuple[int, Card]:
+        """``(seat, card)`` of the winning card so far (complete or not)."""
+        return trick_winner(self.cards, trump, self.leader, self.players)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __str__(self) -> str:
+        return " ".join(format_cards(self.cards)) or "-"
+
+
+_SUITS = tuple(Suit)
