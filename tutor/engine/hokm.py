@@ -42,7 +42,9 @@ __all__ = [
     "HokmRound",
     "Play",
     "RoundResult",
+    "deal",
     "next_hakem",
+    "random_round",
     "round_result",
 ]
 
@@ -60,7 +62,6 @@ REASON_TEXTS.update({
     "match-continues": N_("No team has reached the target of {target} points yet: scores are {score0} to {score1}."),
     "round-not-decided": N_("No team has 7 tricks yet ({tricks0} to {tricks1}), so the round is not decided."),
     "hakem-chooses-trump": N_("The hakem (seat {hakem}) names trump from his first five cards."),
-    "not-your-turn": N_("It is seat {seat}'s turn, not seat {player}'s."),
     "round-over": N_("The round is over: no more cards are played."),
 })
 
@@ -158,6 +159,26 @@ def round_result(hakem: int, team_tricks: Sequence[int]) -> RoundResult:
     return RoundResult(hakem, (a, b), w, points, result, nh, (r, r2))
 
 
+def deal(deck: Sequence[int], hakem: int) -> tuple[list[int], tuple[int, int, int, int]]:
+    """Deal 52 cards 5-4-4 (H8, H9): five to each seat starting with the hakem and going on in
+    play order, then four and four in the same order. Returns ``(first_five, full_hands)``:
+    bit sets indexed by seat (``first_five[hakem]`` is what the hakem names trump from)."""
+    five = [0, 0, 0, 0]
+    full = [0, 0, 0, 0]
+    for i in range(4):
+        seat = (hakem + i) % 4
+        m = 0
+        for c in deck[5 * i:5 * i + 5]:
+            m |= 1 << c
+        five[seat] = m
+        for c in deck[20 + 4 * i:24 + 4 * i]:
+            m |= 1 << c
+        for c in deck[36 + 4 * i:40 + 4 * i]:
+            m |= 1 << c
+        full[seat] = m
+    return five, tuple(full)  # type: ignore[return-value]
+
+
 class Hokm:
     """The Hokm ruleset: stateless rule checks on bit sets (RULES.md §3.2 predicates).
 
@@ -249,7 +270,7 @@ class HokmRound:
     """
 
     __slots__ = (
-        "_rest",
+        "_full",
         "dealer",
         "dealt",
         "hakem",
@@ -276,18 +297,7 @@ class HokmRound:
             deck = shuffled_deck(seed)
         elif len(deck) != 52 or len(set(deck)) != 52:
             raise BadFieldError("a deck must hold the 52 cards once each.")
-        order = [(hakem + i) % 4 for i in range(4)]
-        hands = [0, 0, 0, 0]
-        rest = [0, 0, 0, 0]
-        for i, seat in enumerate(order):
-            for c in deck[5 * i:5 * i + 5]:
-                hands[seat] |= 1 << c
-            for c in deck[20 + 4 * i:24 + 4 * i]:
-                rest[seat] |= 1 << c
-            for c in deck[36 + 4 * i:40 + 4 * i]:
-                rest[seat] |= 1 << c
-        self.hands = hands
-        self._rest = rest
+        self.hands, self._full = deal(deck, hakem)
         self.dealt: tuple[int, ...] = ()
         self.trump: Suit | None = None
         self.trick = Trick(hakem)
@@ -344,7 +354,7 @@ class HokmRound:
             raise IllegalPlayError("trump is already chosen for this round.",
                                    Reason("hakem-chooses-trump", "H11", {"hakem": self.hakem}))
         self.trump = Suit(suit)
-        self.dealt = tuple(h | r for h, r in zip(self.hands, self._rest, strict=True))
+        self.dealt = self._full
         self.hands = list(self.dealt)
         self.phase = "play"
 
@@ -402,41 +412,43 @@ class HokmGame:
     """A Hokm match: rounds until a team reaches ``options.target`` points (H24, K14).
 
     The first hakem is drawn with ``seed`` (``first_hakem="random"``: uniformly among the four
-    seats, H7) or by dealing face up until the first ace (``"first_ace"``, H7): the deal of that
-    draw starts at seat 0 and goes on in play order (a decision: the seed does not say who
-    deals it). With ``partner_by_second_ace`` the player who then receives the next ace (an ace
-    to the hakem himself is passed over) becomes the hakem's partner: :attr:`seating` records
-    which player (0..3, in the order they first sat) sits at each seat; seats and teams stay
-    ``seat % 2``.
+    seats, H7) or by dealing face up until the first ace (``"first_ace"``, H7): that draw is dealt
+    one card at a time starting at seat 0 and going on in play order (a decision: the seed does
+    not say who deals it). With ``partner_by_second_ace`` the dealing goes on until an ace reaches
+    a player other than the hakem (an ace to the hakem himself is passed over — a decision); that
+    player swaps seats with the hakem's partner and so becomes his partner. :attr:`seating` records
+    which player (0..3, numbered by their first seats) sits at each seat; seats and teams stay
+    ``seat % 2`` throughout.
 
-    ``round`` is the current :class:`HokmRound`; after it is over, :meth:`push` of the next
-    action (or :meth:`next_round`) scores it, moves the hakem (H25, K12) and deals anew. Each
-    deal is shuffled by the game's own ``random.Random`` (seeded once), so a seed replays the
-    whole match. :attr:`winner` is the winning team once :attr:`over`.
+    :attr:`round` is the current :class:`HokmRound`. When an action ends it, the round is scored
+    (:attr:`results`, :attr:`scores`), the hakem moves (H25, K12) and, unless the match is over,
+    the next round is dealt at once; finished rounds stay in :attr:`rounds`. Each deal is
+    shuffled by the game's own ``random.Random`` (seeded once), so a seed replays the match.
+    :attr:`winner` is the winning team once :attr:`over`.
     """
 
-    def __init__(self, seed: int | None = None, options: HokmOptions | None = None):
+    def __init__(self, seed: int | random.Random | None = None, options: HokmOptions | None = None):
         self.options = options or HokmOptions()
-        self.rng = random.Random(seed)
+        self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         self.scores = [0, 0]
         self.results: list[RoundResult] = []
+        self.rounds: list[HokmRound] = []
         self.winner: int | None = None
-        self.seating: tuple[int, int, int, int] = (0, 1, 2, 3)
         self.hakem, self.seating = self._first_hakem()
         self.round = HokmRound(self.hakem, seed=self.rng, options=self.options)
 
-    def _first_hakem(self) -> tuple[int, tuple[int, int, int, int]]:
+    def _first_hakem(self) -> tuple[int, tuple[int, ...]]:
         if self.options.first_hakem == "random":
             return self.rng.randrange(4), (0, 1, 2, 3)
         deck = shuffled_deck(self.rng)
-        aces = [i % 4 for i, c in enumerate(deck) if c % 13 == 12]
+        aces = [i % 4 for i, c in enumerate(deck) if c % 13 == 12]  # seats receiving the aces, in order
         hakem = aces[0]
         seating = [0, 1, 2, 3]
         if self.options.partner_by_second_ace:
             other = next(s for s in aces[1:] if s != hakem)
             partner = (hakem + 2) % 4
             seating[other], seating[partner] = seating[partner], seating[other]
-        return hakem, tuple(seating)  # type: ignore[return-value]
+        return hakem, tuple(seating)
 
     @property
     def over(self) -> bool:
@@ -444,46 +456,90 @@ class HokmGame:
         return self.winner is not None
 
     def legal_actions(self) -> list[ChooseTrump | Play]:
-        """Legal actions of the current round (none once the match is over)."""
-        if self.over:
-            return []
-        if self.round.phase == "over":
-            self.next_round()
-        return self.round.legal_actions()
+        """Legal actions of the current round; none once the match is over."""
+        return [] if self.over else self.round.legal_actions()
 
     def push(self, action: ChooseTrump | Play) -> None:
-        """Apply ``action`` to the current round (starting the next round first if this one is
-        over). Raises :class:`IllegalPlayError` as :meth:`HokmRound.push`, or when the match is
-        over (reason ``match-won``)."""
-        if self.over:
-            raise IllegalPlayError("the match is over.", self._match_reason())
-        if self.round.phase == "over":
-            self.next_round()
-        self.round.push(action)
-        if self.round.phase == "over":
-            self._score()
+        """Apply ``action`` to the current round; when the round ends, score it and deal the next.
 
-    def _score(self) -> None:
-        res = self.round.result
-        if res is None or (self.results and self.results[-1] is res):
+        Raises :class:`IllegalPlayError` as :meth:`HokmRound.push`, or with reason ``match-won``
+        once the match is over.
+        """
+        if self.over:
+            w = self.winner
+            raise IllegalPlayError("the match is over.", Reason(
+                "match-won", "H24", {"team": w, "score": self.scores[w], "target": self.options.target}))
+        self.round.push(action)
+        if self.round.phase != "over":
             return
+        res = self.round.result
+        assert res is not None  # a round is over only once a team has 7 tricks
+        self.rounds.append(self.round)
         self.results.append(res)
         self.scores[res.winner_team] += res.points
         if self.scores[res.winner_team] >= self.options.target:
             self.winner = res.winner_team
-
-    def _match_reason(self) -> Reason:
-        w = self.winner if self.winner is not None else 0
-        return Reason("match-won", "H24", {"team": w, "score": self.scores[w], "target": self.options.target})
-
-    def next_round(self) -> HokmRound:
-        """Score the finished round, move the hakem (H25, K12) and deal the next one."""
-        if self.round.phase != "over":
-            raise IllegalPlayError("the current round is not over.", Reason("round-not-decided", "H20", {
-                "tricks0": self.round.team_tricks[0], "tricks1": self.round.team_tricks[1]}))
-        self._score()
-        if self.over:
-            raise IllegalPlayError("the match is over.", self._match_reason())
-        self.hakem = self.round.result.next_hakem  # type: ignore[union-attr]
+            return
+        self.hakem = res.next_hakem
         self.round = HokmRound(self.hakem, seed=self.rng, options=self.options)
-        return self.round
+
+
+# ---------------------------------------------------------------------------------------------
+# Fast random play (benchmarks, property tests): the same rules inlined on bit sets.
+
+def random_round(rng: random.Random, hakem: int = 0, stop_at_seven: bool = True,
+                 deck: Sequence[int] | None = None, trump: int | None = None,
+                 record: list | None = None) -> tuple[int, list[int], list[int]]:
+    """Play one round with uniformly random legal cards; return ``(trump, team_tricks,
+    trick_winners)``.
+
+    Same deal order and rules as :class:`HokmRound` (H8-H20), written as one loop on bit sets
+    for speed. ``deck`` (52 cards; else shuffled with ``rng``) and ``trump`` (else drawn with
+    ``rng``) may be fixed; ``record``, if a list, receives each trick's cards in play order.
+    """
+    if deck is None:
+        deck = list(range(52))
+        rng.shuffle(deck)
+    if trump is None:
+        trump = int(rng.random() * 4)
+    hands = list(deal(deck, hakem)[1])
+    rand = rng.random
+    masks = SUIT_MASK
+    counts = [0, 0]
+    winners: list[int] = []
+    leader = hakem
+    decided = False
+    for _ in range(13):
+        best = -1
+        best_suit = led = -1
+        winner = leader
+        cards = [] if record is not None else None
+        for i in range(4):
+            seat = (leader + i) % 4
+            hand = hands[seat]
+            legal = hand if led < 0 else (hand & masks[led] or hand)
+            k = int(rand() * legal.bit_count())
+            while k:
+                legal &= legal - 1
+                k -= 1
+            bit = legal & -legal
+            hands[seat] = hand ^ bit
+            card = bit.bit_length() - 1
+            suit = card // 13
+            if led < 0:
+                led = best_suit = suit
+                best = card
+            elif (suit == best_suit and card > best) or (suit == trump and best_suit != trump):
+                best, best_suit, winner = card, suit, seat
+            if cards is not None:
+                cards.append(card)
+        if cards is not None:
+            record.append(cards)
+        winners.append(winner)
+        counts[winner & 1] += 1
+        leader = winner
+        if not decided and counts[winner & 1] == TRICKS_TO_WIN:
+            decided = True
+            if stop_at_seven:
+                break
+    return trump, counts, winners
