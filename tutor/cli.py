@@ -99,5 +99,26 @@ def _solve(args: argparse.Namespace) -> int:
     return 2 if solve_stream(text, sys.stdout) else 0
 
 
+# ---------------------------------------------------------------------------------------------
+# tutor gen (tutor.content.generators)
+
+@command("gen", help="generate a seeded exercise and print it as YAML (an exercise block / quiz question)",
+         arguments=[(("ruleset",), {"help": "hokm, all-fours or trinidad"}),
+                    (("kind",), {"help": "exercise kind, e.g. legal-cards, trick-winner, hand-score"}),
+                    (("--seed",), {"type": int, "default": 0, "help": "random seed (default 0)"}),
+                    (("--difficulty",), {"type": int, "default": 1, "choices": (1, 2, 3),
+                                         "help": "1 easy, 2 medium, 3 hard (default 1)"})])
+def _gen(args: argparse.Namespace) -> int:
+    from .content.generators import generate, to_yaml
+    from .content.kinds import ExerciseError
+    try:
+        exercise = generate(args.ruleset, args.kind, args.seed, args.difficulty)
+    except (ExerciseError, ValueError) as e:
+        print(f"tutor gen: {e}", file=sys.stderr)
+        return 2
+    sys.stdout.write(to_yaml(exercise))
+    return 0
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
