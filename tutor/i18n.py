@@ -33,6 +33,7 @@ from tutor.engine.reasons import N_, REASON_TEXTS
 
 __all__ = [
     "DEFAULT_LANGUAGE",
+    "FONT_FAMILIES",
     "KIND_PROMPTS",
     "LANGUAGES",
     "LANGUAGE_NAMES",
@@ -46,6 +47,7 @@ __all__ = [
     "category_name",
     "current_lang",
     "fmt_number",
+    "font_family",
     "format_list_lang",
     "get_translations",
     "gettext",
@@ -77,6 +79,21 @@ LOCALES_DIR: Path = Path(__file__).resolve().parent.parent / "locales"
 #: Name of the cookie that remembers the learner's language.
 LANG_COOKIE = "lang"
 DOMAIN = "messages"
+
+
+#: CSS font stacks per language. Debian's ``fonts-noto-core`` provides "Noto Sans Telugu",
+#: "Noto Serif Telugu", "Noto Naskh Arabic", "Noto Sans Arabic" and "Noto Sans" (Latin, Cyrillic).
+FONT_FAMILIES: dict[str, str] = {
+    "en": '"Noto Sans", "DejaVu Sans", system-ui, sans-serif',
+    "bg": '"Noto Sans", "DejaVu Sans", system-ui, sans-serif',
+    "fa": '"Vazirmatn", "Noto Naskh Arabic", "Noto Sans Arabic", "DejaVu Sans", sans-serif',
+    "te": '"Noto Sans Telugu", "Noto Serif Telugu", "Gautami", "Noto Sans", sans-serif',
+}
+
+
+def font_family(lang: str) -> str:
+    """The CSS ``font-family`` value for text in ``lang`` (covers Persian and Telugu scripts)."""
+    return FONT_FAMILIES[normalize_lang(lang) or DEFAULT_LANGUAGE]
 
 
 def is_rtl(lang: str) -> bool:
@@ -174,7 +191,7 @@ def init_app(app) -> None:
     Babel(app, locale_selector=current_lang)
     app.jinja_env.globals.update(
         LANGUAGES=LANGUAGES, LANGUAGE_NAMES=LANGUAGE_NAMES, current_lang=current_lang, is_rtl=is_rtl,
-        text_direction=text_direction, card_label=card_label, card_short=card_short, suit_name=suit_name,
+        text_direction=text_direction, font_family=font_family, card_label=card_label, card_short=card_short, suit_name=suit_name,
         rank_name=rank_name, seat_label=seat_label, side_label=side_label, fmt_number=fmt_number,
         render_reason=render_reason, render_reasons=render_reasons, kind_prompt=kind_prompt,
         category_name=category_name, result_name=result_name,
@@ -396,6 +413,11 @@ _CATEGORIES = {
     "game": N_("Game"),
 }
 _RESULTS = {"win": N_("win"), "kot": N_("kot"), "hakem-kot": N_("hakem-kot")}
+#: Steps of an All Fours deal (engine phase names) as they read in "the game is at the ... step".
+_PHASES = {
+    "decide": N_("stand-or-beg"), "choose": N_("give-or-run"), "discard": N_("discard"),
+    "bunch": N_("bunch"), "vote": N_("bunch-vote"), "play": N_("play"), "over": N_("end-of-hand"),
+}
 
 
 def category_name(category: str, lang: str) -> str:
@@ -435,6 +457,8 @@ def _kind_of_param(name: str) -> str:
         return "category"
     if name == "result":
         return "result"
+    if name == "phase":
+        return "phase"
     return "plain"
 
 
@@ -450,6 +474,10 @@ def _is_card(text: object) -> bool:
 
 def _localize_value(name: str, value: object, lang: str, ctx: Mapping[str, object]) -> str:
     kind = _kind_of_param(name)
+    if isinstance(value, list | tuple) and value and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value) and kind == "plain":
+        # per-side numbers (totals, scores): "10 – 7"
+        return " – ".join(fmt_number(v, lang) for v in value)
     if isinstance(value, list | tuple):
         parts = [_localize_value(name, v, lang, ctx) for v in value]
         return format_list_lang(parts, lang) if parts else gettext(lang, _WORDS["nobody"])
@@ -468,6 +496,8 @@ def _localize_value(name: str, value: object, lang: str, ctx: Mapping[str, objec
             return category_name(str(value), lang)
         if kind == "result":
             return result_name(str(value), lang)
+        if kind == "phase" and str(value) in _PHASES:
+            return gettext(lang, _PHASES[str(value)])
         if (kind == "card" or kind == "plain") and _is_card(value):
             return card_label(str(value), lang)
     except (TutorError, ValueError):
@@ -475,6 +505,22 @@ def _localize_value(name: str, value: object, lang: str, ctx: Mapping[str, objec
     if isinstance(value, int | float):
         return fmt_number(value, lang)
     return str(value)
+
+
+_ENGINE_MODULES = ("tricks", "hokm", "allfours", "trinidad")
+
+
+@functools.cache
+def _load_engine_texts() -> bool:
+    """Import the ruleset modules once so that every reason template is in REASON_TEXTS."""
+    import importlib
+
+    for name in _ENGINE_MODULES:
+        try:
+            importlib.import_module(f"tutor.engine.{name}")
+        except ImportError:  # a ruleset not written yet
+            continue
+    return True
 
 
 class _KeepMissing(dict):
@@ -503,15 +549,19 @@ def render_reason(reason_json: Mapping[str, object] | object, lang: str, *, you:
     code = str(reason_json.get("code", ""))
     params = reason_json.get("params") or {}
     template = REASON_TEXTS.get(code)
+    if template is None and _load_engine_texts():
+        template = REASON_TEXTS.get(code)
     if template is None:
         return code
     text = gettext(lang, template)
     ctx = {"you": you, "players": players, "ruleset": ruleset}
     values = _KeepMissing({k: _localize_value(k, v, lang, ctx) for k, v in params.items()})
     try:
-        return _FORMATTER.vformat(text, (), values)
+        text = _FORMATTER.vformat(text, (), values)
     except (IndexError, ValueError, AttributeError, TypeError):
         return text
+    # A sentence may start with a localised value ("ten of hearts is ..."): capitalise it.
+    return text[:1].upper() + text[1:]
 
 
 def render_reasons(reasons: Iterable[Mapping[str, object]], lang: str, **context: object) -> list[str]:
