@@ -689,6 +689,19 @@ class AllFoursFamily:
             raise BadFieldError(f"scores must have {self.n_sides} entries.")
         return self._deal(seed, 0, dealer, scores, (), 0)
 
+    def play_state(self, dealer: int, trump: int, hands: Sequence[Sequence[int] | int],
+                   scores: Sequence[int] | None = None, seed: int = 0) -> GameState:
+        """A state at the start of play with the given ``hands`` (per seat: cards or a bit set),
+        e.g. to replay a lesson's hand. The seat after the dealer leads; later deals come from
+        ``seed``. Raises :class:`BadFieldError` for a wrong seat count or a card held twice."""
+        masks = [h if isinstance(h, int) else sum(1 << c for c in set(h)) for h in hands]
+        if len(masks) != self.players or sum(m.bit_count() for m in masks) != _or(masks).bit_count():
+            raise BadFieldError(f"give {self.players} hands with no card twice.")
+        scores = tuple(scores) if scores is not None else (0,) * self.n_sides
+        state = GameState(self, seed, 0, dealer, scores, PLAY, tuple(masks), (), (), trump=Suit(trump),
+                          exposed=(0,) * self.players)
+        return self._start_play(state)
+
     def _deal(self, seed: int, deal_no: int, dealer: int, scores: tuple[int, ...], awards: tuple[Award, ...],
               hands_done: int, last_hand: HandScore | None = None) -> GameState:
         """Shuffle and deal by threes from the seat after the dealer (C6/C7, T6), turn the next
@@ -996,3 +1009,10 @@ class AllFours(AllFoursFamily):
                 return Award("game", side, 1, Reason("game-tie-dealer-excluded", "C27", {
                     "side": side, "totals": list(totals), "dealer": dealer}))
         raise AssertionError("unreachable: a tie always has a non-dealer side")
+
+
+def _or(masks: Sequence[int]) -> int:
+    out = 0
+    for m in masks:
+        out |= m
+    return out
