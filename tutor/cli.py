@@ -120,5 +120,19 @@ def _gen(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------------------------------
+# tutor check (tutor.content.check)
+
+@command("check", help="check lesson and quiz files (syntax, fields, translations, coverage) against the engine",
+         arguments=[(("paths",), {"nargs": "*", "metavar": "PATH",
+                                  "help": "lesson/quiz files or directories (default: all of lessons/ and quizzes/)"}),
+                    (("--all-languages",), {"action": "store_true", "default": None,
+                                            "help": "also check every translation of the rulesets touched "
+                                                    "(default when no PATH is given)"})])
+def _check(args: argparse.Namespace) -> int:
+    from .content.check import run
+    return run(args)
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

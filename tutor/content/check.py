@@ -1,0 +1,620 @@
+"""``tutor check [PATH...] [--all-languages]``: validate lesson and quiz files against the engine.
+
+With no PATH every file under ``lessons/`` and ``quizzes/`` of the content root is checked, in
+all four languages, with rule coverage (``lessons/COVERAGE.md``) and completeness (at least 25
+steps per ruleset and language, at least 60 quiz questions per ruleset spread over every kind
+and difficulty). With PATHs (files or directories) only those files are checked; lesson
+directories given whole are also checked for unique ids and contiguous order; ``--all-languages``
+adds the translation checks for every ruleset touched; a ``COVERAGE.md`` among the paths adds the
+coverage check.
+
+What is checked:
+
+* syntax: front matter, YAML of exercise blocks and quiz files (with the line of the error);
+* required fields and their types, unknown fields; ``ruleset`` matches the directory / file name;
+  the file number ``NN`` matches ``order``; ``rules`` are real RULES.md ids;
+* each exercise: known ``kind``; an ``ask`` the kind takes; the scenario's ruleset; every card
+  written correctly (the exact item is named); the engine accepts the scenario (else the engine's
+  error code and message); ``expect`` gives the field the kind checks and every authored field
+  equals the engine's answer (``legal`` compared as a set; cards and suits compared canonically);
+  ``you`` is a seat; exercise ids unique in a step, question ids unique across quizzes;
+* a quiz question's ``teaches`` names a real lesson step of its ruleset;
+* step ids unique per language; ``order`` runs 1..N; units numbered in order with one title;
+* translations: the same files in en, fa, bg, te with identical id, order, unit, rules and
+  identical exercise blocks except ``prompt`` (a missing translation is an error);
+* coverage: every rule point (C1-C33, T1-T22, H1-H27) has a COVERAGE.md row naming real steps
+  that list it in ``rules``.
+
+Every problem is printed as ``file:line: message``; the exit status is 2 if there was any, else 0
+with a one-line summary. :func:`check` returns a :class:`Report` for programmatic use.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..engine.cards import Card, Suit
+from ..engine.errors import NotationError, TutorError
+from .exercise import LANGUAGES, RULESETS, Exercise
+from .kinds import KINDS, ExerciseError, expected_answer, players_of
+from .lessons import LessonStep, content_root, load_step
+from .problems import Problems, display_path
+from .quizzes import Quiz, load_quiz_file
+
+__all__ = [
+    "COVERED_RULES", "MIN_QUESTIONS", "MIN_STEPS", "RULE_IDS", "Report", "check", "check_exercise", "main",
+]
+
+#: Rule points each ruleset's lessons must cover (RULES.md; T23 is the seeds' reference list).
+COVERED_RULES: dict[str, tuple[str, ...]] = {
+    "all-fours": tuple(f"C{i}" for i in range(1, 34)),
+    "trinidad": tuple(f"T{i}" for i in range(1, 23)),
+    "hokm": tuple(f"H{i}" for i in range(1, 28)),
+}
+#: Every id a step's ``rules`` may name: rule points and §3.4 decisions K1-K27.
+RULE_IDS: frozenset[str] = frozenset(
+    [f"C{i}" for i in range(1, 34)] + [f"T{i}" for i in range(1, 24)] + [f"H{i}" for i in range(1, 28)]
+    + [f"K{i}" for i in range(1, 28)])
+MIN_STEPS = 25
+MIN_QUESTIONS = 60
+
+_CARD_LIST_FIELDS = ("hand", "trick", "turn_ups")
+_FILE_NUMBER = re.compile(r"^(\d+)-[^/]+\.md$")
+
+
+@dataclass
+class Report:
+    """Result of a check: ``problems`` (sorted by file and line) and counts of what was checked."""
+
+    problems: Problems = field(default_factory=Problems)
+    lesson_files: int = 0
+    quiz_files: int = 0
+    exercises: int = 0
+    questions: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def summary(self) -> str:
+        """One line: what was checked and how many problems were found."""
+        what = (f"{self.lesson_files} lesson files, {self.exercises} exercises, "
+                f"{self.quiz_files} quiz files, {self.questions} questions")
+        if self.ok:
+            return f"tutor check: OK ({what})"
+        return f"tutor check: {len(self.problems)} error(s) ({what})"
+
+
+# ----------------------------------------------------------------------------- exercises
+
+def _norm(key: str, value: object) -> object:
+    """Canonical form for comparing authored and engine values (cards, suits)."""
+    if isinstance(value, str):
+        try:
+            return str(Card.parse(value))
+        except NotationError:
+            pass
+        if key == "trump":
+            try:
+                return Suit.parse(value).letter
+            except NotationError:
+                pass
+        return value
+    if isinstance(value, list | tuple):
+        return [_norm(key, v) for v in value]
+    if isinstance(value, dict):
+        return {k: _norm(str(k), v) for k, v in value.items()}
+    return value
+
+
+def _same(key: str, authored: object, engine: object) -> bool:
+    a, e = _norm(key, authored), _norm(key, engine)
+    if key == "legal" and isinstance(a, list) and isinstance(e, list):
+        return sorted(map(str, a)) == sorted(map(str, e)) and len(a) == len(e)
+    if isinstance(a, bool) != isinstance(e, bool):
+        return False
+    return a == e
+
+
+def _required_expect(ex: Exercise, answer: dict) -> list[str]:
+    kind = ex.kind
+    if kind == "game-winner":
+        return [f for f in ("winner", "match_winner") if f in answer][:1]
+    if kind == "walk-through":
+        return ["trick_winners", "points" if ex.ask == "round-playout" else "awards"]
+    return list(KINDS[kind].answer_fields[:1])
+
+
+def _bad_cards(ex: Exercise, problems: Problems) -> bool:
+    """Report every badly written card of the scenario; True if any."""
+    sc, bad = ex.scenario, False
+
+    def one(value: object, where: str) -> None:
+        nonlocal bad
+        try:
+            Card.parse(value)
+        except NotationError:
+            bad = True
+            problems.add(ex.path, ex.line_of(f"scenario.{where}"),
+                         f"{_label(ex)}: scenario.{_dotted(where)}: unknown card {value!r} "
+                         "(write rank A K Q J 10 9 … 2 then suit S H D C, e.g. \"10H\")")
+
+    for name in _CARD_LIST_FIELDS:
+        if isinstance(sc.get(name), list):
+            for i, c in enumerate(sc[name]):
+                one(c, f"{name}.{i}")
+    if "card" in sc:
+        one(sc["card"], "card")
+    if isinstance(sc.get("tricks"), list):
+        for i, t in enumerate(sc["tricks"]):
+            if isinstance(t, list):
+                for j, c in enumerate(t):
+                    one(c, f"tricks.{i}.{j}")
+    return bad
+
+
+def _dotted(where: str) -> str:
+    parts = where.split(".")
+    return parts[0] + "".join(f"[{p}]" for p in parts[1:])
+
+
+def _label(ex: Exercise) -> str:
+    return f"{'question' if ex.teaches is not None or ex.step_id is None else 'exercise'} {ex.id}"
+
+
+def check_exercise(ex: Exercise, ruleset: str | None, problems: Problems) -> None:
+    """Check one exercise (see module docstring) against the engine; add problems with lines.
+
+    ``ruleset``: the ruleset the file belongs to (``None``: not known, not compared).
+    """
+    label = _label(ex)
+    kind = KINDS.get(ex.kind)
+    if kind is None:
+        problems.add(ex.path, ex.line_of("kind"),
+                     f"{label}: unknown kind {ex.kind!r} (use one of {', '.join(KINDS)})")
+        return
+    sc = ex.scenario
+    if ruleset is not None and sc.get("ruleset") != ruleset:
+        problems.add(ex.path, ex.line_of("scenario.ruleset"),
+                     f"{label}: scenario ruleset {sc.get('ruleset')!r} but this file is about {ruleset!r}")
+        return
+    if ex.ask not in kind.asks:
+        problems.add(ex.path, ex.line_of("scenario.ask"),
+                     f"{label}: kind {kind.name} takes ask {' or '.join(kind.asks)}, not {sc.get('ask')!r}")
+        return
+    if ex.ruleset not in kind.rulesets:
+        problems.add(ex.path, ex.line_of("kind"), f"{label}: kind {kind.name} is not used in {ex.ruleset!r}")
+        return
+    if _bad_cards(ex, problems):
+        return
+    if ex.you is not None and ex.you >= players_of(sc):
+        problems.add(ex.path, ex.line_of("you"), f"{label}: you: seat {ex.you} but there are {players_of(sc)} players")
+    try:
+        _, answer = expected_answer(ex)
+    except TutorError as e:
+        problems.add(ex.path, ex.line_of("scenario"),
+                     f"{label}: the engine rejects the scenario ({e.code}): {e.message}")
+        return
+    except ExerciseError as e:
+        problems.add(ex.path, ex.line_of("scenario"), f"{label}: {e}")
+        return
+    if ex.expect is None:
+        return  # the loader already reported the missing field
+    for name in _required_expect(ex, answer):
+        if name not in ex.expect:
+            problems.add(ex.path, ex.line_of("expect"),
+                         f"{label}: expect must give {name} (the answer kind {kind.name} checks); "
+                         f"the engine says {name}: {answer.get(name)!r}")
+    fields = [k for k in answer if k != "why"]
+    for name, authored in ex.expect.items():
+        if name not in answer or name == "why":
+            problems.add(ex.path, ex.line_of(f"expect.{name}"),
+                         f"{label}: expect.{name}: the engine's answer has no field {name!r} "
+                         f"(it has {', '.join(fields)})")
+        elif not _same(str(name), authored, answer[name]):
+            problems.add(ex.path, ex.line_of(f"expect.{name}"),
+                         f"{label}: expect.{name} is {authored!r} but the engine says {answer[name]!r}")
+
+
+# ----------------------------------------------------------------------------- lessons
+
+@dataclass
+class _Lesson:
+    path: Path
+    shown: str
+    root: Path
+    ruleset: str
+    lang: str
+    step: LessonStep | None
+
+
+def _locate(path: Path) -> tuple[Path, str, str] | None:
+    """``(root, ruleset, lang)`` of ``root/lessons/<ruleset>/<lang>/file.md``, or ``None``."""
+    p = path.resolve()
+    if len(p.parents) >= 4 and p.parents[2].name == "lessons":
+        return p.parents[3], p.parents[1].name, p.parent.name
+    return None
+
+
+class _Session:
+    def __init__(self, problems: Problems):
+        self.problems = problems
+        self.lessons: dict[Path, _Lesson] = {}
+        self.quiet = Problems()
+
+    def lesson(self, path: Path, report: bool = True) -> _Lesson:
+        key = path.resolve()
+        if key not in self.lessons:
+            shown = display_path(path)
+            loc = _locate(path)
+            sink = self.problems if report else self.quiet
+            step = load_step(path, sink, shown=shown)
+            if loc is None:
+                root, ruleset, lang = path.resolve().parent, step.ruleset if step else "", ""
+                sink.add(shown, 1, "a lesson file must be at lessons/<ruleset>/<lang>/NN-slug.md")
+            else:
+                root, ruleset, lang = loc
+            self.lessons[key] = _Lesson(path, shown, root, ruleset, lang, step)
+        return self.lessons[key]
+
+    def steps_of(self, root: Path, ruleset: str, lang: str = "en") -> dict[str, LessonStep]:
+        """Step id -> step of a lesson directory (loaded quietly if not checked)."""
+        d = root / "lessons" / ruleset / lang
+        out = {}
+        for p in sorted(d.glob("*.md")) if d.is_dir() else []:
+            les = self.lesson(p, report=False) if p.resolve() not in self.lessons else self.lessons[p.resolve()]
+            if les.step is not None:
+                out.setdefault(les.step.id, les.step)
+        return out
+
+
+def _check_lesson_file(les: _Lesson, problems: Problems, report: Report) -> None:
+    step = les.step
+    report.lesson_files += 1
+    if step is None:
+        return
+    if les.ruleset in RULESETS and step.ruleset != les.ruleset:
+        problems.add(les.shown, step.line_of("ruleset"),
+                     f"ruleset {step.ruleset!r} but the file is in lessons/{les.ruleset}/")
+    if les.lang and les.lang not in LANGUAGES:
+        problems.add(les.shown, 1, f"unknown language directory {les.lang!r} (use {', '.join(LANGUAGES)})")
+    m = _FILE_NUMBER.match(les.path.name)
+    if not m:
+        problems.add(les.shown, 1, f"file name {les.path.name!r} must look like NN-slug.md")
+    elif int(m.group(1)) != step.order:
+        problems.add(les.shown, step.line_of("order"),
+                     f"order is {step.order} but the file name starts with {m.group(1)}")
+    for rule in step.rules:
+        if rule not in RULE_IDS:
+            problems.add(les.shown, step.line_of("rules"),
+                         f"rules: {rule!r} is not a RULES.md rule id (C1-C33, T1-T23, H1-H27, K1-K27)")
+    seen: set[str] = set()
+    for ex in step.exercises:
+        report.exercises += 1
+        if ex.id in seen:
+            problems.add(les.shown, ex.line_of("id"), f"exercise id {ex.id!r} is used twice in this step")
+        seen.add(ex.id)
+        check_exercise(ex, step.ruleset, problems)
+
+
+def _check_directory(lessons: list[_Lesson], problems: Problems, completeness: bool) -> None:
+    """Order 1..N, units in order with one title each, enough steps (one ruleset, one language)."""
+    steps = sorted((les for les in lessons if les.step), key=lambda les: les.step.order)
+    if not lessons:
+        return
+    by_order: dict[int, _Lesson] = {}
+    for les in steps:
+        other = by_order.get(les.step.order)
+        if other:
+            problems.add(les.shown, les.step.line_of("order"),
+                         f"order {les.step.order} is also used by {other.shown}")
+        by_order[les.step.order] = les
+    expected = 1
+    for order in sorted(by_order):
+        if order != expected:
+            les = by_order[order]
+            problems.add(les.shown, les.step.line_of("order"),
+                         f"order jumps to {order}: the steps must be numbered 1, 2, 3 … without gaps "
+                         f"(expected {expected})")
+        expected = order + 1
+    unit, titles = 0, {}
+    for les in steps:
+        s = les.step
+        if s.unit < unit or s.unit > unit + 1:
+            problems.add(les.shown, s.line_of("unit"),
+                         f"unit {s.unit} after unit {unit}: units must run 1, 2, 3 … in step order")
+        if s.unit in titles and titles[s.unit][0] != s.unit_title:
+            problems.add(les.shown, s.line_of("unit_title"),
+                         f"unit_title {s.unit_title!r} differs from {titles[s.unit][0]!r} in {titles[s.unit][1]} "
+                         f"(same unit {s.unit})")
+        titles.setdefault(s.unit, (s.unit_title, les.shown))
+        unit = max(unit, s.unit)
+    if completeness and len(steps) < MIN_STEPS:
+        d = Path(lessons[0].shown).parent
+        problems.add(str(d), 0, f"only {len(steps)} lesson steps: each ruleset needs at least {MIN_STEPS}")
+
+
+def _exercise_fields(ex: Exercise) -> dict:
+    return {"kind": ex.kind, "difficulty": ex.difficulty, "you": ex.you, "scenario": ex.scenario,
+            "expect": ex.expect}
+
+
+def _check_translations(root: Path, ruleset: str, session: _Session, problems: Problems) -> None:
+    """Every language has the same files, ids, order, unit, rules and exercise blocks as English."""
+    base = root / "lessons" / ruleset
+    files = {lang: {p.name: p for p in sorted((base / lang).glob("*.md"))} if (base / lang).is_dir() else {}
+             for lang in LANGUAGES}
+    ref_lang = "en" if files["en"] else next((lang for lang in LANGUAGES if files[lang]), None)
+    if ref_lang is None:
+        return
+    ref = files[ref_lang]
+    for lang in LANGUAGES:
+        if lang == ref_lang:
+            continue
+        if not files[lang]:
+            problems.add(display_path(base / lang), 0,
+                         f"missing translation: no {lang} lesson files ({len(ref)} in {display_path(base / ref_lang)})")
+            continue
+        for name, ref_path in ref.items():
+            if name not in files[lang]:
+                problems.add(display_path(ref_path), 1,
+                             f"missing translation: {display_path(base / lang / name)} does not exist")
+        for name, path in files[lang].items():
+            other = session.lesson(path)
+            if name not in ref:
+                problems.add(other.shown, 1, f"no {ref_lang} file {name}: every language must have the same files")
+                continue
+            mine = session.lesson(ref[name])
+            if mine.step is None or other.step is None:
+                continue
+            _compare_steps(mine, other, problems)
+
+
+def _compare_steps(ref: _Lesson, other: _Lesson, problems: Problems) -> None:
+    a, b = ref.step, other.step
+    for name in ("id", "ruleset", "order", "unit", "rules"):
+        va, vb = getattr(a, name), getattr(b, name)
+        if va != vb:
+            show = list if name == "rules" else (lambda v: v)
+            problems.add(other.shown, b.line_of(name),
+                         f"{name} is {show(vb)!r} but {show(va)!r} in {ref.shown} (must be identical in every language)")
+    ids_a, ids_b = [e.id for e in a.exercises], [e.id for e in b.exercises]
+    if ids_a != ids_b:
+        problems.add(other.shown, b.exercises[0].line if b.exercises else 1,
+                     f"exercise blocks {ids_b} differ from {ids_a} in {ref.shown} "
+                     "(same blocks, same order in every language)")
+        return
+    for ea, eb in zip(a.exercises, b.exercises, strict=True):
+        fa, fb = _exercise_fields(ea), _exercise_fields(eb)
+        for name in fa:
+            if fa[name] != fb[name]:
+                problems.add(other.shown, eb.line_of(name),
+                             f"exercise {eb.id}: {name} is {fb[name]!r} but {fa[name]!r} in {ref.shown} "
+                             "(only prompt may differ between languages)")
+
+
+# ----------------------------------------------------------------------------- quizzes
+
+def _check_quiz(path: Path, session: _Session, problems: Problems, report: Report, seen_ids: dict[str, str],
+                completeness: bool) -> None:
+    shown = display_path(path)
+    report.quiz_files += 1
+    quiz: Quiz | None = load_quiz_file(path, problems, shown=shown)
+    if quiz is None:
+        return
+    ruleset = quiz.ruleset
+    root = path.resolve().parent.parent
+    steps = session.steps_of(root, ruleset) if ruleset in RULESETS else {}
+    if not steps:
+        for lang in LANGUAGES:
+            steps = session.steps_of(root, ruleset, lang)
+            if steps:
+                break
+    for q in quiz.questions:
+        report.questions += 1
+        where = f"{shown}:{q.line}"
+        if q.id in seen_ids:
+            problems.add(shown, q.line_of("id"), f"question id {q.id!r} is also used at {seen_ids[q.id]}")
+        else:
+            seen_ids[q.id] = where
+        if q.teaches is not None and q.teaches not in steps:
+            problems.add(shown, q.line_of("teaches"),
+                         f"question {q.id}: teaches {q.teaches!r} is not a lesson step of {ruleset}")
+        check_exercise(q, ruleset, problems)
+    if completeness and ruleset in RULESETS:
+        n = len(quiz.questions)
+        if n < MIN_QUESTIONS:
+            problems.add(shown, 1, f"only {n} questions: each ruleset needs at least {MIN_QUESTIONS}")
+        kinds = {q.kind for q in quiz.questions}
+        missing = [k for k, v in KINDS.items() if ruleset in v.rulesets and k not in kinds]
+        if missing:
+            problems.add(shown, 1, f"no questions of kind {', '.join(missing)} (every kind of {ruleset} needs some)")
+        diffs = {q.difficulty for q in quiz.questions}
+        if n and diffs != {1, 2, 3}:
+            problems.add(shown, 1, f"no questions of difficulty {', '.join(str(d) for d in {1, 2, 3} - diffs)}")
+
+
+# ----------------------------------------------------------------------------- coverage
+
+_ROW = re.compile(r"^\|\s*([A-Z]\d+)\s*\|(.*)\|\s*$")
+
+
+def _check_coverage(path: Path, session: _Session, problems: Problems, rulesets: Iterable[str]) -> None:
+    shown = display_path(path)
+    root = path.resolve().parent.parent
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        problems.add(shown, 0, f"cannot read the coverage file: {e.strerror}")
+        return
+    sections: dict[str, tuple[int, dict[str, tuple[int, list[str]]]]] = {}
+    current: str | None = None
+    for n, line in enumerate(text.splitlines(), 1):
+        h = re.match(r"^##\s+(\S+)\s*$", line)
+        if h:
+            current = h.group(1).strip().lower()
+            if current not in RULESETS:
+                problems.add(shown, n, f"unknown ruleset section {current!r} (use {', '.join(RULESETS)})")
+            sections[current] = (n, {})
+            continue
+        m = _ROW.match(line.strip())
+        if m and current:
+            rule = m.group(1)
+            steps = [s.strip() for s in re.split(r"[,\s]+", m.group(2).replace("|", " ")) if s.strip()]
+            rows = sections[current][1]
+            if rule in rows:
+                problems.add(shown, n, f"{rule} has two rows (the other at line {rows[rule][0]})")
+            rows[rule] = (n, steps)
+    for ruleset in rulesets:
+        if ruleset not in sections:
+            problems.add(shown, 1, f"no '## {ruleset}' section")
+            continue
+        head, rows = sections[ruleset]
+        steps = session.steps_of(root, ruleset)
+        taught: dict[str, list[str]] = {}
+        for s in steps.values():
+            for r in s.rules:
+                taught.setdefault(r, []).append(s.id)
+        wanted = COVERED_RULES[ruleset]
+        for rule, (n, ids) in rows.items():
+            if rule not in wanted and rule not in RULE_IDS:
+                problems.add(shown, n, f"{rule} is not a rule id of RULES.md")
+            if not ids:
+                problems.add(shown, n, f"{rule}: no lesson step is named")
+            for sid in ids:
+                if sid not in steps:
+                    problems.add(shown, n, f"{rule}: {sid!r} is not a lesson step of {ruleset}")
+                elif rule not in steps[sid].rules:
+                    problems.add(shown, n, f"{rule}: step {sid} does not list {rule} in its rules "
+                                           f"({display_path(steps[sid].path)})")
+        for rule in wanted:
+            if rule not in rows:
+                problems.add(shown, head, f"{rule} has no row in the {ruleset} section")
+            if rule not in taught:
+                problems.add(shown, rows[rule][0] if rule in rows else head,
+                             f"{rule} is taught by no {ruleset} lesson step (no step lists it in rules)")
+
+
+# ----------------------------------------------------------------------------- driver
+
+def _expand(paths: Sequence[str], problems: Problems) -> tuple[list[Path], list[Path], list[Path], list[Path]]:
+    """(lesson files, quiz files, coverage files, whole lesson directories) named by ``paths``."""
+    lessons, quizzes, coverage, dirs = [], [], [], []
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            for f in sorted(p.rglob("*")):
+                if f.is_file():
+                    _classify(f, lessons, quizzes, coverage)
+            for d in [p, *sorted(x for x in p.rglob("*") if x.is_dir())]:
+                if any(d.glob("*.md")) and d.name in LANGUAGES:
+                    dirs.append(d)
+        elif p.is_file():
+            _classify(p, lessons, quizzes, coverage)
+        else:
+            problems.add(raw, 0, "no such file or directory")
+    return lessons, quizzes, coverage, dirs
+
+
+def _classify(f: Path, lessons: list, quizzes: list, coverage: list) -> None:
+    if f.name == "COVERAGE.md":
+        coverage.append(f)
+    elif f.suffix == ".md" and f.name != "README.md":
+        lessons.append(f)
+    elif f.suffix in (".yaml", ".yml"):
+        quizzes.append(f)
+
+
+def check(paths: Sequence[str] | None = None, *, all_languages: bool | None = None,
+          root: Path | None = None) -> Report:
+    """Check content files; see the module docstring. ``paths``: files/directories (default: the
+    whole content root, ``root`` or :func:`~tutor.content.lessons.content_root`, with every
+    language, coverage and completeness)."""
+    report = Report()
+    problems = report.problems
+    full = not paths
+    if full:
+        root = root or content_root()
+        paths = [str(root / "lessons"), str(root / "quizzes")]
+        if all_languages is None:
+            all_languages = True
+        for d in ("lessons", "quizzes"):
+            if not (root / d).is_dir():
+                problems.add(display_path(root / d), 0, "directory missing")
+    session = _Session(problems)
+    lesson_files, quiz_files, coverage_files, dirs = _expand([p for p in paths if Path(p).exists()] if full
+                                                             else list(paths), problems)
+    for f in lesson_files:
+        _check_lesson_file(session.lesson(f), problems, report)
+    for d in dirs:
+        _check_directory([session.lesson(f) for f in sorted(d.glob("*.md"))], problems, completeness=full)
+    touched: dict[tuple[Path, str], None] = {}
+    for f in lesson_files:
+        les = session.lessons[f.resolve()]
+        if les.ruleset in RULESETS:
+            touched[(les.root, les.ruleset)] = None
+    if all_languages:
+        for root_, ruleset in touched:
+            _check_translations(root_, ruleset, session, problems)
+            if not full:  # also check the translated files themselves
+                for lang in LANGUAGES:
+                    d = root_ / "lessons" / ruleset / lang
+                    for f in sorted(d.glob("*.md")) if d.is_dir() else []:
+                        if f.resolve() not in {x.resolve() for x in lesson_files}:
+                            _check_lesson_file(session.lesson(f), problems, report)
+                    if d.is_dir() and d.resolve() not in {x.resolve() for x in dirs}:
+                        _check_directory([session.lesson(f) for f in sorted(d.glob("*.md"))], problems, False)
+    if full:
+        for ruleset in RULESETS:
+            if (root.resolve(), ruleset) not in touched:
+                problems.add(display_path(root / "lessons" / ruleset), 0, f"no lessons for {ruleset}")
+    seen_ids: dict[str, str] = {}
+    for f in quiz_files:
+        _check_quiz(f, session, problems, report, seen_ids, completeness=full)
+    if full:
+        for ruleset in RULESETS:
+            if not (root / "quizzes" / f"{ruleset}.yaml").exists():
+                problems.add(display_path(root / "quizzes" / f"{ruleset}.yaml"), 0, "quiz file missing")
+    for f in coverage_files:
+        _check_coverage(f, session, problems, RULESETS if full else
+                        sorted({r for (_, r) in touched}) or RULESETS)
+    if full and not coverage_files:
+        problems.add(display_path(root / "lessons" / "COVERAGE.md"), 0, "coverage file missing")
+    problems[:] = sorted(set(problems), key=lambda p: (p.path, p.line, p.message))
+    return report
+
+
+def main(argv: Sequence[str] | None = None, out=None) -> int:
+    """``tutor check`` entry point; prints problems and a summary to ``out`` (stdout). Returns 2 on
+    any problem, else 0."""
+    parser = argparse.ArgumentParser(prog="tutor check", description="Check lesson and quiz files.")
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    return run(args, out)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``tutor check`` (shared by :func:`main` and the ``tutor`` CLI)."""
+    parser.add_argument("paths", nargs="*", metavar="PATH",
+                        help="lesson/quiz files or directories (default: all of lessons/ and quizzes/)")
+    parser.add_argument("--all-languages", action="store_true", default=None,
+                        help="also check the translations of every ruleset touched (default without PATH)")
+
+
+def run(args: argparse.Namespace, out=None) -> int:
+    """Run the check for parsed ``args``; see :func:`main`."""
+    out = out or sys.stdout
+    report = check(args.paths or None, all_languages=args.all_languages)
+    for p in report.problems:
+        out.write(f"{p}\n")
+    out.write(report.summary() + "\n")
+    return 0 if report.ok else 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
