@@ -1,0 +1,173 @@
+"""Database models (SQLAlchemy 2) and the per-request session.
+
+A *learner* is anonymous: a random id kept in the signed session cookie, with an optional display
+name. Every answer given on a page is one :class:`Attempt`, written in one transaction together with
+the lesson progress and the mistakes queue it changes. The JSON API keeps nothing.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+
+from flask import Flask, current_app, g, session
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    create_engine,
+    event,
+    select,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+__all__ = [
+    "Attempt",
+    "Base",
+    "Learner",
+    "Mistake",
+    "Quiz",
+    "StepProgress",
+    "current_learner",
+    "get_session",
+    "init_app",
+    "learner_for_write",
+    "now",
+]
+
+
+def now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Learner(Base):
+    __tablename__ = "learner"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    anon_id: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    display_name: Mapped[str | None] = mapped_column(String(40), default=None)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+
+
+class Quiz(Base):
+    """A practice quiz: the exercise refs drawn for it (seeded, so it can be drawn again)."""
+
+    __tablename__ = "quiz"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token: Mapped[str] = mapped_column(String(32), unique=True, index=True)
+    learner_id: Mapped[int] = mapped_column(ForeignKey("learner.id"), index=True)
+    ruleset: Mapped[str] = mapped_column(String(16))
+    seed: Mapped[int] = mapped_column(Integer)
+    difficulty: Mapped[int] = mapped_column(Integer)
+    kinds: Mapped[list] = mapped_column(JSON)
+    refs: Mapped[list] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+
+
+class Attempt(Base):
+    __tablename__ = "attempt"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    learner_id: Mapped[int] = mapped_column(ForeignKey("learner.id"), index=True)
+    exercise_ref: Mapped[str] = mapped_column(String(200), index=True)
+    ruleset: Mapped[str] = mapped_column(String(16))
+    kind: Mapped[str] = mapped_column(String(20))
+    quiz_id: Mapped[int | None] = mapped_column(ForeignKey("quiz.id"), default=None, index=True)
+    position: Mapped[int | None] = mapped_column(Integer, default=None)
+    given: Mapped[dict] = mapped_column(JSON)
+    correct: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+
+
+class StepProgress(Base):
+    """One lesson step of one learner: seen, and done once its exercises were answered right."""
+
+    __tablename__ = "step_progress"
+    __table_args__ = (UniqueConstraint("learner_id", "step_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    learner_id: Mapped[int] = mapped_column(ForeignKey("learner.id"), index=True)
+    ruleset: Mapped[str] = mapped_column(String(16))
+    step_id: Mapped[str] = mapped_column(String(100))
+    done: Mapped[bool] = mapped_column(Boolean, default=False)
+    solved: Mapped[list] = mapped_column(JSON, default=list)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=now, onupdate=now)
+
+
+class Mistake(Base):
+    """The "replay my mistakes" queue: removed when the exercise is later answered right."""
+
+    __tablename__ = "mistake"
+    __table_args__ = (UniqueConstraint("learner_id", "exercise_ref"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    learner_id: Mapped[int] = mapped_column(ForeignKey("learner.id"), index=True)
+    exercise_ref: Mapped[str] = mapped_column(String(200))
+    ruleset: Mapped[str] = mapped_column(String(16))
+    kind: Mapped[str] = mapped_column(String(20))
+    added_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+
+
+def _sqlite_pragmas(dbapi_connection, _record) -> None:
+    cur = dbapi_connection.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA busy_timeout=5000")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+def init_app(app: Flask) -> None:
+    url = app.config["DATABASE_URL"]
+    kwargs: dict = {}
+    if url.startswith("sqlite"):
+        kwargs["connect_args"] = {"check_same_thread": False}
+    engine = create_engine(url, **kwargs)
+    if url.startswith("sqlite"):
+        event.listen(engine, "connect", _sqlite_pragmas)
+    Base.metadata.create_all(engine)
+    app.extensions["tutor_db"] = sessionmaker(engine, expire_on_commit=False)
+    app.teardown_appcontext(_close_session)
+
+
+def get_session() -> Session:
+    if "db" not in g:
+        g.db = current_app.extensions["tutor_db"]()
+    return g.db
+
+
+def _close_session(_exc) -> None:
+    db = g.pop("db", None)
+    if db is not None:
+        db.close()
+
+
+def current_learner() -> Learner | None:
+    """The learner of this request's cookie, or None (nothing is written)."""
+    anon = session.get("learner")
+    if not isinstance(anon, str):
+        return None
+    return get_session().scalar(select(Learner).where(Learner.anon_id == anon))
+
+
+def learner_for_write(db: Session) -> Learner:
+    """The current learner, added to ``db`` (not committed) if new; call inside a transaction."""
+    learner = current_learner()
+    if learner is None:
+        anon = session.get("learner")
+        if not isinstance(anon, str) or len(anon) > 64:
+            anon = secrets.token_urlsafe(24)
+        learner = Learner(anon_id=anon)
+        db.add(learner)
+        db.flush()
+        session["learner"] = anon
+        session.permanent = True
+    return learner

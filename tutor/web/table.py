@@ -1,0 +1,205 @@
+"""The card table of an exercise, as plain data for the templates.
+
+Seats are placed and named relative to the learner (``you`` sits at the bottom): in Hokm and
+Trinidad play passes anticlockwise, so the next seat in play order sits on your right; in classic
+All Fours it passes clockwise, to your left. Only what a player at the table could see is put
+here: the scenario's public fields, never the engine's answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tutor import i18n
+from tutor.engine import Card, Suit
+
+__all__ = [
+    "CardView",
+    "SeatView",
+    "TableView",
+    "build_table",
+    "card_view",
+    "default_you",
+    "players_of",
+    "side_of",
+    "sides_of",
+]
+
+_DEFAULT_PLAYERS = {"hokm": 4, "all-fours": 2, "trinidad": 4}
+
+
+@dataclass(frozen=True)
+class CardView:
+    code: str        # canonical "10H"
+    rank: str        # rank index on the face, in the language
+    symbol: str      # ♥
+    suit: str        # H
+    red: bool
+    label: str       # "ten of hearts" (aria-label)
+
+
+@dataclass
+class SeatView:
+    seat: int
+    pos: str                 # bottom / right / top / left
+    label: str               # "your partner (hakem)"
+    you: bool
+    dealer: bool = False
+    hakem: bool = False
+    played: CardView | None = None   # this seat's card in the current trick
+    order: int | None = None         # position of that card in the trick (1 = led)
+
+
+@dataclass
+class TableView:
+    ruleset: str
+    players: int
+    you: int
+    anticlockwise: bool
+    seats: list[SeatView]
+    trump: dict | None = None
+    hand: list[CardView] = field(default_factory=list)
+    trick: list[tuple[int, CardView]] = field(default_factory=list)   # (seat, card) in play order
+    leader: int | None = None
+    facts: list[tuple[str, str]] = field(default_factory=list)       # (label, value) shown beside the table
+    scores: list[tuple[str, str]] = field(default_factory=list)      # (side label, score)
+    center: list[CardView] = field(default_factory=list)             # turned-up cards
+    tricks: list[dict] = field(default_factory=list)                 # whole tricks of a transcript
+
+    def seat(self, pos: str) -> SeatView | None:
+        return next((s for s in self.seats if s.pos == pos), None)
+
+
+def card_view(code: str | Card, lang: str) -> CardView:
+    c = Card.parse(code)
+    return CardView(code=str(c), rank=i18n.rank_short(c.rank, lang), symbol=c.suit.symbol, suit=c.suit.letter,
+                    red=c.suit.is_red, label=i18n.card_label(c, lang))
+
+
+def players_of(scenario: dict) -> int:
+    ruleset = scenario.get("ruleset")
+    players = scenario.get("players")
+    if isinstance(players, int) and not isinstance(players, bool) and 2 <= players <= 4:
+        return players
+    return _DEFAULT_PLAYERS.get(ruleset, 4)
+
+
+def _int(value, default=None):
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def default_you(kind: str, scenario: dict, you: int | None) -> int:
+    """The learner's seat: the exercise's ``you``, else the seat to play (legal-cards), else 0."""
+    players = players_of(scenario)
+    if you is not None:
+        return you % players
+    if kind == "legal-cards":
+        trick = scenario.get("trick") or []
+        return (_int(scenario.get("leader"), 0) + len(trick)) % players
+    return 0
+
+
+def side_of(seat: int, players: int) -> int:
+    return seat % 2 if players == 4 else seat
+
+
+def sides_of(players: int) -> list[int]:
+    return [0, 1] if players == 4 else list(range(players))
+
+
+def _positions(players: int, anticlockwise: bool) -> dict[int, str]:
+    """Offset from you (in play order) -> place at the table."""
+    if players == 2:
+        return {0: "bottom", 1: "top"}
+    first, last = ("right", "left") if anticlockwise else ("left", "right")
+    if players == 3:
+        return {0: "bottom", 1: first, 2: last}
+    return {0: "bottom", 1: first, 2: "top", 3: last}
+
+
+def build_table(kind: str, scenario: dict, you: int | None, lang: str, *,
+                trick_seats: list[list[int]] | None = None) -> TableView:
+    """The table view of ``scenario`` for the learner at seat ``you``.
+
+    ``trick_seats`` (optional) names the seat that played each card of each trick of a transcript
+    (hand-score); without it only the first trick's seats are known (walk-through asks for them).
+    """
+    ruleset = scenario.get("ruleset", "hokm")
+    players = players_of(scenario)
+    you = default_you(kind, scenario, you)
+    acw = i18n.anticlockwise(ruleset)
+    places = _positions(players, acw)
+    dealer = _int(scenario.get("dealer"))
+    hakem = _int(scenario.get("hakem"))
+    seats = [SeatView(seat=s, pos=places[(s - you) % players],
+                      label=i18n.seat_label(s, you, players, ruleset, lang),
+                      you=s == you, dealer=s == dealer, hakem=s == hakem) for s in range(players)]
+    view = TableView(ruleset=ruleset, players=players, you=you, anticlockwise=acw, seats=seats)
+    trump = scenario.get("trump")
+    if isinstance(trump, str):
+        s = Suit.parse(trump)
+        view.trump = {"letter": s.letter, "symbol": s.symbol, "name": i18n.suit_name(s, lang),
+                      "red": s.is_red}
+    if isinstance(scenario.get("hand"), list):
+        view.hand = [card_view(c, lang) for c in scenario["hand"]]
+    trick = scenario.get("trick")
+    if isinstance(trick, list) and trick:
+        if kind == "legal-cards":
+            leader = (you - len(trick)) % players
+        else:
+            leader = _int(scenario.get("leader"), 0) % players
+        view.leader = leader
+        for i, c in enumerate(trick):
+            seat = (leader + i) % players
+            cv = card_view(c, lang)
+            view.trick.append((seat, cv))
+            seats[seat].played = cv
+            seats[seat].order = i + 1
+    if kind == "turn-up" and scenario.get("card") is not None:
+        view.center = [card_view(scenario["card"], lang)]
+    if isinstance(scenario.get("turn_ups"), list):
+        view.center = [card_view(c, lang) for c in scenario["turn_ups"]]
+    if isinstance(scenario.get("tricks"), list):
+        first = hakem if ruleset == "hokm" else ((dealer or 0) + 1) % players
+        for t, cards in enumerate(scenario["tricks"]):
+            seats_of = None
+            if trick_seats is not None and t < len(trick_seats):
+                seats_of = trick_seats[t]
+            elif t == 0 and first is not None:
+                seats_of = [(first + i) % players for i in range(len(cards))]
+            view.tricks.append({
+                "n": t + 1,
+                "cards": [{"card": card_view(c, lang), "index": i,
+                           "seat": seats_of[i] if seats_of else None,
+                           "who": i18n.seat_label(seats_of[i], you, players, ruleset, lang) if seats_of else None}
+                          for i, c in enumerate(cards)],
+            })
+    _facts(view, kind, scenario, lang)
+    return view
+
+
+def _facts(view: TableView, kind: str, scenario: dict, lang: str) -> None:
+    from flask_babel import gettext as _
+
+    players, you, ruleset = view.players, view.you, view.ruleset
+    num = lambda n: i18n.fmt_number(n, lang)
+    team_tricks = scenario.get("team_tricks")
+    if isinstance(team_tricks, list) and len(team_tricks) == 2:
+        for side in (0, 1):
+            view.facts.append((_("Tricks won by %(side)s", side=i18n.side_label(side, you, 4, lang, ruleset)),
+                               num(team_tricks[side])))
+    scores = scenario.get("scores")
+    if isinstance(scores, list):
+        for side, value in enumerate(scores):
+            view.scores.append((i18n.side_label(side, you, players, lang, ruleset), num(value)))
+    target = scenario.get("target")
+    if target is None and isinstance(scenario.get("options"), dict):
+        target = scenario["options"].get("target")
+    if target is not None and (scores is not None or kind == "game-winner"):
+        view.facts.append((_("Game to"), num(target)))
+    decision = scenario.get("decision")
+    if decision in ("stand", "beg"):
+        view.facts.append((_("The eldest"), _("stands") if decision == "stand" else _("begs")))
+    choice = scenario.get("dealer_choice")
+    if choice in ("give", "run"):
+        view.facts.append((_("The dealer"), _("gives one") if choice == "give" else _("runs the cards")))

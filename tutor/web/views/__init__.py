@@ -1,0 +1,1 @@
+"""Blueprints: main (home, settings, health), lessons, practice (quizzes), progress, api."""

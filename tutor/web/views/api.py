@@ -1,0 +1,117 @@
+"""The JSON API (``/api/v1``): solve a scenario, read an exercise, answer it; the OpenAPI document.
+
+Every body must be JSON sent as ``Content-Type: application/json`` (the API is exempt from the
+CSRF token, so a cross-site form cannot post to it). Errors are the spec's error object with
+status 400; nothing here writes to the database.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from flask import Blueprint, g, jsonify, request, url_for
+
+from tutor import i18n
+from tutor.solve import answer as solve_answer
+
+from .. import exercises as X
+from ..security import BadInput
+from ..table import players_of
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+OPENAPI = Path(__file__).resolve().parent.parent / "openapi.json"
+
+
+def _error(code: str, message: str, status: int = 400):
+    resp = jsonify({"error": {"code": code, "message": message}})
+    resp.status_code = status
+    return resp
+
+
+def _json_body() -> object:
+    """The decoded JSON body; BadInput (bad-json) for a wrong content type or undecodable text."""
+    if request.mimetype != "application/json":
+        raise BadInput("Send the body as JSON with the header Content-Type: application/json.", "bad-json")
+    raw = request.get_data(cache=False)
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise BadInput("The body is not UTF-8 text.", "bad-json") from None
+    except json.JSONDecodeError as e:
+        raise BadInput(f"The body is not valid JSON ({e.msg} at line {e.lineno} column {e.colno}).",
+                       "bad-json") from None
+    except RecursionError:
+        raise BadInput("The body is not valid JSON (nested too deeply).", "bad-json") from None
+
+
+def _lang(body: object = None) -> str:
+    wanted = request.args.get("lang")
+    if isinstance(body, dict) and isinstance(body.get("lang"), str):
+        wanted = body["lang"]
+    if wanted is not None and wanted not in i18n.LANGUAGES:
+        raise BadInput(f"Unknown language {wanted[:10]!r}: use one of {', '.join(i18n.LANGUAGES)}.", "bad-field")
+    return wanted or g.lang
+
+
+@bp.post("/solve")
+def solve():
+    try:
+        scenario = _json_body()
+    except BadInput as e:
+        return _error(e.code, e.message)
+    try:
+        result = solve_answer(scenario)
+    except Exception:  # noqa: BLE001 - the contract: never a 500 for any body
+        return _error("internal-error", "The engine failed on this scenario.")
+    if "error" in result:
+        return jsonify(result), 400
+    return jsonify(result)
+
+
+@bp.get("/exercises/<ref>")
+def exercise(ref: str):
+    lang = _lang()
+    ex = X.resolve(ref, lang)
+    return jsonify(X.public_view(ex, ref, lang))
+
+
+@bp.post("/exercises/<ref>/answer")
+def answer(ref: str):
+    body = _json_body()
+    if not isinstance(body, dict) or "answer" not in body:
+        raise BadInput('The body must be a JSON object with the field "answer".', "bad-field")
+    extra = set(body) - {"answer", "lang"}
+    if extra:
+        raise BadInput(f"Unknown field {min(extra)[:30]!r}: send only answer and lang.", "bad-field")
+    lang = _lang(body)
+    ex = X.resolve(ref, lang)
+    given = X.read_json(ex, body["answer"])
+    verdict = X.grade(ex, given)
+    ctx = {"you": X.you_of(ex), "players": players_of(ex.scenario), "ruleset": ex.ruleset}
+    why = [dict(r) | {"text": i18n.render_reason(r, lang, **ctx)} for r in verdict.why]
+    details = dict(verdict.details)
+    if ex.kind == "legal-cards":
+        for item in details.get("illegal", []):
+            item["why"] = [dict(r) | {"text": i18n.render_reason(r, lang, **ctx)} for r in item.get("why", [])]
+    teaches = ex.teaches or ex.step_id
+    step = X.find_step(teaches, lang) if teaches else None
+    return jsonify({
+        "id": ref,
+        "kind": ex.kind,
+        "correct": verdict.correct,
+        "given": verdict.given,
+        "expected": verdict.expected,
+        "why": why,
+        "details": details,
+        "answer": dict(verdict.answer),
+        "lang": lang,
+        "teaches": {"step": step.id, "title": step.title,
+                    "url": url_for("lessons.step", lang=lang, ruleset=step.ruleset, step_id=step.id)}
+        if step else None,
+    })
+
+
+@bp.get("/openapi.json")
+def openapi():
+    return jsonify(json.loads(OPENAPI.read_text(encoding="utf-8")))

@@ -1,0 +1,138 @@
+"""What the question and feedback templates need to draw one exercise."""
+
+from __future__ import annotations
+
+import json
+
+from flask import url_for
+
+from tutor import i18n
+from tutor.content.exercise import Exercise
+
+from .. import exercises as X
+from ..table import build_table, players_of
+
+__all__ = ["RULESET_NAMES", "exercise_context", "ruleset_name", "safe_next"]
+
+
+def ruleset_name(ruleset: str) -> str:
+    from flask_babel import gettext as _
+
+    return {"hokm": _("Hokm"), "all-fours": _("All Fours (classic)"),
+            "trinidad": _("All Fours (Trinidad)")}.get(ruleset, ruleset)
+
+
+RULESET_NAMES = ("hokm", "all-fours", "trinidad")
+
+
+def safe_next(target: str | None, default: str) -> str:
+    """A same-site path to go back to, or ``default``."""
+    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
+        return target
+    return default
+
+
+def exercise_context(ex: Exercise, ref: str, lang: str, verdict: X.Verdict | None = None, error: str | None = None,
+                     given: dict | None = None) -> dict:
+    """Table, prompt and widget data; with ``verdict`` also the feedback (reasons, right answer)."""
+    players = players_of(ex.scenario)
+    you = X.you_of(ex)
+    ruleset = ex.ruleset or "hokm"
+    trick_seats = X.walk_seats(ex) if ex.kind in ("hand-score", "game-winner") else None
+    table = build_table(ex.kind, ex.scenario, ex.you, lang, trick_seats=trick_seats)
+    ctx = {
+        "ex": ex,
+        "ref": ref,
+        "kind": ex.kind,
+        "prompt": X.prompt_of(ex, lang),
+        "table": table,
+        "players": players,
+        "you": you,
+        "sides": X.side_choices(ex, lang),
+        "categories": [(c, i18n.category_name(c, lang)) for c in X.CATEGORIES],
+        "seat_choices": [(s.seat, s.label) for s in table.seats],
+        "hokm": ruleset == "hokm",
+        "error": error,
+        "given": given or (verdict.given if verdict else {}),
+        "verdict": verdict,
+    }
+    if ex.kind == "walk-through":
+        ctx["seat_names_json"] = json.dumps([s.label for s in table.seats], ensure_ascii=False)
+        ctx["first_leader"] = X.first_leader(ex)
+        if verdict is not None:
+            ctx["given_picks"] = _picks(ex, verdict.given.get("trick_winners") or [])
+            ctx["trick_wins"] = _picks(ex, verdict.expected.get("trick_winners") or [])
+    if verdict is not None:
+        ctx.update(feedback_context(ex, lang, verdict, table))
+    return ctx
+
+
+def _picks(ex: Exercise, winners: list) -> list[int]:
+    """Position in each trick of the winning card, from a list of trick winners (each leads the next)."""
+    players = players_of(ex.scenario)
+    leader = X.first_leader(ex)
+    out = []
+    for w in winners:
+        if not isinstance(w, int):
+            out.append(-1)
+            continue
+        out.append((w - leader) % players)
+        leader = w
+    return out
+
+
+def feedback_context(ex: Exercise, lang: str, verdict: X.Verdict, table) -> dict:
+    from flask_babel import gettext as _
+
+    players = players_of(ex.scenario)
+    you = X.you_of(ex)
+    ruleset = ex.ruleset
+    exp = verdict.expected
+    lines: list[tuple[str, str]] = []     # (what, right answer) in words
+
+    def seat(s):
+        return i18n.seat_label(s, you, players, ruleset, lang) if isinstance(s, int) else i18n.side_label(
+            None, you, players, lang, ruleset)
+
+    def side(s):
+        return i18n.side_label(s, you, players, lang, ruleset)
+
+    sol = verdict.answer
+    if ex.kind == "legal-cards":
+        lines.append((_("Cards you may play"), i18n.cards_label(exp, lang) if exp else "—"))
+    elif ex.kind == "trick-winner":
+        card = sol.get("card")
+        lines.append((_("Winner"), seat(exp) + (" — " + i18n.card_label(card, lang) if card else "")))
+    elif ex.kind == "next-hakem":
+        lines.append((_("Next hakem"), seat(exp)))
+    elif ex.kind in ("round-score", "turn-up"):
+        lines.append((_("Points"), i18n.fmt_number(exp, lang)))
+        if ex.kind == "round-score" and sol.get("result"):
+            lines.append((_("Result"), i18n.result_name(sol["result"], lang)))
+    elif ex.kind == "beg":
+        for s, pts in enumerate(exp or []):
+            lines.append((side(s), i18n.fmt_number(pts, lang)))
+    elif ex.kind == "hand-score":
+        for c, s in exp.items():
+            lines.append((i18n.category_name(c, lang), side(s)))
+    elif ex.kind == "game-winner":
+        lines.append((_("Winner"), side(exp)))
+    elif ex.kind == "walk-through":
+        for t, w in enumerate(exp["trick_winners"]):
+            lines.append((_("Trick %(n)s", n=i18n.fmt_number(t + 1, lang)), seat(w)))
+        if "points" in exp:
+            lines.append((_("Points"), i18n.fmt_number(exp["points"], lang) if exp["points"] else "—"))
+        else:
+            for c, s in exp["awards"].items():
+                lines.append((i18n.category_name(c, lang), side(s)))
+    teaches = ex.teaches or ex.step_id
+    step = X.find_step(teaches, lang) if teaches else None
+    return {
+        "why": X.render_why(ex, verdict, lang),
+        "card_notes": X.card_notes(ex, verdict, lang),
+        "right_answer": lines,
+        "legal_set": set(exp) if ex.kind == "legal-cards" else set(),
+        "winning_card": sol.get("card"),
+        "lesson_link": url_for("lessons.step", ruleset=step.ruleset, step_id=step.id) if step else None,
+        "lesson_title": step.title if step else None,
+    }

@@ -1,0 +1,116 @@
+"""A game's lesson path and its steps (lesson text, exercises on the card table, feedback)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+from .. import exercises as X
+from ..db import Attempt, current_learner, get_session
+from ..record import mark_step_done, record_answer, step_states
+from ..security import BadInput
+from .common import RULESET_NAMES, exercise_context, ruleset_name
+
+bp = Blueprint("lessons", __name__, url_prefix="/<lang>/learn")
+
+
+def _path_or_404(ruleset: str):
+    if ruleset not in RULESET_NAMES:
+        abort(404)
+    return X.lesson_path(ruleset, g.lang)
+
+
+def _next_step_id(path, states) -> str | None:
+    for s in path.steps:
+        if not (states.get(s.id) and states[s.id].done):
+            return s.id
+    return None
+
+
+@bp.get("/<ruleset>/")
+def path(ruleset: str):
+    lp = _path_or_404(ruleset)
+    states = step_states(ruleset)
+    units = []
+    for u in lp.units:
+        steps = []
+        for s in u.steps:
+            st = states.get(s.id)
+            mark = "done" if st and st.done else ("started" if st else "todo")
+            steps.append({"step": s, "mark": mark})
+        units.append({"unit": u, "steps": steps, "done": sum(1 for x in steps if x["mark"] == "done")})
+    done = sum(u["done"] for u in units)
+    return render_template("path.html", ruleset=ruleset, game=ruleset_name(ruleset), units=units,
+                           next_id=_next_step_id(lp, states), done=done, total=len(lp))
+
+
+def _attempt_for(attempt_id: str | None, ref_prefix: str):
+    """The learner's own attempt (feedback after the redirect), or None."""
+    if not attempt_id or not attempt_id.isdigit():
+        return None
+    learner = current_learner()
+    if learner is None:
+        return None
+    a = get_session().get(Attempt, int(attempt_id))
+    if a is None or a.learner_id != learner.id or not a.exercise_ref.startswith(ref_prefix):
+        return None
+    return a
+
+
+@bp.get("/<ruleset>/<step_id>")
+def step(ruleset: str, step_id: str, error_for: str | None = None, error: str | None = None, status: int = 200):
+    lp = _path_or_404(ruleset)
+    s = lp.get(step_id)
+    if s is None:
+        abort(404)
+    attempt = _attempt_for(request.args.get("a"), f"lesson:{step_id}:")
+    parts = []
+    for kind, item in s.parts():
+        if kind == "html":
+            parts.append({"html": item})
+            continue
+        ref = X.ref_of(item)
+        verdict = None
+        if attempt is not None and attempt.exercise_ref == ref:
+            verdict = X.grade(item, attempt.given)
+        ctx = exercise_context(item, ref, g.lang, verdict=verdict,
+                               error=error if error_for == item.id else None)
+        parts.append({"exercise": ctx})
+    states = step_states(ruleset)
+    st = states.get(step_id)
+    i = lp.index(step_id)
+    return render_template(
+        "step.html", ruleset=ruleset, game=ruleset_name(ruleset), step=s, parts=parts,
+        prev=lp.previous_step(step_id), next=lp.next_step(step_id), position=i + 1, total=len(lp),
+        done=bool(st and st.done), solved=set(st.solved or []) if st else set(),
+    ), status
+
+
+@bp.post("/<ruleset>/<step_id>/<ex_id>")
+def answer(ruleset: str, step_id: str, ex_id: str):
+    lp = _path_or_404(ruleset)
+    s = lp.get(step_id)
+    if s is None:
+        abort(404)
+    ex = next((e for e in s.exercises if e.id == ex_id), None)
+    if ex is None:
+        raise BadInput(_("There is no such exercise."), "unknown-exercise")
+    try:
+        given = X.read_form(ex, request.form)
+    except BadInput as e:
+        return step(ruleset, step_id, error_for=ex_id, error=e.message, status=400)
+    verdict = X.grade(ex, given)
+    attempt = record_answer(ex, X.ref_of(ex), verdict)
+    return redirect(url_for("lessons.step", ruleset=ruleset, step_id=step_id, a=attempt.id) + f"#ex-{ex_id}")
+
+
+@bp.post("/<ruleset>/<step_id>/done")
+def done(ruleset: str, step_id: str):
+    lp = _path_or_404(ruleset)
+    if lp.get(step_id) is None:
+        abort(404)
+    mark_step_done(ruleset, step_id)
+    nxt = lp.next_step(step_id)
+    if nxt is None:
+        return redirect(url_for("lessons.path", ruleset=ruleset))
+    return redirect(url_for("lessons.step", ruleset=ruleset, step_id=nxt.id))

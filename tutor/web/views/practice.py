@@ -1,0 +1,223 @@
+"""Practice quizzes: setup, one question at a time, feedback, results; replaying mistakes.
+
+A quiz is drawn from authored questions (``quizzes/<ruleset>.yaml``) and, where the content
+package can generate them, generated ones, with a seeded random generator: the same settings and
+seed give the same questions.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+
+from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from sqlalchemy import select
+
+from .. import exercises as X
+from ..db import Attempt, Quiz, current_learner, get_session, learner_for_write
+from ..record import mistakes_of, record_answer
+from ..security import BadInput
+from .common import RULESET_NAMES, exercise_context, ruleset_name
+
+bp = Blueprint("practice", __name__, url_prefix="/<lang>")
+
+#: Kinds that apply to each ruleset (PLAN.md table).
+RULESET_KINDS = {
+    "hokm": ("legal-cards", "trick-winner", "round-score", "next-hakem", "game-winner", "walk-through"),
+    "all-fours": ("legal-cards", "trick-winner", "turn-up", "beg", "hand-score", "game-winner", "walk-through"),
+    "trinidad": ("legal-cards", "trick-winner", "turn-up", "beg", "hand-score", "game-winner", "walk-through"),
+}
+COUNTS = (5, 10, 15, 20)
+
+
+def _generator():
+    try:
+        from tutor.content import generators
+    except ImportError:
+        return None
+    return generators
+
+
+def draw_quiz(ruleset: str, kinds: list[str], count: int, difficulty: int, seed: int) -> list[str]:
+    """The refs of a quiz: authored and generated questions mixed, reproducible from ``seed``."""
+    rng = random.Random(f"{ruleset}|{','.join(kinds)}|{count}|{difficulty}|{seed}")
+    authored = [q for q in X.quiz_questions(ruleset) if q.kind in kinds]
+    if not authored:  # no quiz file yet: the lesson exercises stand in
+        authored = [e for s in X.lesson_path(ruleset, "en").steps for e in s.exercises if e.kind in kinds]
+    authored.sort(key=lambda q: (abs(q.difficulty - difficulty), rng.random()))
+    pool = [X.ref_of(q) for q in authored]
+    gen = _generator()
+    n_gen = count // 2 if gen is not None else 0
+    generated: list[str] = []
+    tries = 0
+    while gen is not None and len(generated) < count and tries < count * 4:
+        tries += 1
+        kind = kinds[rng.randrange(len(kinds))]
+        ref = f"gen:{ruleset}:{kind}:{difficulty}:{rng.randrange(10**8)}"
+        try:
+            X.resolve(ref)
+        except BadInput:
+            continue
+        generated.append(ref)
+    refs = pool[: count - min(n_gen, len(generated))]
+    refs += generated[: count - len(refs)]
+    rng.shuffle(refs)
+    return refs
+
+
+@bp.get("/practice/")
+def setup(error: str | None = None, status: int = 200):
+    ruleset = request.args.get("game", "hokm")
+    if ruleset not in RULESET_NAMES:
+        ruleset = "hokm"
+    from tutor import i18n
+
+    games = [(r, ruleset_name(r)) for r in RULESET_NAMES]
+    kinds = {r: [(k, i18n.kind_prompt(k, g.lang), _kind_name(k)) for k in RULESET_KINDS[r]] for r in RULESET_NAMES}
+    return render_template("practice.html", games=games, selected=ruleset, kinds=kinds, counts=COUNTS,
+                           error=error), status
+
+
+def _kind_name(kind: str) -> str:
+    return {
+        "legal-cards": _("Legal cards"), "trick-winner": _("Trick winner"), "round-score": _("Round score"),
+        "next-hakem": _("Next hakem"), "turn-up": _("Turn-up points"), "beg": _("Stand or beg"),
+        "hand-score": _("Hand score"), "game-winner": _("Game winner"), "walk-through": _("Walk-through"),
+    }.get(kind, kind)
+
+
+@bp.post("/practice/")
+def start():
+    f = request.form
+    ruleset = f.get("game", "")
+    if ruleset not in RULESET_NAMES:
+        return setup(error=_("Choose a game."), status=400)
+    kinds = [k for k in f.getlist(f"kinds-{ruleset}") if k in RULESET_KINDS[ruleset]]
+    if not kinds:
+        kinds = list(RULESET_KINDS[ruleset])
+    count = f.get("count", "5")
+    difficulty = f.get("difficulty", "1")
+    seed_text = f.get("seed", "").strip()
+    if not count.isdigit() or int(count) not in COUNTS:
+        return setup(error=_("Choose how many questions."), status=400)
+    if difficulty not in ("1", "2", "3"):
+        return setup(error=_("Choose a difficulty."), status=400)
+    if seed_text and (not seed_text.isdigit() or len(seed_text) > 9):
+        return setup(error=_("The seed must be a whole number (up to nine digits)."), status=400)
+    seed = int(seed_text) if seed_text else secrets.randbelow(10**6)
+    refs = draw_quiz(ruleset, kinds, int(count), int(difficulty), seed)
+    if not refs:
+        return setup(error=_("There are no questions of these kinds yet."), status=400)
+    quiz = _new_quiz(ruleset, seed, int(difficulty), kinds, refs)
+    return redirect(url_for("practice.question", token=quiz.token, n=1))
+
+
+def _new_quiz(ruleset: str, seed: int, difficulty: int, kinds: list[str], refs: list[str]) -> Quiz:
+    db = get_session()
+    try:
+        learner = learner_for_write(db)
+        quiz = Quiz(token=secrets.token_urlsafe(12), learner_id=learner.id, ruleset=ruleset, seed=seed,
+                    difficulty=difficulty, kinds=kinds, refs=refs)
+        db.add(quiz)
+        db.commit()
+        return quiz
+    except Exception:
+        db.rollback()
+        raise
+
+
+@bp.post("/mistakes/replay")
+def replay():
+    refs = [m.exercise_ref for m in mistakes_of()][:20]
+    if not refs:
+        return redirect(url_for("progress.page"))
+    quiz = _new_quiz("mixed", 0, 0, [], refs)
+    return redirect(url_for("practice.question", token=quiz.token, n=1))
+
+
+def _quiz(token: str) -> Quiz:
+    learner = current_learner()
+    if learner is None or len(token) > 32:
+        abort(404)
+    quiz = get_session().scalar(select(Quiz).where(Quiz.token == token))
+    if quiz is None or quiz.learner_id != learner.id:
+        abort(404)
+    return quiz
+
+
+def _item(quiz: Quiz, n: int):
+    if not 1 <= n <= len(quiz.refs):
+        abort(404)
+    ref = quiz.refs[n - 1]
+    return ref, X.resolve(ref, g.lang)
+
+
+def _attempts(quiz: Quiz) -> dict[int, list[Attempt]]:
+    out: dict[int, list[Attempt]] = {}
+    for a in get_session().scalars(select(Attempt).where(Attempt.quiz_id == quiz.id).order_by(Attempt.id)):
+        out.setdefault(a.position, []).append(a)
+    return out
+
+
+@bp.get("/quiz/<token>/<int:n>")
+def question(token: str, n: int, error: str | None = None, status: int = 200):
+    quiz = _quiz(token)
+    ref, ex = _item(quiz, n)
+    ctx = exercise_context(ex, ref, g.lang, error=error)
+    return render_template("question.html", quiz=quiz, n=n, total=len(quiz.refs), game=_game(quiz, ex),
+                           action=url_for("practice.answer", token=token, n=n), x=ctx), status
+
+
+def _game(quiz: Quiz, ex) -> str:
+    return ruleset_name(ex.ruleset or quiz.ruleset)
+
+
+@bp.post("/quiz/<token>/<int:n>")
+def answer(token: str, n: int):
+    quiz = _quiz(token)
+    ref, ex = _item(quiz, n)
+    try:
+        given = X.read_form(ex, request.form)
+        verdict = X.grade(ex, given)
+    except BadInput as e:
+        return question(token, n, error=e.message, status=400)
+    record_answer(ex, ref, verdict, quiz=quiz, position=n)
+    return redirect(url_for("practice.feedback", token=token, n=n))
+
+
+@bp.get("/quiz/<token>/<int:n>/feedback")
+def feedback(token: str, n: int):
+    quiz = _quiz(token)
+    ref, ex = _item(quiz, n)
+    tries = _attempts(quiz).get(n)
+    if not tries:
+        return redirect(url_for("practice.question", token=token, n=n))
+    verdict = X.grade(ex, tries[-1].given)
+    ctx = exercise_context(ex, ref, g.lang, verdict=verdict)
+    nxt = url_for("practice.question", token=token, n=n + 1) if n < len(quiz.refs) else \
+        url_for("practice.results", token=token)
+    return render_template("question.html", quiz=quiz, n=n, total=len(quiz.refs), game=_game(quiz, ex),
+                           next_url=nxt, retry_url=url_for("practice.question", token=token, n=n), x=ctx)
+
+
+@bp.get("/quiz/<token>/results")
+def results(token: str):
+    quiz = _quiz(token)
+    attempts = _attempts(quiz)
+    rows = []
+    by_kind: dict[str, list[int]] = {}
+    for n, ref in enumerate(quiz.refs, 1):
+        ex = X.resolve(ref, g.lang)
+        tries = attempts.get(n, [])
+        first = tries[0].correct if tries else None
+        rows.append({"n": n, "ex": ex, "kind": _kind_name(ex.kind), "prompt": X.prompt_of(ex, g.lang),
+                     "answered": bool(tries), "correct": first, "retried": len(tries) > 1,
+                     "url": url_for("practice.feedback" if tries else "practice.question", token=token, n=n)})
+        k = by_kind.setdefault(_kind_name(ex.kind), [0, 0])
+        k[1] += 1
+        k[0] += 1 if first else 0
+    score = sum(1 for r in rows if r["correct"])
+    return render_template("results.html", quiz=quiz, rows=rows, score=score, total=len(rows),
+                           by_kind=sorted(by_kind.items()),
+                           game=ruleset_name(quiz.ruleset) if quiz.ruleset != "mixed" else _("My mistakes"))

@@ -1,0 +1,79 @@
+"""The learner's progress: per game and unit, reset a lesson, the mistakes queue, display name."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from sqlalchemy import delete, func, select
+
+from .. import exercises as X
+from ..db import Attempt, StepProgress, current_learner, get_session, learner_for_write
+from ..record import mistakes_of, step_states
+from ..security import BadInput
+from .common import RULESET_NAMES, ruleset_name
+
+bp = Blueprint("progress", __name__, url_prefix="/<lang>/progress")
+
+
+@bp.get("/")
+def page(error: str | None = None, status: int = 200):
+    learner = current_learner()
+    states = step_states()
+    games = []
+    for r in RULESET_NAMES:
+        lp = X.lesson_path(r, g.lang)
+        units = []
+        for u in lp.units:
+            steps = [{"step": s, "state": states.get(s.id)} for s in u.steps]
+            units.append({"unit": u, "steps": steps,
+                          "done": sum(1 for x in steps if x["state"] and x["state"].done)})
+        games.append({"id": r, "name": ruleset_name(r), "units": units, "total": len(lp),
+                      "done": sum(u["done"] for u in units)})
+    mistakes = []
+    for m in mistakes_of():
+        try:
+            ex = X.resolve(m.exercise_ref, g.lang)
+        except BadInput:  # the exercise is gone from the content since
+            continue
+        mistakes.append({"m": m, "prompt": X.prompt_of(ex, g.lang), "game": ruleset_name(m.ruleset)})
+    answered = right = 0
+    if learner is not None:
+        db = get_session()
+        answered = db.scalar(select(func.count()).select_from(Attempt).where(Attempt.learner_id == learner.id))
+        right = db.scalar(select(func.count()).select_from(Attempt).where(
+            Attempt.learner_id == learner.id, Attempt.correct.is_(True)))
+    return render_template("progress.html", learner=learner, games=games, mistakes=mistakes, answered=answered,
+                           right=right, error=error), status
+
+
+@bp.post("/reset/<step_id>")
+def reset(step_id: str):
+    if X.find_step(step_id, "en") is None:
+        abort(404)
+    learner = current_learner()
+    if learner is not None:
+        db = get_session()
+        try:
+            db.execute(delete(StepProgress).where(StepProgress.learner_id == learner.id,
+                                                  StepProgress.step_id == step_id))
+            db.commit()
+        except Exception:
+            db.rollback()
+            raise
+    return redirect(url_for("progress.page"))
+
+
+@bp.post("/name")
+def name():
+    text = " ".join(request.form.get("name", "").split())
+    if len(text) > 40:
+        return page(error=_("A name can be at most 40 characters long."), status=400)
+    db = get_session()
+    try:
+        learner = learner_for_write(db)
+        learner.display_name = text or None
+        db.commit()
+    except Exception:
+        db.rollback()
+        raise
+    return redirect(url_for("progress.page"))
