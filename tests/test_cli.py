@@ -86,3 +86,24 @@ def test_subcommands_registered():
     parser = build_parser()
     with pytest.raises(SystemExit):
         parser.parse_args(["no-such-command"])
+
+
+def test_bench_hokm_json(capsys, tmp_path):
+    keep = tmp_path / "hokm.jsonl"
+    assert main(["bench", "hokm", "--seconds", "0.01", "--scenarios", "60", "--json", "--keep", str(keep)]) == 0
+    figures = json.loads(capsys.readouterr().out)["hokm"]
+    assert sorted(figures) == ["legal-plays decisions/s", "random rounds/s (fast loop)",
+                               "random rounds/s (state machine)", "solve scenarios/s", "trick winners/s"]
+    assert all(v > 0 for v in figures.values())
+    scenarios = [json.loads(x) for x in keep.read_text(encoding="utf-8").splitlines()]
+    assert len(scenarios) == 60
+    assert {s["ask"] for s in scenarios} == {"round-playout", "round-score", "trick-winner", "legal-plays"}
+    p = subprocess.run([sys.executable, "-m", "tutor.cli", "solve", str(keep)], check=False, capture_output=True,
+                       timeout=60)
+    assert p.returncode == 0
+    assert not any("error" in a for a in lines(p.stdout.decode()))
+
+
+def test_bench_unknown_ruleset(capsys):
+    assert main(["bench", "bridge", "--seconds", "0.01"]) == 2
+    assert "no benchmark for: bridge" in capsys.readouterr().out

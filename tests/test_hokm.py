@@ -287,12 +287,16 @@ def test_first_hakem_by_first_ace_and_partner_by_second_ace():
         random.Random(seed).shuffle(deck)
         aces = [i % 4 for i, c in enumerate(deck) if c % 13 == 12]
         assert g.hakem == aces[0]
-        second = next(s for s in aces[1:] if s != aces[0])
+        second = next((s for s in aces[1:] if s != aces[0]), None)
         partner = (g.hakem + 2) % 4
         expected = [0, 1, 2, 3]
-        expected[second], expected[partner] = expected[partner], expected[second]
+        if second is not None:
+            expected[second], expected[partner] = expected[partner], expected[second]
         assert g.seating == tuple(expected)
     g = HokmGame(seed=1, options=HokmOptions(first_hakem="first_ace"))
+    assert g.seating == (0, 1, 2, 3)
+    # seed 845119: every ace of the face-up draw goes to the first hakem, so nobody changes seats
+    g = HokmGame(seed=845119, options=HokmOptions(first_hakem="first_ace", partner_by_second_ace=True))
     assert g.seating == (0, 1, 2, 3)
 
 

@@ -134,5 +134,19 @@ def _check(args: argparse.Namespace) -> int:
     return run(args)
 
 
+@command("bench", help="measure the engine's speed per ruleset (decisions/s, rounds/s, solve scenarios/s)",
+         arguments=[
+             (("rulesets",), {"nargs": "*", "help": "rulesets to measure (default: all)"}),
+             (("--seconds",), {"type": float, "default": 1.0, "help": "time per figure (default 1)"}),
+             (("--scenarios",), {"type": int, "default": 5000,
+                                 "help": "scenarios in the generated JSON Lines file (default 5000; 0 skips)"}),
+             (("--keep",), {"metavar": "FILE", "help": "keep the generated JSON Lines file (one ruleset)"}),
+             (("--json",), {"action": "store_true", "help": "print JSON"}),
+         ])
+def _bench(args: argparse.Namespace) -> int:
+    from .bench import main as bench_main
+    return bench_main(args.rulesets, args.seconds, args.scenarios, args.json, args.keep)
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

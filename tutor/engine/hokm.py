@@ -416,7 +416,8 @@ class HokmGame:
     one card at a time starting at seat 0 and going on in play order (a decision: the seed does
     not say who deals it). With ``partner_by_second_ace`` the dealing goes on until an ace reaches
     a player other than the hakem (an ace to the hakem himself is passed over — a decision); that
-    player swaps seats with the hakem's partner and so becomes his partner. :attr:`seating` records
+    player swaps seats with the hakem's partner and so becomes his partner (if all four aces
+    reach the hakem, nobody moves). :attr:`seating` records
     which player (0..3, numbered by their first seats) sits at each seat; seats and teams stay
     ``seat % 2`` throughout.
 
@@ -445,9 +446,10 @@ class HokmGame:
         hakem = aces[0]
         seating = [0, 1, 2, 3]
         if self.options.partner_by_second_ace:
-            other = next(s for s in aces[1:] if s != hakem)
+            other = next((s for s in aces[1:] if s != hakem), None)  # None: all four aces went to the hakem
             partner = (hakem + 2) % 4
-            seating[other], seating[partner] = seating[partner], seating[other]
+            if other is not None:
+                seating[other], seating[partner] = seating[partner], seating[other]
         return hakem, tuple(seating)
 
     @property
