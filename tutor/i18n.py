@@ -43,6 +43,7 @@ __all__ = [
     "anticlockwise",
     "card_label",
     "card_short",
+    "cards_count_label",
     "cards_label",
     "category_name",
     "current_lang",
@@ -56,6 +57,7 @@ __all__ = [
     "kind_prompt",
     "ngettext",
     "normalize_lang",
+    "points_label",
     "rank_name",
     "rank_short",
     "render_reason",
@@ -66,6 +68,7 @@ __all__ = [
     "side_label",
     "suit_name",
     "text_direction",
+    "tricks_label",
 ]
 
 #: The supported languages, in menu order. The ONE list used by routes, catalogues, tests.
@@ -194,7 +197,8 @@ def init_app(app) -> None:
         text_direction=text_direction, font_family=font_family, card_label=card_label, card_short=card_short, suit_name=suit_name,
         rank_name=rank_name, seat_label=seat_label, side_label=side_label, fmt_number=fmt_number,
         render_reason=render_reason, render_reasons=render_reasons, kind_prompt=kind_prompt,
-        category_name=category_name, result_name=result_name,
+        category_name=category_name, result_name=result_name, points_label=points_label,
+        tricks_label=tricks_label, cards_count_label=cards_count_label,
     )
 
 
@@ -232,6 +236,25 @@ def format_list_lang(items: Iterable[str], lang: str, style: str = "standard") -
     if not items:
         return ""
     return format_list(items, style=style, locale=normalize_lang(lang) or DEFAULT_LANGUAGE)
+
+
+def _counted(text: str, n: int, lang: str) -> str:
+    return text % {"num": fmt_number(n, lang)}
+
+
+def points_label(n: int, lang: str) -> str:
+    """``"1 point"``, ``"3 points"``, ``"۳ امتیاز"``, ``"3 точки"``: a number of points, plural-aware."""
+    return _counted(get_translations(lang).ngettext("%(num)s point", "%(num)s points", n), n, lang)
+
+
+def tricks_label(n: int, lang: str) -> str:
+    """``"1 trick"``, ``"7 tricks"`` in ``lang``, plural-aware."""
+    return _counted(get_translations(lang).ngettext("%(num)s trick", "%(num)s tricks", n), n, lang)
+
+
+def cards_count_label(n: int, lang: str) -> str:
+    """``"1 card"``, ``"6 cards"`` in ``lang``, plural-aware."""
+    return _counted(get_translations(lang).ngettext("%(num)s card", "%(num)s cards", n), n, lang)
 
 
 # --------------------------------------------------------------------------------------------
@@ -548,9 +571,8 @@ def render_reason(reason_json: Mapping[str, object] | object, lang: str, *, you:
     lang = _lang(lang)
     code = str(reason_json.get("code", ""))
     params = reason_json.get("params") or {}
+    _load_engine_texts()
     template = REASON_TEXTS.get(code)
-    if template is None and _load_engine_texts():
-        template = REASON_TEXTS.get(code)
     if template is None:
         return code
     text = gettext(lang, template)

@@ -1,0 +1,327 @@
+"""Catalogues (complete, in sync with the code, compiled) and the localisers of tutor.i18n."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.frontend import CommandLineInterface
+from babel.messages.mofile import read_mo, write_mo
+from babel.messages.pofile import read_po
+
+from tutor import i18n
+from tutor.engine import REASON_TEXTS, Reason
+from tutor.solve import answer
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCALES = ROOT / "locales"
+TRANSLATED = ("fa", "bg", "te")
+PLACEHOLDER = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}|%\([A-Za-z_][A-Za-z0-9_]*\)[sd]")
+
+
+def _po(lang: str):
+    with open(LOCALES / lang / "LC_MESSAGES" / "messages.po", "rb") as fh:
+        return read_po(fh, locale=lang)
+
+
+def _pot():
+    with open(LOCALES / "messages.pot", "rb") as fh:
+        return read_po(fh)
+
+
+def _ids(catalog) -> set:
+    return {m.id for m in catalog if m.id}
+
+
+def _key(value):
+    return tuple(value) if isinstance(value, list | tuple) else value
+
+
+def _placeholders(text: str) -> list[str]:
+    return sorted(set(PLACEHOLDER.findall(text)))
+
+
+# ------------------------------------------------------------------------------------ catalogues
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_every_message_translated_and_not_fuzzy(lang):
+    catalog = _po(lang)
+    assert len(catalog) > 100
+    untranslated = []
+    for m in catalog:
+        if not m.id:
+            continue
+        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        if m.fuzzy or not all(s.strip() for s in strings):
+            untranslated.append(m.id)
+    assert untranslated == []
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_placeholders_preserved(lang):
+    for m in _po(lang):
+        if not m.id:
+            continue
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        expected = _placeholders(ids[-1])
+        for s in strings:
+            assert _placeholders(s) == expected, (lang, m.id, s)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_translations_are_in_the_language(lang):
+    """fa/te msgstrs are written in their scripts; bg in Cyrillic (not left in English)."""
+    script = {"fa": r"[\u0600-\u06FF]", "bg": r"[\u0400-\u04FF]", "te": r"[\u0C00-\u0C7F]"}[lang]
+    for m in _po(lang):
+        if not m.id:
+            continue
+        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        for s in strings:
+            text = PLACEHOLDER.sub("", s)
+            if re.search(r"[A-Za-z]{3}", PLACEHOLDER.sub("", m.id[0] if isinstance(m.id, tuple) else m.id)):
+                assert re.search(script, text), (lang, m.id, s)
+
+
+@pytest.mark.parametrize(("lang", "nplurals", "expr"), [
+    ("en", 2, "(n != 1)"), ("fa", 2, "(n > 1)"), ("bg", 2, "(n != 1)"), ("te", 2, "(n != 1)"),
+])
+def test_plural_forms_header(lang, nplurals, expr):
+    catalog = _po(lang)
+    assert catalog.num_plurals == nplurals
+    assert catalog.plural_expr == expr
+
+
+def test_catalogues_have_the_same_msgids_as_the_template():
+    pot = _ids(_pot())
+    for lang in i18n.LANGUAGES:
+        assert _ids(_po(lang)) == pot, lang
+
+
+def test_template_in_sync_with_the_code(tmp_path):
+    """Re-extract exactly as locales/babel.cfg says and compare the msgid sets with messages.pot."""
+    out = tmp_path / "messages.pot"
+    CommandLineInterface().run([
+        "pybabel", "-q", "extract", "-F", str(LOCALES / "babel.cfg"), "-k", "N_", "-k", "_", "-k", "gettext",
+        "-k", "ngettext:1,2", "-k", "lazy_gettext", "-o", str(out), str(ROOT),
+    ])
+    with open(out, "rb") as fh:
+        fresh = _ids(read_po(fh))
+    committed = _ids(_pot())
+    assert fresh - committed == set(), "strings in the code missing from locales/messages.pot"
+    assert committed - fresh == set(), "stale strings in locales/messages.pot"
+
+
+def test_every_reason_template_and_kind_prompt_is_in_the_template():
+    i18n.render_reason({"code": "lead-any", "params": {}}, "en")  # loads every ruleset's reasons
+    pot = _ids(_pot())
+    for code, template in REASON_TEXTS.items():
+        assert template in pot, code
+    for kind, prompt in i18n.KIND_PROMPTS.items():
+        assert prompt in pot, kind
+    assert len(REASON_TEXTS) >= 40
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_mo_files_up_to_date(lang):
+    """Compiling the .po now gives the same messages as the committed .mo."""
+    buf = io.BytesIO()
+    write_mo(buf, _po(lang))
+    buf.seek(0)
+    fresh = {_key(m.id): _key(m.string) for m in read_mo(buf) if m.id}
+    with open(LOCALES / lang / "LC_MESSAGES" / "messages.mo", "rb") as fh:
+        committed = {_key(m.id): _key(m.string) for m in read_mo(fh) if m.id}
+    assert committed == fresh
+    assert len(committed) == len(_ids(_po(lang)))
+
+
+# ------------------------------------------------------------------------------------ locale choice
+
+
+def test_select_locale_order():
+    assert i18n.select_locale("bg", "fa", "te") == "bg"            # URL first
+    assert i18n.select_locale(None, "fa", "te,bg") == "fa"         # then cookie
+    assert i18n.select_locale("xx", "nope", "te;q=0.5, bg;q=0.9") == "bg"  # then Accept-Language by q
+    assert i18n.select_locale(None, None, "de-DE, fa-IR;q=0.8") == "fa"    # regional tag -> language
+    assert i18n.select_locale(None, None, "de, en;q=0, te;q=0.1") == "te"  # q=0 refused
+    assert i18n.select_locale(None, None, "de, fr") == "en"                # fallback
+    assert i18n.select_locale(None, None, None) == "en"
+    assert i18n.select_locale("TE", None, None) == "te"
+
+
+def test_languages_and_directions():
+    assert i18n.LANGUAGES == ("en", "fa", "bg", "te")
+    assert i18n.LANGUAGE_NAMES == {"en": "English", "fa": "فارسی", "bg": "Български", "te": "తెలుగు"}
+    assert [i18n.is_rtl(lang) for lang in i18n.LANGUAGES] == [False, True, False, False]
+    assert i18n.text_direction("fa") == "rtl" and i18n.text_direction("te") == "ltr"
+    assert "Noto Sans Telugu" in i18n.font_family("te")
+    assert "Noto Naskh Arabic" in i18n.font_family("fa")
+
+
+def test_flask_app_uses_catalogues_and_g_lang():
+    from flask import Flask, g
+    from flask_babel import gettext as flask_gettext
+
+    app = Flask(__name__)
+    i18n.init_app(app)
+    with app.test_request_context("/", headers={"Accept-Language": "bg"}):
+        assert i18n.current_lang() == "bg"
+        assert flask_gettext("Which side wins the game, if any?") == "Коя страна печели играта, ако някоя я печели?"
+    with app.test_request_context("/", headers={"Accept-Language": "bg"}):
+        g.lang = "fa"
+        assert flask_gettext("Trump") == "حکم"
+
+
+# ------------------------------------------------------------------------------------ numbers, plurals
+
+
+def test_fmt_number():
+    assert i18n.fmt_number(1234, "fa") == "۱٬۲۳۴"
+    assert i18n.fmt_number(7, "fa") == "۷"
+    assert i18n.fmt_number(1234, "en") == "1,234"
+    assert i18n.fmt_number(1234, "te") == "1,234"
+    assert i18n.fmt_number(12345, "bg") == "12\xa0345"
+
+
+def test_plurals_pick_the_right_form():
+    assert [i18n.points_label(n, "en") for n in (1, 2)] == ["1 point", "2 points"]
+    assert [i18n.points_label(n, "bg") for n in (1, 3)] == ["1 точка", "3 точки"]
+    assert [i18n.tricks_label(n, "bg") for n in (1, 7)] == ["1 трик", "7 трика"]
+    assert [i18n.cards_count_label(n, "te") for n in (1, 6)] == ["1 కార్డు", "6 కార్డులు"]
+    assert [i18n.points_label(n, "fa") for n in (0, 1, 3)] == ["۰ امتیاز", "۱ امتیاز", "۳ امتیاز"]
+    t = i18n.get_translations("bg")
+    assert t.ngettext("%(num)s point", "%(num)s points", 1) == "%(num)s точка"
+    assert t.ngettext("%(num)s point", "%(num)s points", 5) == "%(num)s точки"
+    assert i18n.ngettext("te", "%(num)s trick", "%(num)s tricks", 2) == "2 ట్రిక్కులు"
+
+
+def test_gettext_helper_outside_flask():
+    assert i18n.gettext("fa", "Trump") == "حکم"
+    assert i18n.gettext("bg", "Trick %(n)s", n="3") == "Трик 3"
+    assert i18n.gettext("xx", "Trump") == "Trump"
+    assert i18n.kind_prompt("legal-cards", "en") == "Which cards may you play? Select every legal card."
+    assert i18n.kind_prompt("legal-cards", "fa") == "کدام کارت‌ها را می‌توانید بازی کنید؟ همهٔ کارت‌های مجاز را انتخاب کنید."
+    assert i18n.kind_prompt("trick-winner", "bg") == "Кой печели този трик? Щракни върху печелившата карта."
+    for lang in i18n.LANGUAGES:
+        for kind in ("legal-cards", "trick-winner", "round-score", "next-hakem", "turn-up", "beg", "hand-score",
+                     "game-winner", "walk-through"):
+            assert i18n.kind_prompt(kind, lang) != kind
+
+
+# ------------------------------------------------------------------------------------ cards, seats
+
+
+@pytest.mark.parametrize(("card", "lang", "label", "short"), [
+    ("10H", "en", "ten of hearts", "10♥"),
+    ("AS", "en", "ace of spades", "A♠"),
+    ("QC", "en", "queen of clubs", "Q♣"),
+    ("10H", "fa", "ده دل", "۱۰♥"),
+    ("AS", "fa", "آس پیک", "آ♠"),
+    ("JD", "fa", "سرباز خشت", "س♦"),
+    ("KC", "fa", "شاه گشنیز", "ش♣"),
+    ("10H", "bg", "десетка купа", "10♥"),
+    ("KC", "bg", "поп спатия", "П♣"),
+    ("JD", "bg", "вале каро", "В♦"),
+    ("AS", "bg", "асо пика", "А♠"),
+    ("10H", "te", "ఆటీను పది", "10♥"),
+    ("AS", "te", "ఇస్పేటు ఏస్", "A♠"),
+    ("QD", "te", "డైమను రాణి", "Q♦"),
+    ("KC", "te", "కళావరు రాజు", "K♣"),
+])
+def test_card_names(card, lang, label, short):
+    assert i18n.card_label(card, lang) == label
+    assert i18n.card_short(card, lang) == short
+
+
+def test_suit_and_rank_names():
+    assert i18n.suit_name("H", "en") == "heart" and i18n.suit_name("H", "en", plural=True) == "hearts"
+    assert i18n.suit_name("♣", "fa") == "گشنیز"
+    assert i18n.suit_name("D", "bg", plural=True) == "кара"
+    assert i18n.suit_name("S", "te") == "ఇస్పేటు"
+    assert i18n.rank_name(11, "bg") == "вале" and i18n.rank_name("Q", "fa") == "بی‌بی"
+    assert i18n.cards_label(["AS", "10H"], "en") == "ace of spades and ten of hearts"
+    assert i18n.cards_label(["AS", "10H"], "bg") == "асо пика и десетка купа"
+
+
+@pytest.mark.parametrize("ruleset", ["hokm", "trinidad"])
+def test_seat_labels_anticlockwise(ruleset):
+    # seat 2 is the learner: seat 3 plays next and so sits on the learner's RIGHT
+    labels = [i18n.seat_label(s, 2, 4, ruleset, "en") for s in range(4)]
+    assert labels == ["your partner", "your left-hand opponent", "you", "your right-hand opponent"]
+
+
+def test_seat_labels_clockwise_classic():
+    labels = [i18n.seat_label(s, 2, 4, "all-fours", "en") for s in range(4)]
+    assert labels == ["your partner", "your right-hand opponent", "you", "your left-hand opponent"]
+    assert [i18n.seat_label(s, 0, 3, "all-fours", "en") for s in range(3)] == [
+        "you", "your left-hand opponent", "your right-hand opponent"]
+    assert [i18n.seat_label(s, 1, 2, "all-fours", "en") for s in range(2)] == ["your opponent", "you"]
+
+
+def test_seat_labels_roles_and_languages():
+    assert i18n.seat_label(1, 0, 4, "hokm", "en", hakem=1) == "your right-hand opponent (hakem)"
+    assert i18n.seat_label(0, 0, 4, "all-fours", "en", dealer=0) == "you (dealer)"
+    assert i18n.seat_label(1, 0, 4, "hokm", "fa", hakem=1) == "حریف سمت راست شما (حاکم)"
+    assert i18n.seat_label(2, 0, 4, "trinidad", "bg") == "твоят партньор"
+    assert i18n.seat_label(3, 0, 4, "hokm", "te") == "మీ ఎడమ వైపు ప్రత్యర్థి"
+    assert i18n.seat_label(3, None, 4, "hokm", "fa") == "جایگاه ۳"
+
+
+def test_side_labels():
+    assert [i18n.side_label(s, 3, 4, "en") for s in (0, 1)] == ["the other team", "your team"]
+    assert [i18n.side_label(s, 0, 2, "bg") for s in (0, 1)] == ["ти", "противникът ти"]
+    assert i18n.side_label(None, 0, 4, "fa") == "هیچ‌کس"
+    assert i18n.side_label(1, None, 4, "te") == "జట్టు 1"
+
+
+# ------------------------------------------------------------------------------------ reasons
+
+
+def test_render_reason_from_the_engine():
+    scenario = {"ruleset": "hokm", "ask": "legal-plays", "trump": "H", "hand": ["3C", "AH", "KC"], "trick": ["10C"]}
+    why = answer(scenario)["why"]
+    assert why[0]["code"] == "must-follow-suit"
+    en, fa, bg, te = (i18n.render_reason(why[0], lang) for lang in i18n.LANGUAGES)
+    assert en == ("The suit led is clubs and you hold king of clubs and three of clubs, "
+                  "so you must play one of them.")
+    assert fa == "خال زمینه گشنیز است و شما شاه گشنیز و سه گشنیز دارید، پس باید یکی از آن‌ها را بازی کنید."
+    assert bg == "Изведеният цвят е спатия, а ти имаш поп спатия и тройка спатия, затова трябва да изиграеш една от тях."
+    assert te == ("మొదట ఆడిన సూట్ కళావరు; మీ దగ్గర కళావరు రాజు మరియు కళావరు మూడు ఉన్నాయి, "
+                  "కాబట్టి వాటిలో ఒకటి ఆడాలి.")
+
+
+def test_render_reason_seats_relative_to_the_learner():
+    scenario = {"ruleset": "hokm", "ask": "trick-winner", "trump": "H", "trick": ["10C", "2H", "AC", "KH"]}
+    result = answer(scenario)
+    assert result["winner"] == 3
+    reason = result["why"][0]
+    assert i18n.render_reason(reason, "en", you=0, players=4, ruleset="hokm") == (
+        "King of hearts is the highest trump (hearts) played, so the trick goes to your left-hand opponent.")
+    assert i18n.render_reason(reason, "fa", you=2, players=4, ruleset="hokm").endswith("حریف سمت راست شما.")
+    assert i18n.render_reason(reason, "bg").endswith("победител в трика е: място 3.")
+
+
+def test_render_reason_numbers_lists_and_unknown_params():
+    r = Reason("game-tie-nobody", "K3", {"totals": [10, 10]})
+    assert i18n.render_reason(r, "fa") == "امتیاز گیم مساوی است (۱۰ – ۱۰): «گیم» به کسی نمی‌رسد."
+    assert i18n.render_reason(r.to_json(), "en") == "Game is tied (10 – 10): nobody scores it."
+    assert i18n.render_reason({"code": "no-such-code", "params": {}}, "fa") == "no-such-code"
+    # a template whose params are missing keeps the placeholder rather than failing
+    assert "{card}" in i18n.render_reason({"code": "card-not-in-hand", "params": {}}, "en")
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_every_reason_renders_with_every_placeholder_filled(lang):
+    i18n.render_reason({"code": "lead-any", "params": {}}, lang)
+    sample = {"card": "JH", "cards": ["2H", "9H"], "led": "C", "trump": "H", "suit": "S", "refused": "D",
+              "seat": 1, "winner": 2, "hakem": 0, "next_hakem": 1, "player": 3, "holder": 3, "dealer": 0,
+              "team": 0, "side": 1, "totals": [12, 8], "phase": "discard"}
+    for code, template in REASON_TEXTS.items():
+        names = re.findall(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", template)
+        params = {n: sample.get(n, 5) for n in names}
+        text = i18n.render_reason({"code": code, "rule": "X", "params": params}, lang, you=0, players=4,
+                                  ruleset="hokm")
+        assert "{" not in text and "}" not in text, (lang, code, text)
