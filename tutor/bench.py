@@ -243,3 +243,117 @@ def main(rulesets: Sequence[str] | None = None, budget: float = 1.0, scenarios: 
         for label, rate in figures.items():
             print(f"{name:10} {label:34} {rate:>14,.0f}")
     return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# tutor bench --web: the web app under gunicorn
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _hit(port: int, method: str, path: str, body: bytes | None, count: int, concurrency: int) -> dict[str, float]:
+    """Send ``count`` requests from ``concurrency`` threads; requests/s and latency percentiles (ms)."""
+    import http.client
+    import threading
+
+    latencies: list[float] = []
+    failures = [0]
+    lock = threading.Lock()
+    per_thread = [count // concurrency + (1 if i < count % concurrency else 0) for i in range(concurrency)]
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+
+    def worker(n: int) -> None:
+        mine = []
+        bad = 0
+        for _ in range(n):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            t0 = time.perf_counter()
+            conn.request(method, path, body=body, headers=headers)
+            resp = conn.getresponse()
+            resp.read()
+            mine.append(time.perf_counter() - t0)
+            bad += resp.status != 200
+            conn.close()
+        with lock:
+            latencies.extend(mine)
+            failures[0] += bad
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in per_thread]
+    start = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - start
+    latencies.sort()
+
+    def pct(p: float) -> float:
+        return 1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))]
+
+    return {"requests": len(latencies), "failed": failures[0], "requests/s": len(latencies) / wall,
+            "p50 ms": pct(0.50), "p99 ms": pct(0.99)}
+
+
+def bench_web(requests: int = 2000, concurrency: int = 4, workers: int = 2) -> dict[str, dict[str, float]]:
+    """Start gunicorn (``workers`` sync workers) on a free loopback port and measure answering a
+    question through the API (``POST /api/v1/exercises/<id>/answer``) against ``GET /healthz``
+    (the ceiling). Returns ``{"answer": {...}, "healthz": {...}, "ratio": {...}}``."""
+    import subprocess
+    import sys
+    import urllib.request
+
+    from .content import kinds
+    from .web.exercises import lesson_path, ref_of
+
+    ex = next(e for s in lesson_path("hokm", "en").steps for e in s.exercises if e.kind == "legal-cards")
+    expected, _answer = kinds.expected_answer(ex)
+    body = json.dumps({"answer": expected, "lang": "en"}).encode()
+    port = _free_port()
+    with tempfile.TemporaryDirectory() as inst:
+        env = dict(os.environ, TUTOR_INSTANCE_PATH=inst, TUTOR_SECRET_KEY="bench-" + os.urandom(8).hex())
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-w", str(workers), "-b", f"127.0.0.1:{port}", "--log-level",
+             "warning", "tutor.web:create_app()"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as r:
+                        if r.status == 200:
+                            break
+                except OSError:
+                    if proc.poll() is not None or time.monotonic() > deadline:
+                        raise RuntimeError("gunicorn did not start: " + proc.stderr.read().decode()[-500:]) from None
+                    time.sleep(0.1)
+            path = f"/api/v1/exercises/{ref_of(ex)}/answer"
+            _hit(port, "POST", path, body, min(100, requests), concurrency)  # warm-up: imports, caches
+            _hit(port, "GET", "/healthz", None, min(100, requests), concurrency)
+            answer = _hit(port, "POST", path, body, requests, concurrency)
+            health = _hit(port, "GET", "/healthz", None, requests, concurrency)
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    ratio = answer["requests/s"] / health["requests/s"] if health["requests/s"] else 0.0
+    return {"answer": answer, "healthz": health, "ratio": {"answer/healthz": ratio}}
+
+
+def main_web(requests: int = 2000, as_json: bool = False) -> int:
+    """Print :func:`bench_web` figures; returns the exit status."""
+    results = bench_web(requests)
+    if as_json:
+        print(json.dumps(results, indent=2))
+        return 0
+    for name in ("answer", "healthz"):
+        f = results[name]
+        print(f"web {name:8} {f['requests/s']:10,.0f} requests/s   p50 {f['p50 ms']:7.2f} ms   "
+              f"p99 {f['p99 ms']:7.2f} ms   ({f['requests']} requests, {f['failed']} failed)")
+    print(f"web answer/healthz ratio {results['ratio']['answer/healthz']:.2f}")
+    return 0 if not results["answer"]["failed"] and not results["healthz"]["failed"] else 1

@@ -142,10 +142,37 @@ def _check(args: argparse.Namespace) -> int:
                                  "help": "scenarios in the generated JSON Lines file (default 5000; 0 skips)"}),
              (("--keep",), {"metavar": "FILE", "help": "keep the generated JSON Lines file (one ruleset)"}),
              (("--json",), {"action": "store_true", "help": "print JSON"}),
+             (("--web",), {"action": "store_true",
+                           "help": "measure the web app instead: gunicorn with 2 workers, answering a question "
+                                   "through the API against /healthz (requests/s, p50/p99 latency)"}),
+             (("--requests",), {"type": int, "default": 2000, "help": "requests per web figure (default 2000)"}),
          ])
 def _bench(args: argparse.Namespace) -> int:
+    if args.web:
+        from .bench import main_web
+        return main_web(max(1, args.requests), args.json)
     from .bench import main as bench_main
     return bench_main(args.rulesets, args.seconds, args.scenarios, args.json, args.keep)
+
+
+# ---------------------------------------------------------------------------------------------
+# tutor serve (tutor.web)
+
+@command("serve", help="run the web app on the development server (for production use gunicorn: "
+                       "gunicorn 'tutor.web:create_app()')",
+         arguments=[(("--host",), {"default": "127.0.0.1", "help": "address to listen on (default 127.0.0.1)"}),
+                    (("--port",), {"type": int, "default": 5000, "help": "port (default 5000)"}),
+                    (("--debug",), {"action": "store_true", "help": "reload on changes, show the debugger"})])
+def _serve(args: argparse.Namespace) -> int:
+    import os
+
+    if args.host not in ("127.0.0.1", "localhost", "::1") and not os.environ.get("TUTOR_COOKIE_SECURE"):
+        # Browsers keep Secure cookies over plain http only for loopback addresses.
+        os.environ["TUTOR_COOKIE_SECURE"] = "0"
+    from .web import create_app
+    app = create_app()
+    app.run(host=args.host, port=args.port, debug=args.debug, use_reloader=args.debug)
+    return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -238,6 +238,8 @@ def read_form(ex: Exercise, form) -> object:
         return parse(ex, form.getlist("card"))
     if kind in ("trick-winner", "next-hakem"):
         if not form.get("seat"):
+            if kind == "trick-winner":
+                raise BadInput(_("Choose the winning card first."), "bad-answer")
             raise BadInput(_("Choose a seat first."), "bad-answer")
         return parse(ex, _digits(form.get("seat", "")))
     if kind in ("round-score", "turn-up"):

@@ -138,7 +138,7 @@ def build_table(kind: str, scenario: dict, you: int | None, lang: str, *,
     trump = scenario.get("trump")
     if isinstance(trump, str):
         s = Suit.parse(trump)
-        view.trump = {"letter": s.letter, "symbol": s.symbol, "name": i18n.suit_name(s, lang),
+        view.trump = {"letter": s.letter, "symbol": s.symbol, "name": i18n.suit_name(s, lang, plural=True),
                       "red": s.is_red}
     if isinstance(scenario.get("hand"), list):
         view.hand = [card_view(c, lang) for c in scenario["hand"]]
