@@ -214,6 +214,92 @@ def _name(card: int) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
+# All Fours (classic, 2 players) and Trinidad (4 players): engine-allfours
+
+def _af_rules(ruleset: str):
+    """The ruleset object with the contract's defaults (all-fours: 2 players; trinidad: 4)."""
+    from .engine.allfours import AllFours
+    from .engine.trinidad import Trinidad
+    return AllFours() if ruleset == "all-fours" else Trinidad()
+
+
+def _af_random_game(rules, rng: random.Random, record: list | None = None) -> None:
+    """One complete random game through the state machine; with ``record``, append each
+    complete hand as ``(dealer, trump, [tricks], start_hands)`` and each play decision."""
+    st = rules.new_game(seed=rng.randrange(2**32))
+    choice = rng.choice
+    while not st.over:
+        action = choice(st.legal_actions())
+        if record is not None and st.phase == "play":
+            record.append(("decision", st.hands[st.to_act], st.trick, st.trump))
+            if len(st.trick) == rules.players - 1:
+                cards = st.trick + (action.card,)
+                record.append(("trick", cards, st.trump, st.leader))
+                if not any(h for s, h in enumerate(st.hands) if s != st.to_act) and st.hands[st.to_act] == 1 << action.card:
+                    record.append(("hand", st.dealer, st.trump, [t for _, t in st.tricks] + [cards]))
+        st = st.apply(action)
+
+
+def _af_bench(ruleset: str):
+    def fn(budget: float, rng: random.Random) -> dict[str, float]:
+        rules = _af_rules(ruleset)
+        record: list = []
+        for _ in range(60):
+            _af_random_game(rules, rng, record)
+        decisions = [r[1:] for r in record if r[0] == "decision"]
+        tricks = [r[1:] for r in record if r[0] == "trick"]
+        legal, winner = rules.legal, rules.trick_winner
+        return {
+            "legal-plays decisions/s": measure(lambda d: legal(d[0], d[1], d[2]), decisions, budget),
+            "trick winners/s": measure(lambda t: winner(t[0], t[1], t[2]), tricks, budget),
+            "random games/s (state machine)": measure_calls(lambda: _af_random_game(rules, rng), budget, batch=5),
+        }
+    return fn
+
+
+def _af_scenarios(ruleset: str):
+    def fn(rng: random.Random) -> Iterator[dict]:
+        """Endless mix of the five asks, built from random games."""
+        rules = _af_rules(ruleset)
+        base = {"ruleset": ruleset}
+        while True:
+            record: list = []
+            _af_random_game(rules, rng, record)
+            for r in record:
+                if r[0] == "decision" and r[2]:
+                    hand = [_name(c) for c in range(52) if r[1] >> c & 1]
+                    yield {**base, "ask": "legal-plays", "trump": "SHDC"[r[3]], "hand": hand,
+                           "trick": [_name(c) for c in r[2]]}
+                elif r[0] == "trick":
+                    yield {**base, "ask": "trick-winner", "trump": "SHDC"[r[2]], "leader": r[3],
+                           "trick": [_name(c) for c in r[1]]}
+                elif r[0] == "hand":
+                    yield {**base, "ask": "hand-score", "dealer": r[1], "trump": "SHDC"[r[2]],
+                           "tricks": [[_name(c) for c in t] for t in r[3]],
+                           "scores": [rng.randrange(rules.target) for _ in range(rules.n_sides)]}
+            deck = list(range(52))
+            rng.shuffle(deck)
+            yield {**base, "ask": "turn-up", "card": _name(deck[0])}
+            ups = [deck[0]]
+            decision = rng.choice(["stand", "beg", "beg"])
+            choice = rng.choice(["give", "run"]) if decision == "beg" else None
+            if choice == "run":
+                for c in deck[1:rules.max_runs + 1]:
+                    ups.append(c)
+                    if c // 13 != deck[0] // 13:
+                        break
+            yield {**base, "ask": "make-trump", "dealer": rng.randrange(rules.players), "decision": decision,
+                   **({"dealer_choice": choice} if choice else {}), "turn_ups": [_name(c) for c in ups],
+                   "scores": [rng.randrange(rules.target - 1) for _ in range(rules.n_sides)]}
+    return fn
+
+
+for _ruleset in ("all-fours", "trinidad"):
+    bench(_ruleset)(_af_bench(_ruleset))
+    scenario_source(_ruleset)(_af_scenarios(_ruleset))
+
+
+# ---------------------------------------------------------------------------------------------
 
 def run(rulesets: Sequence[str] | None = None, budget: float = 1.0, scenarios: int = 5000,
         seed: int = 1, keep: str | None = None) -> dict[str, dict[str, float]]:
