@@ -188,6 +188,13 @@ def test_round_playout_trick_after_the_end():
     c, msg = err({**SAMPLE, "tricks": extra})
     assert c == "impossible-state"
     assert msg == "trick 10 was played after the round ended: team 0 had 7 tricks after trick 9."
+    # the extra trick also shows a revoke (seat 0 showed no diamonds in trick 7): the round's end comes first
+    assert code({**SAMPLE, "tricks": [*SAMPLE["tricks"], ["7D", "QS", "3D", "6S"]]}) == "impossible-state"
+    c, msg = err({**SAMPLE, "tricks": [*SAMPLE["tricks"], ["7D", "QS", "3D", "6S"]],
+                  "options": {"stop_at_seven": False}})
+    assert c == "illegal-play"
+    assert msg == ("illegal play in trick 7: seat 0 did not follow D, yet played 3D in trick 10, "
+                   "so it held that suit and had to follow.")
 
 
 def test_round_playout_play_out_option():

@@ -119,7 +119,6 @@ def round_playout(s: Scenario) -> dict:
     tricks = s.tricks("tricks", size=4, max_count=13)
     scores = _scores(s)
     stop = s.options["stop_at_seven"]
-    _check_revokes(tricks, hakem, trump)
     leader = hakem
     winners: list[int] = []
     counts = [0, 0]
@@ -138,6 +137,7 @@ def round_playout(s: Scenario) -> dict:
         counts[leader % 2] += 1
         if decided is None and counts[leader % 2] == TRICKS_TO_WIN:
             decided = round_result(hakem, counts)
+    _check_revokes(tricks, hakem, trump)
     out: dict = {"trick_winners": winners, "team_tricks": counts}
     if decided is None:
         out.update({"winner_team": None, "points": None, "result": None, "next_hakem": None})
