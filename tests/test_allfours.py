@@ -249,10 +249,13 @@ def test_actions_out_of_turn_or_phase_are_rejected():
     assert st.legal_actions() == [Action("stand", 1), Action("beg", 1)]
     with pytest.raises(IllegalPlayError) as e:
         st.apply(Action("stand", 0))
-    assert e.value.reason.code == "not-your-turn"
+    assert (e.value.reason.code, e.value.reason.rule) == ("not-your-turn", "C9")
     with pytest.raises(IllegalPlayError) as e:
         st.apply(Action("play", 1, Card.parse("AS")))
-    assert e.value.reason.code == "wrong-phase"
+    assert (e.value.reason.code, e.value.reason.rule) == ("wrong-phase", "C9")
+    with pytest.raises(IllegalPlayError) as e:
+        st.apply(Action("beg", 1)).apply(Action("stand", 1))
+    assert (e.value.reason.code, e.value.reason.rule) == ("wrong-phase", "C10")
 
 
 def test_stand_starts_play_with_turn_up_suit():

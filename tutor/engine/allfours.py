@@ -347,8 +347,9 @@ class AllFoursFamily:
 
     Class attributes: ``ruleset`` (spec name); ``RULE`` maps a topic (``lead``, ``follow``,
     ``trump_led``, ``void``, ``winner``, ``turnup``, ``stand``, ``give``, ``run``, ``redeal``,
-    ``high``, ``low``, ``jack``, ``game``, ``tie``, ``order``) to the RULES.md point cited in
-    reasons. Instance attributes: ``options``, ``players``, ``target``, ``n_sides``,
+    ``high``, ``low``, ``jack``, ``game``, ``tie``, ``order``; and per phase ``decide``,
+    ``choose``, ``discard``, ``bunch``, ``vote``, ``play`` for out-of-turn/phase errors) to the
+    RULES.md point cited in reasons. Instance attributes: ``options``, ``players``, ``target``, ``n_sides``,
     ``run_cost`` (cards one run uses), ``max_runs`` (runs the pack allows, §3.2).
     """
 
@@ -768,11 +769,12 @@ class AllFoursFamily:
         ph, seat, kind = state.phase, state.to_act, action.kind
         expected = {DECIDE: ("stand", "beg"), CHOOSE: ("give", "run"), DISCARD: ("discard",),
                     BUNCH: ("bunch", "pass"), VOTE: ("agree", "refuse"), PLAY: ("play", "call")}.get(ph, ())
+        rule = R.get(ph, R["order"])
         if kind not in expected:
-            raise self._illegal(f"{kind} is not possible at the {ph} step.", "wrong-phase", R["order"], phase=ph)
+            raise self._illegal(f"{kind} is not possible at the {ph} step.", "wrong-phase", rule, phase=ph)
         if kind != "call" and action.seat != seat:
             raise self._illegal(f"it is seat {seat}'s turn, not seat {action.seat}'s.", "not-your-turn",
-                                R["lead"], seat=seat)
+                                rule, seat=seat)
         if ph == DECIDE:
             if kind == "stand":
                 return self._start_play(replace(state, trump=state.turn_ups[0].suit))
@@ -942,6 +944,7 @@ class AllFours(AllFoursFamily):
         "lead": "C19", "follow": "C20", "trump_led": "C20", "void": "C21", "winner": "C22",
         "turnup": "C8", "stand": "C9", "give": "C11", "give_forbidden": "K6", "run": "C13", "redeal": "C17",
         "high": "C23", "low": "C24", "jack": "C25", "game": "C26", "tie": "C27", "order": "C28",
+        "decide": "C9", "choose": "C10", "discard": "C15", "bunch": "C18", "vote": "C18", "play": "C19",
     }
     give_category = "gift"
     turnup_category = "turn-up"
