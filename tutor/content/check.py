@@ -339,6 +339,20 @@ def _check_directory(lessons: list[_Lesson], problems: Problems, completeness: b
         problems.add(str(d), 0, f"only {len(steps)} lesson steps: each ruleset needs at least {MIN_STEPS}")
 
 
+def _check_unique_step_ids(session: _Session, problems: Problems) -> None:
+    """A step id names one step per language, across every ruleset."""
+    first: dict[tuple[Path, str, str], _Lesson] = {}
+    for les in sorted(session.lessons.values(), key=lambda x: x.shown):
+        if les.step is None:
+            continue
+        key = (les.root, les.lang, les.step.id)
+        if key in first:
+            problems.add(les.shown, les.step.line_of("id"),
+                         f"step id {les.step.id!r} is also used by {first[key].shown}")
+        else:
+            first[key] = les
+
+
 def _exercise_fields(ex: Exercise) -> dict:
     return {"kind": ex.kind, "difficulty": ex.difficulty, "you": ex.you, "scenario": ex.scenario,
             "expect": ex.expect}
@@ -390,12 +404,24 @@ def _compare_steps(ref: _Lesson, other: _Lesson, problems: Problems) -> None:
                      "(same blocks, same order in every language)")
         return
     for ea, eb in zip(a.exercises, b.exercises, strict=True):
-        fa, fb = _exercise_fields(ea), _exercise_fields(eb)
-        for name in fa:
-            if fa[name] != fb[name]:
-                problems.add(other.shown, eb.line_of(name),
-                             f"exercise {eb.id}: {name} is {fb[name]!r} but {fa[name]!r} in {ref.shown} "
-                             "(only prompt may differ between languages)")
+        for name, va, vb in _differences(_exercise_fields(ea), _exercise_fields(eb)):
+            problems.add(other.shown, eb.line_of(name),
+                         f"exercise {eb.id}: {name} is {vb!r} but {va!r} in {ref.shown} "
+                         "(only prompt may differ between languages)")
+
+
+def _differences(a: dict, b: dict, prefix: str = "") -> list[tuple[str, object, object]]:
+    """``(dotted field, value in a, value in b)`` for each differing field; nested mappings
+    (scenario, expect) are compared key by key (a missing key shows as ``None``)."""
+    out = []
+    for key in list(a) + [k for k in b if k not in a]:
+        va, vb = a.get(key), b.get(key)
+        name = f"{prefix}{key}"
+        if isinstance(va, dict) and isinstance(vb, dict):
+            out += _differences(va, vb, name + ".")
+        elif va != vb:
+            out.append((name, va, vb))
+    return out
 
 
 # ----------------------------------------------------------------------------- quizzes
@@ -553,6 +579,7 @@ def check(paths: Sequence[str] | None = None, *, all_languages: bool | None = No
         _check_lesson_file(session.lesson(f), problems, report)
     for d in dirs:
         _check_directory([session.lesson(f) for f in sorted(d.glob("*.md"))], problems, completeness=full)
+    _check_unique_step_ids(session, problems)
     touched: dict[tuple[Path, str], None] = {}
     for f in lesson_files:
         les = session.lessons[f.resolve()]

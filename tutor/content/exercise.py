@@ -134,7 +134,7 @@ def parse_exercise(data: object, lines: Mapping[str, int], prefix: str, *, path:
     def line(name: str) -> int:
         return field_line(rel, name, here)
 
-    label = f"{what} {data.get('id')!r}" if _nonempty_str(data.get("id")) else what
+    label = f"{what} {data['id']}" if _nonempty_str(data.get("id")) else what
     col = 1 if quiz else 0
     for name in data:
         if name not in EXERCISE_FIELDS:
