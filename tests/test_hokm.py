@@ -197,6 +197,8 @@ def test_round_phases_and_illegal_actions():
     with pytest.raises(IllegalPlayError) as e:
         rd.push(Play(Card(0)))
     assert e.value.reason.code == "hakem-chooses-trump"
+    with pytest.raises(BadFieldError):
+        rd.push(ChooseTrump(4))
     rd.push(ChooseTrump(H))
     assert rd.trump == H and rd.phase == "play" and all(h.bit_count() == 13 for h in rd.hands)
     with pytest.raises(IllegalPlayError):
@@ -209,11 +211,15 @@ def test_round_phases_and_illegal_actions():
     with pytest.raises(IllegalPlayError) as e:
         rd.push(Play(Card.parse("KH")))
     assert e.value.code == "illegal-play"
+    assert e.value.message == ("seat 2 may not play KH: S was led and you hold JS, 10S, 9S, 8S, 7S, "
+                               "so you must play one of them. (H14)")
     assert e.value.reason.to_json() == {"code": "must-follow-suit", "rule": "H14",
                                         "params": {"led": "S", "cards": ["JS", "10S", "9S", "8S", "7S"]}}
     with pytest.raises(IllegalPlayError) as e:
         rd.push(Play(Card.parse("2C")))
     assert e.value.reason.code == "card-not-in-hand"
+    with pytest.raises(BadFieldError):
+        rd.push(Play(52))
     assert rd.legal_mask() == m("7S", "8S", "9S", "10S", "JS")
 
 

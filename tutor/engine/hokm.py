@@ -349,30 +349,37 @@ class HokmRound:
             raise TypeError(f"not a Hokm action: {action!r}")
 
     def choose_trump(self, suit: int) -> None:
-        """The hakem names ``suit`` trump; the deal is completed (H8, H9)."""
+        """The hakem names ``suit`` (int 0..3 or :class:`Suit`) trump; the deal is completed (H8,
+        H9). Raises :class:`IllegalPlayError` if trump is already named, :class:`BadFieldError`
+        for a value that is not a suit."""
         if self.phase != "trump":
             raise IllegalPlayError("trump is already chosen for this round.",
                                    Reason("hakem-chooses-trump", "H11", {"hakem": self.hakem}))
+        if isinstance(suit, bool) or suit not in (0, 1, 2, 3):
+            raise BadFieldError(f"{suit!r} is not a suit 0..3 (Suit.S, H, D, C).")
         self.trump = Suit(suit)
         self.dealt = self._full
         self.hands = list(self.dealt)
         self.phase = "play"
 
     def play(self, card: int) -> None:
-        """The seat to play plays ``card``. Raises :class:`IllegalPlayError` (rule H14/H19 for a
-        revoke, ``card-not-in-hand``, ``round-over``)."""
+        """The seat to play plays ``card`` (int 0..51). Raises :class:`IllegalPlayError` (rule
+        H14/H19 for a revoke, ``card-not-in-hand``, ``round-over``; the message ends with the rule
+        id) or :class:`BadFieldError` for a value that is not a card."""
         if self.phase != "play":
             if self.phase == "over":
                 raise IllegalPlayError("the round is over.", Reason("round-over", "H20", {}))
             raise IllegalPlayError("the hakem must name trump first.",
                                    Reason("hakem-chooses-trump", "H8", {"hakem": self.hakem}))
+        if not (isinstance(card, int) and 0 <= card < 52):
+            raise BadFieldError(f"{card!r} is not a card index 0..51.")
         trick = self.trick
         seat = trick.to_play
         hand = self.hands[seat]
         bit = 1 << card
         if not hand & bit or not follow_suit(hand, trick.led) & bit:
             reason = follow_reason(card, hand, trick.cards, self.trump)
-            raise IllegalPlayError(f"seat {seat} may not play {CARDS[card]}: {reason.text()}", reason)
+            raise IllegalPlayError(f"seat {seat} may not play {CARDS[card]}: {reason.text()} ({reason.rule})", reason)
         self.hands[seat] = hand ^ bit
         self.played |= bit
         trick = trick.add(card)
