@@ -48,6 +48,9 @@ REASON_TEXTS.update({
     "highest-of-suit-led-wins": N_(
         "No trump was played and {card} is the highest card of the suit led ({led}), "
         "so seat {winner} wins the trick."),
+    # a transcript that shows a revoke (a seat that did not follow a suit later plays it)
+    "revoke": N_("In trick {trick} seat {seat} did not follow {led}, yet in trick {later_trick} it played "
+                 "{card} of that suit: it held {led} and had to follow."),
 })
 
 

@@ -18,17 +18,11 @@ from __future__ import annotations
 from ..engine.cards import CARDS, Suit, mask_of
 from ..engine.errors import IllegalPlayError, ImpossibleStateError
 from ..engine.hokm import TRICKS_TO_WIN, Hokm, RoundResult, round_result
-from ..engine.reasons import N_, REASON_TEXTS, Reason
+from ..engine.reasons import Reason
 from ..engine.tricks import winner_reason, winning_index
 from .common import Scenario, check_disjoint, register_ask
 
 __all__ = ["legal_plays", "round_playout", "round_score", "trick_winner"]
-
-REASON_TEXTS.update({
-    "revoke": N_("In trick {trick} seat {seat} did not follow {led}, yet in trick {later_trick} it played "
-                 "{card} of that suit: it held {led} and had to follow."),
-})
-
 
 @register_ask("hokm", "legal-plays", fields=("trump", "hand", "trick"))
 def legal_plays(s: Scenario) -> dict:
