@@ -203,6 +203,10 @@ def check_exercise(ex: Exercise, ruleset: str | None, problems: Problems) -> Non
     except ExerciseError as e:
         problems.add(ex.path, ex.line_of("scenario"), f"{label}: {e}")
         return
+    except Exception as e:  # noqa: BLE001 - an engine bug is reported at the exercise, not as a traceback
+        problems.add(ex.path, ex.line_of("scenario"),
+                     f"{label}: the engine failed on this scenario ({type(e).__name__}: {e})")
+        return
     if ex.expect is None:
         return  # the loader already reported the missing field
     for name in _required_expect(ex, answer):
