@@ -10,7 +10,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tutor.content.exercise import Exercise
-from tutor.content.kinds import KINDS, ExerciseError, grade, learner_seat, parse_answer, public_view
+from tutor.content.kinds import (
+    KINDS,
+    ExerciseError,
+    expected_answer,
+    grade,
+    learner_seat,
+    parse_answer,
+    public_view,
+)
 from tutor.content.lessons import ContentError, content_root, load_lesson_path, load_step
 from tutor.content.problems import Problems
 from tutor.content.quizzes import load_quiz
@@ -409,3 +417,23 @@ def test_public_view_shapes():
     hs = public_view(HS_TT)
     assert hs["scenario"]["tricks"] == TT_HAND["tricks"] and hs["you"] == 0
     assert learner_seat(Exercise(id="t", kind="legal-cards", scenario=HOKM_LEGAL.scenario, you=3)) == 3
+
+
+def _real_exercises():
+    from tutor.content.lessons import load_all_paths
+    from tutor.content.quizzes import load_all_quizzes
+    problems = Problems()
+    out = [e for path in load_all_paths(problems=problems).values() for s in path for e in s.exercises]
+    return out + [q for quiz in load_all_quizzes(problems=problems).values() for q in quiz]
+
+
+def test_every_real_exercise_grades_and_hides_its_answer(monkeypatch):
+    monkeypatch.delenv("TUTOR_CONTENT_DIR", raising=False)
+    exercises = _real_exercises()
+    assert len(exercises) >= 600
+    assert {e.kind for e in exercises} == set(KINDS)
+    for e in exercises:
+        expected, _ = expected_answer(e)
+        assert grade(e, expected).correct is True, e.id
+        view = public_view(e)
+        assert not (set(_keys(view)) & _ANSWER_KEYS), e.id
