@@ -142,10 +142,30 @@ def resolve(ref: object, lang: str = "en") -> Exercise:
 
 
 def prompt_of(ex: Exercise, lang: str) -> str:
-    text = ex.prompt_in(lang) if ex.prompt is not None else None
-    if isinstance(ex.prompt, str) and ex.lang and ex.lang != lang:
-        text = None
+    """The exercise's own prompt in ``lang`` if it has one, else the kind's translated prompt."""
+    if isinstance(ex.prompt, str):
+        text = ex.prompt if (ex.lang or "en") == lang else None
+    else:
+        text = ex.prompt.get(lang) if ex.prompt is not None else None
     return text or i18n.kind_prompt(ex.kind, lang)
+
+
+def teaching_step(ex: Exercise) -> str | None:
+    """The lesson step that teaches the exercise: ``teaches``, its own step, or (generated
+    questions) the first step of the ruleset with an exercise of the same kind."""
+    if ex.teaches or ex.step_id:
+        return ex.teaches or ex.step_id
+    return _first_step_of_kind(ex.ruleset or "", ex.kind)
+
+
+@functools.cache
+def _first_step_of_kind(ruleset: str, kind: str) -> str | None:
+    if ruleset not in RULESETS:
+        return None
+    for s in lesson_path(ruleset, "en").steps:
+        if any(e.kind == kind for e in s.exercises):
+            return s.id
+    return None
 
 
 def you_of(ex: Exercise) -> int:
@@ -202,7 +222,11 @@ def _digits(value: str) -> str:
 
 def _check_cards(ex: Exercise, values: object) -> None:
     """Unknown or foreign cards are ``bad-card`` (the kinds module calls every problem bad-field)."""
-    if ex.kind != "legal-cards" or not isinstance(values, list):
+    if ex.kind != "legal-cards":
+        return
+    if isinstance(values, str):  # the kinds module also reads "AS, 10H"
+        values = [v for v in re.split(r"[\s,;]+", values.strip()) if v]
+    if not isinstance(values, list):
         return
     hand = {str(Card.parse(c)) for c in ex.scenario.get("hand", [])}
     for v in values:

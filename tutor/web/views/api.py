@@ -94,7 +94,7 @@ def answer(ref: str):
     if ex.kind == "legal-cards":
         for item in details.get("illegal", []):
             item["why"] = [dict(r) | {"text": i18n.render_reason(r, lang, **ctx)} for r in item.get("why", [])]
-    teaches = ex.teaches or ex.step_id
+    teaches = X.teaching_step(ex)
     step = X.find_step(teaches, lang) if teaches else None
     return jsonify({
         "id": ref,

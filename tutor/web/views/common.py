@@ -125,7 +125,7 @@ def feedback_context(ex: Exercise, lang: str, verdict: X.Verdict, table) -> dict
         else:
             for c, s in exp["awards"].items():
                 lines.append((i18n.category_name(c, lang), side(s)))
-    teaches = ex.teaches or ex.step_id
+    teaches = X.teaching_step(ex)
     step = X.find_step(teaches, lang) if teaches else None
     return {
         "why": X.render_why(ex, verdict, lang),
