@@ -22,9 +22,26 @@ from enum import IntEnum
 from .errors import DuplicateCardError, NotationError
 
 __all__ = [
-    "Suit", "Card", "CARDS", "SUIT_MASK", "FULL_DECK", "RANK_NAMES", "JACK", "QUEEN", "KING", "ACE",
-    "parse_card", "parse_cards", "parse_suit", "mask_of", "cards_of", "count", "highest", "lowest",
-    "shuffled_deck", "format_cards",
+    "ACE",
+    "CARDS",
+    "FULL_DECK",
+    "JACK",
+    "KING",
+    "QUEEN",
+    "RANK_NAMES",
+    "SUIT_MASK",
+    "Card",
+    "Suit",
+    "cards_of",
+    "count",
+    "format_cards",
+    "highest",
+    "lowest",
+    "mask_of",
+    "parse_card",
+    "parse_cards",
+    "parse_suit",
+    "shuffled_deck",
 ]
 
 JACK, QUEEN, KING, ACE = 11, 12, 13, 14
@@ -94,7 +111,7 @@ class Card(int):
 
     __slots__ = ()
 
-    def __new__(cls, index: int) -> Card:
+    def __new__(cls, index: int) -> Card:  # noqa: PYI034 - returns the shared instance
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < 52:
             raise ValueError(f"card index must be 0..51, not {index!r}")
         try:

@@ -15,8 +15,15 @@ if TYPE_CHECKING:
     from .reasons import Reason
 
 __all__ = [
-    "TutorError", "NotationError", "DuplicateCardError", "BadFieldError", "BadJsonError",
-    "UnknownRulesetError", "UnknownAskError", "ImpossibleStateError", "IllegalPlayError",
+    "BadFieldError",
+    "BadJsonError",
+    "DuplicateCardError",
+    "IllegalPlayError",
+    "ImpossibleStateError",
+    "NotationError",
+    "TutorError",
+    "UnknownAskError",
+    "UnknownRulesetError",
 ]
 
 

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-__all__ = ["Reason", "REASON_TEXTS", "N_"]
+__all__ = ["N_", "REASON_TEXTS", "Reason"]
 
 
 def N_(text: str) -> str:
