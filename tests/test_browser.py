@@ -1,0 +1,176 @@
+"""End-to-end in Debian's Chromium (pytest-playwright) against a live server in a thread.
+
+In each language a new learner completes a lesson step and a five-question quiz (one answer wrong,
+whose engine reason must be shown); Persian pages are right to left; a card can be selected with
+the keyboard alone.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from playwright.sync_api import Page, expect
+from web_support import expected, form_for, make_app, wrong_value
+from werkzeug.serving import make_server
+
+from tutor import i18n
+from tutor.content import kinds
+from tutor.web import exercises as X
+from tutor.web.db import Quiz
+from tutor.web.table import players_of
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "headless": True,
+            "args": ["--headless", "--no-sandbox", "--disable-gpu"]}
+
+
+@pytest.fixture(scope="session")
+def live(tmp_path_factory):
+    """(base URL, app) of a server running in a thread on a free loopback port."""
+    app = make_app(tmp_path_factory.mktemp("browser"))
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}", app
+    server.shutdown()
+    thread.join(timeout=5)
+
+
+def give(page: Page, scope, ex, value) -> None:
+    """Answer ``ex`` in the page by clicking cards/options and typing numbers, as a learner would."""
+    for name, v in form_for(ex, value).items():
+        for item in v if isinstance(v, list) else [v]:
+            box = scope.locator(f"input[name='{name}'][value='{item}']")
+            if box.count():
+                scope.locator(f"label:has(> input[name='{name}'][value='{item}'])").click()
+                expect(box).to_be_checked()
+            else:
+                scope.locator(f"input[name='{name}']").fill(item)
+
+
+def why_texts(ex, given, lang):
+    verdict = kinds.grade(ex, given)
+    return i18n.render_reasons(verdict.why, lang, you=X.you_of(ex), players=players_of(ex.scenario),
+                               ruleset=ex.ruleset)
+
+
+LESSONS = {"en": ("hokm", "legal-cards"), "fa": ("hokm", "trick-winner"), "bg": ("trinidad", "legal-cards"),
+           "te": ("all-fours", "turn-up")}
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "bg", "te"])
+def test_new_learner_lesson_step_and_quiz(page: Page, live, lang):
+    base, app = live
+    ruleset, kind = LESSONS[lang]
+    step = next(s for s in X.lesson_path(ruleset, lang).steps if any(e.kind == kind for e in s.exercises))
+
+    page.goto(f"{base}/{lang}/")
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    expect(page.locator("html")).to_have_attribute("dir", "rtl" if lang == "fa" else "ltr")
+
+    # --- the lesson step: answer each exercise right; the step is then marked done on the path
+    page.goto(f"{base}/{lang}/learn/{ruleset}/{step.id}")
+    expect(page.locator("h1")).to_have_text(step.title)
+    for ex in step.exercises:
+        section = page.locator(f"#ex-{ex.id}")
+        give(page, section, ex, expected(ex))
+        section.locator("button[type=submit]").click()
+        expect(page.locator(f"#ex-{ex.id} .verdict.good")).to_be_visible()
+    page.goto(f"{base}/{lang}/learn/{ruleset}/")
+    done = page.locator(f".step-item.done a[href='/{lang}/learn/{ruleset}/{step.id}']")
+    expect(done).to_be_visible()
+
+    # --- a five-question quiz with the second answer wrong
+    page.goto(f"{base}/{lang}/practice/")
+    page.locator(f"label:has(> input[name=game][value='{ruleset}'])").click()
+    page.fill("input[name=seed]", "2024")
+    page.locator("form.setup button[type=submit]").click()
+    expect(page.locator(".quiz-head")).to_be_visible()
+    token = page.url.split("/quiz/")[1].split("/")[0]
+    with app.app_context():
+        db = app.extensions["tutor_db"]()
+        refs = db.query(Quiz).filter_by(token=token).one().refs
+        db.close()
+    assert len(refs) == 5
+    for n, ref in enumerate(refs, 1):
+        ex = X.resolve(ref, lang)
+        assert page.url.endswith(f"/quiz/{token}/{n}")
+        right = expected(ex)
+        value = wrong_value(ex, right) if n == 2 else right
+        form = page.locator("form.answer-form")
+        give(page, form, ex, value)
+        form.locator("button[type=submit]").click()
+        if n == 2:
+            expect(page.locator(".verdict.wrong")).to_be_visible()
+            reasons = why_texts(ex, value, lang)
+            assert reasons
+            for text in reasons:
+                expect(page.locator(".feedback .why")).to_contain_text(text)
+            expect(page.locator(".feedback a[href*='/learn/']")).to_be_visible()
+        else:
+            expect(page.locator(".verdict.good")).to_be_visible()
+        page.locator(".feedback a.button.primary").click()
+    assert page.url.endswith(f"/quiz/{token}/results")
+    expect(page.locator(".review li.good")).to_have_count(4)
+    expect(page.locator(".review li.wrong")).to_have_count(1)
+    # the wrong one waits in the mistakes queue
+    page.goto(f"{base}/{lang}/progress/")
+    expect(page.locator(".mistake-list li")).to_have_count(1)
+
+
+def test_persian_pages_are_right_to_left(page: Page, live):
+    base, _app = live
+    for path in ("/fa/", "/fa/learn/hokm/", "/fa/practice/", "/fa/progress/"):
+        page.goto(base + path)
+        expect(page.locator("html")).to_have_attribute("dir", "rtl")
+        assert page.evaluate("getComputedStyle(document.body).direction") == "rtl"
+    # the table itself is not mirrored: your right-hand opponent sits on the right
+    step = next(s for s in X.lesson_path("hokm", "fa").steps if any(e.kind == "trick-winner" for e in s.exercises))
+    page.goto(f"{base}/fa/learn/hokm/{step.id}")
+    felt = page.locator(".felt").first
+    right = felt.locator(".seat-right").bounding_box()
+    left = felt.locator(".seat-left").bounding_box()
+    assert right["x"] > left["x"]
+    expect(felt.locator(".seat-right .who")).to_have_text(i18n.seat_label(1, 0, 4, "hokm", "fa"))
+
+
+def test_keyboard_only_card_selection(page: Page, live):
+    base, _app = live
+    step = next(s for s in X.lesson_path("hokm", "en").steps
+                if any(e.kind == "legal-cards" and len(e.scenario["hand"]) > 1 for e in s.exercises))
+    ex = next(e for e in step.exercises if e.kind == "legal-cards" and len(e.scenario["hand"]) > 1)
+    page.goto(f"{base}/en/learn/hokm/{step.id}")
+    boxes = page.locator(f"#ex-{ex.id} input[name=card]")
+    first = ex.scenario["hand"][0]
+    for _ in range(200):  # Tab through the page until the first card of the hand has the focus
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.name") == "card" and \
+                page.evaluate("document.activeElement.value") == first:
+            break
+    else:
+        pytest.fail("the cards cannot be reached with the Tab key")
+    focused_outline = page.evaluate(
+        "getComputedStyle(document.activeElement.nextElementSibling).outlineStyle")
+    assert focused_outline == "solid"  # a visible focus ring on the card
+    page.keyboard.press("Space")
+    expect(boxes.nth(0)).to_be_checked()
+    page.keyboard.press("Tab")
+    page.keyboard.press("Space")
+    expect(boxes.nth(1)).to_be_checked()
+    page.keyboard.press("Space")
+    expect(boxes.nth(1)).not_to_be_checked()
+    # submit with the keyboard too
+    for _ in range(30):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.type") == "submit":
+            break
+    page.keyboard.press("Enter")
+    expect(page.locator(f"#ex-{ex.id} .verdict")).to_be_visible()
+    right = expected(ex)
+    verdict_class = "good" if right == [first] else "wrong"
+    expect(page.locator(f"#ex-{ex.id} .verdict.{verdict_class}")).to_be_visible()
