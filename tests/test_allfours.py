@@ -290,11 +290,19 @@ def test_run_discards_then_bunch_redeals_same_dealer():
                      and s.stock[6].rank != 11)
     st = st.apply(Action("beg", 1)).apply(Action("run", 0))
     assert st.phase == "discard" and st.to_act == 1 and [h.bit_count() for h in st.hands] == [9, 9]
+    foreign = next(c for c in range(52) if not st.hands[1] >> c & 1)
     with pytest.raises(IllegalPlayError) as e:
-        st.apply(Action("discard", 1, cards=tuple(C("AS", "KS"))))
-    assert e.value.reason.code == "discard-three"
-    for seat in (1, 0):
-        st = st.apply(st.legal_actions()[0])
+        st.apply(Action("discard", 1, Card(foreign)))
+    assert (e.value.reason.code, e.value.reason.rule) == ("discard-down", "C15")
+    held = [Card(c) for c in range(52) if st.hands[1] >> c & 1]
+    with pytest.raises(IllegalPlayError):
+        st.apply(Action("discard", 1, cards=tuple(held[:4])))
+    st = st.apply(Action("discard", 1, cards=tuple(held[:2])))
+    assert st.to_act == 1 and len(st.legal_actions()) == 7
+    st = st.apply(st.legal_actions()[0])
+    assert st.to_act == 0
+    for _ in range(3):
+        st = st.apply(st.legal_actions()[-1])
     assert [h.bit_count() for h in st.hands] == [6, 6] and st.discarded.bit_count() == 6
     assert st.phase == "bunch" and st.trump == st.turn_ups[-1].suit
     st = st.apply(Action("bunch", 1))
@@ -345,3 +353,46 @@ def test_reason_codes_have_english_templates():
         assert code in REASON_TEXTS
     r = Reason("high-dealt", "C23", {"card": "AH", "seat": 1, "side": 1})
     assert r.text() == "AH is the highest trump in play; seat 1 held it: side 1 scores High."
+
+
+def _after_run(g: AllFours, same_first: bool, players: int):
+    """A fresh game (dealer 0) where seat 1 begs and the dealer runs; with ``same_first`` the
+    first run turns the refused suit again and the second shows a new suit."""
+    n, cost = players, g.run_cost
+
+    def fits(s):
+        suit = s.turn_ups[0].suit
+        first = s.stock[cost - 1].suit
+        return s.scores == (0,) * g.n_sides and (
+            (first == suit and s.stock[2 * cost - 1].suit != suit) if same_first else first != suit)
+    st = _seed_where(g, fits, 3000)
+    assert len(st.hands) == n
+    return st, st.apply(Action("beg", 1)).apply(Action("run", 0))
+
+
+def test_wait_and_see_sets_refused_batch_aside_c33a():
+    g = AllFours(players=2, run_hand_method="wait-and-see")
+    start, st = _after_run(g, True, 2)
+    first_batch = mask_of(start.stock[0:6])
+    assert st.runs == 2 and st.phase == "discard"
+    assert st.discarded == first_batch and all(h.bit_count() == 9 for h in st.hands)
+    while st.phase == "discard":
+        st = st.apply(st.legal_actions()[0])
+    assert all(h.bit_count() == 6 for h in st.hands) and st.phase == "bunch"
+
+
+def test_keep_then_discard_reduces_once_trump_is_fixed_c33b():
+    g = AllFours(players=2, run_hand_method="keep-then-discard")
+    _, st = _after_run(g, True, 2)
+    assert st.runs == 2 and st.phase == "discard" and all(h.bit_count() == 12 for h in st.hands)
+    assert st.trump == st.turn_ups[-1].suit and st.discarded == 0
+
+
+def test_eldest_and_dealer_only_receive_run_cards_k21():
+    g = AllFours(players=3, run_hand_method="eldest-and-dealer")
+    assert (g.run_cost, g.max_runs) == (7, 4)
+    _, st = _after_run(g, False, 3)
+    assert [h.bit_count() for h in st.hands] == [9, 9, 6]
+    assert st.phase == "discard" and st.pending == (1, 0)
+    res = g.make_trump(0, C("2H", "3H", "4H", "5H", "6H"), "beg", "run")
+    assert res.redeal and res.runs == 4 and res.hand_size is None

@@ -20,7 +20,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tutor.engine.allfours import AllFours, AllFoursOptions, tally
+from tutor.engine.allfours import RUN_HAND_METHODS, AllFours, AllFoursOptions, tally
 from tutor.engine.cards import FULL_DECK
 from tutor.engine.trinidad import Trinidad, TrinidadOptions
 
@@ -166,7 +166,7 @@ CLASSIC = st.builds(
     players=st.sampled_from([2, 3, 4]), target=st.sampled_from([7, 7, 10, 11, 31]),
     turnup_scale=st.sampled_from(["jack", "running"]), low=st.sampled_from(["dealt", "captured"]),
     game_tie=st.sampled_from(["dealer-excluded", "nobody"]), void_rule=st.sampled_from(["free", "must_trump"]),
-    gift_may_win=st.booleans(), run_hand_method=st.sampled_from(["discard3", "keep-all"]))
+    gift_may_win=st.booleans(), run_hand_method=st.sampled_from(RUN_HAND_METHODS))
 TRINIDAD = st.builds(
     TrinidadOptions,
     players=st.sampled_from([4, 2]), target=st.sampled_from([14, 7]),

@@ -25,7 +25,14 @@ Decisions where RULES.md and the spec are silent (each is tested):
   the pack is exhausted and the same dealer redeals, keeping every point (§3.2 table, C17).
 * Classic discards (``run_hand_method="discard3"``): after each batch of three is dealt *and the
   next card is turned*, every player in play order from the dealer's left discards three (C15 is
-  silent on the timing; scoring is the same either way). Discards are out of play (K26).
+  silent on the timing; scoring is the same either way), one card per action. Discards are out of
+  play (K26). The other ways of running (C33, K7, K21) are options: ``keep-all`` (play with 9,
+  12 … cards), ``keep-then-discard`` (keep every batch, reduce to six once trump is fixed),
+  ``wait-and-see`` (a batch whose turn-up is the refused suit again is set aside unseen; the
+  last batch is kept and each player reduces to six) and ``eldest-and-dealer`` (ES-WIKI: only
+  the player after the dealer and the dealer receive run cards, 7 cards a run, and both reduce
+  to six once trump is fixed). The set-aside-3 variant (C33d) is not modelled: the seed does not
+  say what happens after more than one run.
 * Bunch (C18, only after a run fixed a new trump): in play order from the dealer's left each
   player may propose it; on a proposal every other player in turn agrees or refuses; one refusal
   ends the bunch phase and play begins (one proposal per deal).
@@ -41,7 +48,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from itertools import combinations
 from typing import Any, ClassVar
 
 from .cards import (
@@ -91,7 +97,7 @@ REASON_TEXTS.update({
                         "you may not play a lower trump ({cards})."),
     "not-your-turn": N_("It is seat {seat}'s turn, not yours."),
     "wrong-phase": N_("That is not possible now: the game is at the {phase} step."),
-    "discard-three": N_("Discard exactly three cards from your hand."),
+    "discard-down": N_("Discard only cards of your own hand, until you hold six."),
     # turn-up / kick
     "turned-jack": N_("The dealer turned up {card}, a jack: the dealer's side scores {points}."),
     "turnup-scores": N_("The dealer turned up {card}: the dealer's side scores {points}."),
@@ -139,6 +145,10 @@ def _check_int(name: str, value: object, allowed: tuple | range) -> None:
         raise BadFieldError(f"option {name} must be an integer in {allowed}, not {value!r}.")
 
 
+#: Ways of bringing hands back after a run (classic option ``run_hand_method``; first = default).
+RUN_HAND_METHODS = ("discard3", "keep-all", "keep-then-discard", "wait-and-see", "eldest-and-dealer")
+
+
 @dataclass(frozen=True, slots=True)
 class AllFoursOptions:
     """Options of classic All Fours (RULES.md §3.3; the first value listed is the default).
@@ -148,7 +158,9 @@ class AllFoursOptions:
     J 1, C32); ``low`` ``"dealt"`` (C24) | ``"captured"`` (C30); ``game_tie``
     ``"dealer-excluded"`` (C27) | ``"nobody"`` (K4); ``void_rule`` ``"free"`` (C21) |
     ``"must_trump"`` (K20); ``gift_may_win`` True (C12) | False (K6, FOSTER);
-    ``run_hand_method`` ``"discard3"`` (C15) | ``"keep-all"`` (C33c: play with 9, 12 … cards).
+    ``run_hand_method`` ``"discard3"`` (C15) | ``"keep-all"`` (C33c: play with 9, 12 … cards) |
+    ``"keep-then-discard"`` (C33b) | ``"wait-and-see"`` (C33a) | ``"eldest-and-dealer"`` (K21,
+    ES-WIKI).
     Raises :class:`BadFieldError` for a value outside these.
     """
 
@@ -169,7 +181,7 @@ class AllFoursOptions:
         _check_choice("game_tie", self.game_tie, ("dealer-excluded", "nobody"))
         _check_choice("void_rule", self.void_rule, ("free", "must_trump"))
         _check_choice("gift_may_win", self.gift_may_win, (True, False))
-        _check_choice("run_hand_method", self.run_hand_method, ("discard3", "keep-all"))
+        _check_choice("run_hand_method", self.run_hand_method, RUN_HAND_METHODS)
 
     @classmethod
     def running_all_fours(cls, **kw: Any) -> AllFoursOptions:
@@ -255,7 +267,7 @@ class Action:
     """One step of the state machine.
 
     ``kind``: ``"stand"``/``"beg"`` (the seat after the dealer), ``"give"``/``"run"`` (dealer),
-    ``"discard"`` (``cards``: three cards), ``"bunch"``/``"pass"`` (propose a bunch or not),
+    ``"discard"`` (``card``, or several in ``cards``: down to six), ``"bunch"``/``"pass"`` (propose a bunch or not),
     ``"agree"``/``"refuse"`` (answer a bunch), ``"play"`` (``card``), ``"call"`` (Trinidad T22:
     ``seat`` calls the exposed ``card`` of the player to play).
     """
@@ -298,6 +310,7 @@ class GameState:
     runs: int = 0
     pending: tuple[int, ...] = ()
     discarded: int = 0
+    batch: tuple[int, ...] = ()
     start_hands: tuple[int, ...] = ()
     trick: tuple[Card, ...] = ()
     leader: int = 0
@@ -358,7 +371,10 @@ class AllFoursFamily:
     RULE: ClassVar[dict[str, str]] = {}
     give_category: ClassVar[str] = "gift"
     turnup_category: ClassVar[str] = "turn-up"
-    has_discards: ClassVar[bool] = False
+    discard_each_run: ClassVar[bool] = False
+    reduce_after_trump: ClassVar[bool] = False
+    drop_refused_batch: ClassVar[bool] = False
+    only_eldest_and_dealer: ClassVar[bool] = False
     has_bunch: ClassVar[bool] = False
     has_calling: ClassVar[bool] = False
 
@@ -372,10 +388,14 @@ class AllFoursFamily:
         self.target: int = options.target
         self.n_sides = 2 if self.players == 4 else self.players
         self._side = tuple(s % 2 if self.players == 4 else s for s in range(self.players))
-        self.run_cost = 3 * self.players + 1
+        self._configure()
+        self.run_cost = 3 * (2 if self.only_eldest_and_dealer else self.players) + 1
         self.max_runs = (52 - HAND_SIZE * self.players - 1) // self.run_cost
         self.strict_void = options.void_rule == "must_trump"
         self.no_undertrump = bool(getattr(options, "no_undertrump", False))
+
+    def _configure(self) -> None:
+        """Set per-instance switches from the options before the pack arithmetic (subclasses)."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.options!r})"
@@ -746,8 +766,7 @@ class AllFoursFamily:
                 acts.insert(0, Action("give", seat))
             return acts
         if ph == DISCARD:
-            return [Action("discard", seat, cards=combo)
-                    for combo in combinations(tuple(iter_cards(state.hands[seat])), 3)]
+            return [Action("discard", seat, c) for c in iter_cards(state.hands[seat])]
         if ph == BUNCH:
             return [Action("bunch", seat), Action("pass", seat)]
         if ph == VOTE:
@@ -788,16 +807,20 @@ class AllFoursFamily:
                 return state if state.over else self._start_play(state)
             return self._run(state)
         if ph == DISCARD:
-            cards = tuple(action.cards)
+            cards = tuple(action.cards) + ((action.card,) if action.card is not None else ())
             m = 0
             for c in cards:
                 m |= 1 << c
-            if len(cards) != 3 or m.bit_count() != 3 or m & ~state.hands[seat]:
-                raise self._illegal("discard exactly three cards of your hand.", "discard-three", "C15")
+            hand = state.hands[seat]
+            if not cards or m.bit_count() != len(cards) or m & ~hand or hand.bit_count() - len(cards) < HAND_SIZE:
+                raise self._illegal("discard cards of your own hand, down to six.", "discard-down", "C15")
             hands = list(state.hands)
             hands[seat] &= ~m
-            state = replace(state, hands=tuple(hands), discarded=state.discarded | m, pending=state.pending[1:])
-            return state if state.pending else self._resolve_run(state)
+            pending = state.pending if hands[seat].bit_count() > HAND_SIZE else state.pending[1:]
+            state = replace(state, hands=tuple(hands), discarded=state.discarded | m, pending=pending)
+            if pending:
+                return state
+            return self._resolve_run(state) if state.trump is None else self._after_trump(state)
         if ph == BUNCH:
             if kind == "bunch":
                 others = tuple((seat + k) % self.players for k in range(1, self.players))
@@ -821,36 +844,59 @@ class AllFoursFamily:
                        trick_winners=(), won=(0,) * n)
 
     def _run(self, state: GameState) -> GameState:
-        """Set the turned card aside (K8), deal three more to each from the seat after the dealer,
-        turn the next card (C13/T10)."""
+        """Set the turned card aside (K8), deal three more to each from the seat after the dealer
+        (or only to that seat and the dealer, ``eldest-and-dealer``), turn the next card
+        (C13/T10)."""
         n = self.players
         stock = state.stock
         hands = list(state.hands)
-        for k in range(1, n + 1):
-            s = (state.dealer + k) % n
+        batch = [0] * n
+        seats = (((state.dealer + 1) % n, state.dealer) if self.only_eldest_and_dealer
+                 else tuple((state.dealer + k) % n for k in range(1, n + 1)))
+        for s in seats:
             for c in stock[:3]:
-                hands[s] |= 1 << c
+                batch[s] |= 1 << c
+            hands[s] |= batch[s]
             stock = stock[3:]
         turn = stock[0]
         refused = state.turn_ups[0].suit
         state = replace(state, phase=CHOOSE, hands=tuple(hands), stock=stock[1:], turn_ups=state.turn_ups + (turn,),
-                        runs=state.runs + 1)
+                        runs=state.runs + 1, batch=tuple(batch))
         award, _ = self._turnup_award(state.dealer, turn, self._later_turnup_counts(turn.suit != refused))
         state = self._score(state, [award] if award else [])
         if state.over:
             return state
-        if self.has_discards:
-            return replace(state, phase=DISCARD, pending=tuple((state.dealer + k) % n for k in range(1, n + 1)))
+        if self.discard_each_run:
+            return self._discard_phase(state)
         return self._resolve_run(state)
+
+    def _discard_phase(self, state: GameState) -> GameState:
+        """Players holding more than six discard down to six, in play order from the dealer's left."""
+        n = self.players
+        seats = tuple(s for s in ((state.dealer + k) % n for k in range(1, n + 1))
+                      if state.hands[s].bit_count() > HAND_SIZE)
+        return replace(state, phase=DISCARD, pending=seats) if seats else state
+
+    def _after_trump(self, state: GameState) -> GameState:
+        """A run fixed trump: the bunch may be proposed (C18), else play starts."""
+        if self.has_bunch:
+            n = self.players
+            return replace(state, phase=BUNCH, pending=tuple((state.dealer + k) % n for k in range(1, n + 1)))
+        return self._start_play(state)
 
     def _resolve_run(self, state: GameState) -> GameState:
         turn = state.turn_ups[-1]
         if turn.suit != state.turn_ups[0].suit:
             state = replace(state, trump=turn.suit)
-            if self.has_bunch:
-                n = self.players
-                return replace(state, phase=BUNCH, pending=tuple((state.dealer + k) % n for k in range(1, n + 1)))
-            return self._start_play(state)
+            if self.reduce_after_trump:
+                reduced = self._discard_phase(state)
+                if reduced.phase == DISCARD:
+                    return reduced
+            return self._after_trump(state)
+        if self.drop_refused_batch:  # wait-and-see (C33a): the batch is put aside unseen
+            dropped = _or(state.batch)
+            state = replace(state, hands=tuple(h & ~b for h, b in zip(state.hands, state.batch)),
+                            discarded=state.discarded | dropped, batch=())
         if len(state.stock) >= self.run_cost:
             return self._run(state)
         # the pack ran out: same dealer, points kept (C17, T12)
@@ -952,14 +998,21 @@ class AllFours(AllFoursFamily):
 
     def __init__(self, options: AllFoursOptions | None = None, **kw: Any) -> None:
         super().__init__(options, **kw)
-        self.has_discards = self.options.run_hand_method == "discard3"
+
+    def _configure(self) -> None:
+        method = self.options.run_hand_method
+        self.discard_each_run = method == "discard3"
+        self.reduce_after_trump = method in ("keep-then-discard", "wait-and-see", "eldest-and-dealer")
+        self.drop_refused_batch = method == "wait-and-see"
+        self.only_eldest_and_dealer = method == "eldest-and-dealer"
+        self.keeps_all = method == "keep-all"
 
     def hand_sizes(self) -> tuple[int, ...]:
         """6, or with ``run_hand_method="keep-all"`` also 9, 12 … as runs allow (C15/C33)."""
-        return super().hand_sizes() if not self.has_discards else (HAND_SIZE,)
+        return super().hand_sizes() if self.keeps_all else (HAND_SIZE,)
 
     def hand_size_after(self, runs: int) -> int:
-        return HAND_SIZE if self.has_discards else HAND_SIZE + 3 * runs
+        return HAND_SIZE + 3 * runs if self.keeps_all else HAND_SIZE
 
     def turnup_points(self, card: int) -> tuple[int, Reason]:
         """Jack scale: a jack scores 1 (C8, C16). Running scale: A 4, K 3, Q 2, J 1 (C32)."""

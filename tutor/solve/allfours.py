@@ -10,9 +10,10 @@ then ``target-reached`` when a side wins).
 
 Decisions where the spec is silent (each tested in ``tests/test_solve_allfours.py``):
 
-* ``all-fours`` gains the option ``run_hand_method`` (``"discard3"`` default, ``"keep-all"``):
+* ``all-fours`` gains the option ``run_hand_method`` (``"discard3"`` default, ``"keep-all"``,
+  ``"keep-then-discard"``, ``"wait-and-see"``, ``"eldest-and-dealer"``; RULES.md C33/K7/K21):
   with ``keep-all`` a classic hand may have 9, 12 … tricks (spec: "more only with an option
-  that keeps extra cards").
+  that keeps extra cards"); ``eldest-and-dealer`` runs use 7 cards, so more runs fit the pack.
 * ``legal-plays``: ``hand`` holds 1 to the largest hand size of the ruleset/player count;
   ``trick`` 0 to ``players - 1`` cards.
 * ``make-trump``: ``dealer_choice`` given with ``stand`` is ``bad-field``; ``run`` with only the
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..engine.allfours import AllFours, AllFoursFamily, AllFoursOptions, tally
+from ..engine.allfours import RUN_HAND_METHODS, AllFours, AllFoursFamily, AllFoursOptions, tally
 from ..engine.cards import mask_of
 from ..engine.errors import BadFieldError, ImpossibleStateError
 from ..engine.reasons import Reason
@@ -36,7 +37,7 @@ from .common import RULESETS, OptionSpec, Scenario, check_disjoint, register_ask
 
 __all__ = ["engine_for", "hand_score", "legal_plays", "make_trump", "trick_winner", "turn_up"]
 
-RULESETS["all-fours"].options.setdefault("run_hand_method", OptionSpec("run_hand_method", ("discard3", "keep-all")))
+RULESETS["all-fours"].options.setdefault("run_hand_method", OptionSpec("run_hand_method", RUN_HAND_METHODS))
 
 _CLASSES: dict[str, tuple[type[AllFoursFamily], type]] = {
     "all-fours": (AllFours, AllFoursOptions),
