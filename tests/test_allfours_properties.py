@@ -120,6 +120,7 @@ def play_game(rules, seed: int) -> int:
             seat = state.to_act
             plays = sum(1 << a.card for a in actions if a.kind == "play")
             assert plays == ref_legal(state.hands[seat], state.trick, state.trump, strict, no_under)
+            assert plays == rules.legal(state.hands[seat], state.trick, state.trump)[0]
             assert all(state.exposed[seat] >> a.card & 1 and a.seat != seat for a in actions if a.kind == "call")
         action = rng.choice(actions)
         before = state
