@@ -133,6 +133,12 @@ def test_make_trump_errors(extra, code):
     assert err({**TT, "ask": "make-trump", "dealer": 0, **extra})[0] == code
 
 
+def test_take_one_forbidden_message_names_the_option():
+    code, msg = err({**TT, "ask": "make-trump", "dealer": 0, "turn_ups": ["5H"], "decision": "beg",
+                     "dealer_choice": "give", "scores": [0, 13], "options": {"beg_point_may_win": False}})
+    assert code == "illegal-play" and "beg_point_may_win" in msg and "side 1" in msg
+
+
 def test_make_trump_redeal_answer():
     out = solve({**AF, "ask": "make-trump", "players": 4, "dealer": 0, "turn_ups": ["JH", "2H", "3H"],
                  "decision": "beg", "dealer_choice": "run", "scores": [1, 6]})

@@ -383,6 +383,7 @@ class AllFoursFamily:
     options_type: ClassVar[type] = AllFoursOptions
     RULE: ClassVar[dict[str, str]] = {}
     give_category: ClassVar[str] = "gift"
+    give_option: ClassVar[str] = "gift_may_win"
     turnup_category: ClassVar[str] = "turn-up"
     discard_each_run: ClassVar[bool] = False
     reduce_after_trump: ClassVar[bool] = False
@@ -559,7 +560,7 @@ class AllFoursFamily:
                 if forbidden is not None:
                     raise IllegalPlayError(
                         f"the dealer may not keep the suit: the point would put side {forbidden.params['side']} "
-                        "out, so he must run (option gift_may_win: false).", forbidden)
+                        f"out, so he must run (option {self.give_option}: false).", forbidden)
                 gifts = self.give_awards(dealer)
                 awards += gifts
                 why += [a.reason for a in gifts]

@@ -100,6 +100,7 @@ class Trinidad(AllFoursFamily):
         "decide": "T8", "choose": "T9", "play": "T13",
     }
     give_category = "take-one"
+    give_option = "beg_point_may_win"
     turnup_category = "kick"
     has_calling = True
 
