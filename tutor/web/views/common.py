@@ -38,7 +38,8 @@ def exercise_context(ex: Exercise, ref: str, lang: str, verdict: X.Verdict | Non
     players = players_of(ex.scenario)
     you = X.you_of(ex)
     ruleset = ex.ruleset or "hokm"
-    trick_seats = X.walk_seats(ex) if ex.kind in ("hand-score", "game-winner") else None
+    shown = ex.kind in ("hand-score", "game-winner") or (ex.kind == "walk-through" and verdict is not None)
+    trick_seats = X.walk_seats(ex) if shown else None
     table = build_table(ex.kind, ex.scenario, ex.you, lang, trick_seats=trick_seats)
     ctx = {
         "ex": ex,
