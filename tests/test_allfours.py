@@ -396,3 +396,29 @@ def test_eldest_and_dealer_only_receive_run_cards_k21():
     assert st.phase == "discard" and st.pending == (1, 0)
     res = g.make_trump(0, C("2H", "3H", "4H", "5H", "6H"), "beg", "run")
     assert res.redeal and res.runs == 4 and res.hand_size is None
+
+
+def test_state_machine_replays_every_worked_hand_like_solve():
+    """Each worked hand-score scenario, played card by card through the state machine from the
+    same start hands, ends with the same trick winners and awards as the solve answer."""
+    from tutor.engine.trinidad import Trinidad, TrinidadOptions
+    n_checked = 0
+    for name in ("allfours_hands.yaml", "trinidad_hands.yaml"):
+        for _, case in worked_cases(name):
+            sc = case["scenario"]
+            if sc["ask"] != "hand-score" or "error" in case:
+                continue
+            opts = {**sc.get("options", {}), "players": sc.get("players", 2 if sc["ruleset"] == "all-fours" else 4)}
+            g = AllFours(AllFoursOptions(**opts)) if sc["ruleset"] == "all-fours" else Trinidad(TrinidadOptions(**opts))
+            tricks = [C(*t) for t in sc["tricks"]]
+            trump = Suit.parse(sc["trump"])
+            start, _, _ = g.replay(sc["dealer"], trump, tricks)
+            st = g.play_state(sc["dealer"], trump, start, scores=(0,) * g.n_sides)
+            for t in tricks:
+                for card in t:
+                    st = st.apply(Action("play", st.to_act, card))
+            got = check_case(case)
+            assert list(st.last_hand.trick_winners) == got["trick_winners"]
+            assert [a.to_json() for a in st.last_hand.awards] == got["awards"]
+            n_checked += 1
+    assert n_checked >= 9
