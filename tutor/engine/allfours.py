@@ -439,9 +439,8 @@ class AllFoursFamily:
         if not trick:
             return hand, Reason("lead-any", R["lead"], {})
         led = trick[0] // 13
-        mask = follow_or_trump(hand, led, trump, self.strict_void)
-        tm = SUIT_MASK[trump]
-        trumps = hand & tm
+        mask = self.legal_mask(hand, trick, trump)
+        trumps = hand & SUIT_MASK[trump]
         ls, ts = Suit(led).letter, Suit(trump).letter
         if led == trump:
             if trumps:
@@ -449,21 +448,13 @@ class AllFoursFamily:
             return mask, Reason("trump-led-no-trump", R["trump_led"], {"trump": ts})
         follow = hand & SUIT_MASK[led]
         if follow:
-            if self.no_undertrump and trumps:
-                played = 0
-                for c in trick:
-                    played |= 1 << c
-                played &= tm
-                if played:
-                    top = played.bit_length() - 1
-                    low = trumps & ((1 << top) - 1)
-                    if low:
-                        return mask & ~low, Reason("no-undertrump", "K22", {
-                            "card": str(CARDS[top]), "led": ls, "cards": _desc(low)})
+            under = trumps & ~mask
+            if under:
+                top = max(c for c in trick if c // 13 == trump)
+                return mask, Reason("no-undertrump", "K22", {"card": str(CARDS[top]), "led": ls, "cards": _desc(under)})
             return mask, Reason("follow-or-trump", R["follow"], {"led": ls, "trump": ts, "cards": _desc(follow)})
         if self.strict_void and trumps:
-            return mask, Reason("void-must-trump", "K20" if self.ruleset == "all-fours" else "K1",
-                                {"led": ls, "cards": _desc(trumps)})
+            return mask, Reason("void-must-trump", R["void_strict"], {"led": ls, "cards": _desc(trumps)})
         return mask, Reason("void-any-card", R["void"], {"led": ls})
 
     def legal_mask(self, hand: int, trick: Sequence[int], trump: int) -> int:
@@ -1017,7 +1008,7 @@ class AllFours(AllFoursFamily):
     ruleset = "all-fours"
     options_type = AllFoursOptions
     RULE: ClassVar[dict[str, str]] = {
-        "lead": "C19", "follow": "C20", "trump_led": "C20", "void": "C21", "winner": "C22",
+        "lead": "C19", "follow": "C20", "trump_led": "C20", "void": "C21", "void_strict": "K20", "winner": "C22",
         "turnup": "C8", "stand": "C9", "give": "C11", "give_forbidden": "K6", "run": "C13", "redeal": "C17",
         "high": "C23", "low": "C24", "jack": "C25", "game": "C26", "tie": "C27", "order": "C28",
         "decide": "C9", "choose": "C10", "discard": "C15", "bunch": "C18", "vote": "C18", "play": "C19",
