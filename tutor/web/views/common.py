@@ -68,6 +68,10 @@ def exercise_context(ex: Exercise, ref: str, lang: str, verdict: X.Verdict | Non
     return ctx
 
 
+def _nth(items, i):
+    return items[i] if isinstance(items, list | tuple) and i < len(items) else None
+
+
 def _picks(ex: Exercise, winners: list) -> list[int]:
     """Position in each trick of the winning card, from a list of trick winners (each leads the next)."""
     players = players_of(ex.scenario)
@@ -89,7 +93,7 @@ def feedback_context(ex: Exercise, lang: str, verdict: X.Verdict, table) -> dict
     you = X.you_of(ex)
     ruleset = ex.ruleset
     exp = verdict.expected
-    lines: list[tuple[str, str]] = []     # (what, right answer) in words
+    lines: list[tuple[str, str, bool | None]] = []     # (what, right answer in words, learner right?)
 
     def seat(s):
         return i18n.seat_label(s, you, players, ruleset, lang) if isinstance(s, int) else i18n.side_label(
@@ -99,33 +103,40 @@ def feedback_context(ex: Exercise, lang: str, verdict: X.Verdict, table) -> dict
         return i18n.side_label(s, you, players, lang, ruleset)
 
     sol = verdict.answer
+    got = verdict.given
+
+    def add(what, value, ok=None):
+        lines.append((what, value, ok))
+
     if ex.kind == "legal-cards":
-        lines.append((_("Cards you may play"), i18n.cards_label(exp, lang) if exp else "—"))
+        add(_("Cards you may play"), i18n.cards_label(exp, lang) if exp else "—", verdict.correct)
     elif ex.kind == "trick-winner":
         card = sol.get("card")
-        lines.append((_("Winner"), seat(exp) + (" — " + i18n.card_label(card, lang) if card else "")))
+        add(_("Winner"), seat(exp) + (" — " + i18n.card_label(card, lang) if card else ""), verdict.correct)
     elif ex.kind == "next-hakem":
-        lines.append((_("Next hakem"), seat(exp)))
+        add(_("Next hakem"), seat(exp), verdict.correct)
     elif ex.kind in ("round-score", "turn-up"):
-        lines.append((_("Points"), i18n.fmt_number(exp, lang)))
+        add(_("Points"), i18n.fmt_number(exp, lang), verdict.correct)
         if ex.kind == "round-score" and sol.get("result"):
-            lines.append((_("Result"), i18n.result_name(sol["result"], lang)))
+            add(_("Result"), i18n.result_name(sol["result"], lang))
     elif ex.kind == "beg":
         for s, pts in enumerate(exp or []):
-            lines.append((side(s), i18n.fmt_number(pts, lang)))
+            add(side(s), i18n.fmt_number(pts, lang), _nth(got, s) == pts)
     elif ex.kind == "hand-score":
         for c, s in exp.items():
-            lines.append((i18n.category_name(c, lang), side(s)))
+            add(i18n.category_name(c, lang), side(s), (got or {}).get(c) == s)
     elif ex.kind == "game-winner":
-        lines.append((_("Winner"), side(exp)))
+        add(_("Winner"), side(exp), verdict.correct)
     elif ex.kind == "walk-through":
+        given_winners = (got or {}).get("trick_winners") or []
         for t, w in enumerate(exp["trick_winners"]):
-            lines.append((_("Trick %(n)s", n=i18n.fmt_number(t + 1, lang)), seat(w)))
+            add(_("Trick %(n)s", n=i18n.fmt_number(t + 1, lang)), seat(w), _nth(given_winners, t) == w)
         if "points" in exp:
-            lines.append((_("Points"), i18n.fmt_number(exp["points"], lang) if exp["points"] else "—"))
+            add(_("Points"), i18n.fmt_number(exp["points"], lang) if exp["points"] else "—",
+                (got or {}).get("points") == exp["points"])
         else:
             for c, s in exp["awards"].items():
-                lines.append((i18n.category_name(c, lang), side(s)))
+                add(i18n.category_name(c, lang), side(s), ((got or {}).get("awards") or {}).get(c) == s)
     teaches = X.teaching_step(ex)
     step = X.find_step(teaches, lang) if teaches else None
     return {
