@@ -340,3 +340,11 @@ def test_lesson_markup_is_sanitised(client):
             html = client.get(f"/en/learn/{r}/{s.id}").get_data(as_text=True)
             body = html[html.index('<article class="lesson">'):]
             assert "<script" not in body and "javascript:" not in body
+
+
+@pytest.mark.parametrize("a", ["99999999999999999999999999", "-1", "abc", "٣", "1" * 13])
+def test_odd_attempt_ids_in_the_url_are_ignored(client, a):
+    step, ex = lesson_exercise("hokm", "trick-winner")
+    post_answer(client, "en", step, ex, form_for(ex, expected(ex)))  # a learner with a row
+    r = client.get(f"/en/learn/hokm/{step.id}?a={a}")
+    assert r.status_code == 200 and 'class="verdict' not in r.get_data(as_text=True)

@@ -46,7 +46,7 @@ def path(ruleset: str):
 
 def _attempt_for(attempt_id: str | None, ref_prefix: str):
     """The learner's own attempt (feedback after the redirect), or None."""
-    if not attempt_id or not attempt_id.isdigit():
+    if not attempt_id or not attempt_id.isascii() or not attempt_id.isdigit() or len(attempt_id) > 12:
         return None
     learner = current_learner()
     if learner is None:

@@ -99,11 +99,11 @@ def start():
     count = f.get("count", "5")
     difficulty = f.get("difficulty", "1")
     seed_text = f.get("seed", "").strip()
-    if not count.isdigit() or int(count) not in COUNTS:
+    if not count.isascii() or not count.isdigit() or len(count) > 3 or int(count) not in COUNTS:
         return setup(error=_("Choose how many questions."), status=400)
     if difficulty not in ("1", "2", "3"):
         return setup(error=_("Choose a difficulty."), status=400)
-    if seed_text and (not seed_text.isdigit() or len(seed_text) > 9):
+    if seed_text and (not seed_text.isascii() or not seed_text.isdigit() or len(seed_text) > 9):
         return setup(error=_("The seed must be a whole number (up to nine digits)."), status=400)
     seed = int(seed_text) if seed_text else secrets.randbelow(10**6)
     refs = draw_quiz(ruleset, kinds, int(count), int(difficulty), seed)

@@ -65,7 +65,7 @@ def reset(step_id: str):
 
 @bp.post("/name")
 def name():
-    text = " ".join(request.form.get("name", "").split())
+    text = " ".join("".join(ch for ch in request.form.get("name", "") if ch.isprintable()).split())
     if len(text) > 40:
         return page(error=_("A name can be at most 40 characters long."), status=400)
     db = get_session()
