@@ -140,3 +140,49 @@ def test_huge_form_body_is_400_and_writes_nothing(client, app):
     assert r.status_code == 400
     assert "too large" in r.get_data(as_text=True)
     assert rows(app, Attempt) == 0 and rows(app, Learner) == 0
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_tutor_serve_starts_the_development_server(tmp_path):
+    import os
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    port = _free_port()
+    env = dict(os.environ, TUTOR_INSTANCE_PATH=str(tmp_path / "inst"))
+    proc = subprocess.Popen([sys.executable, "-m", "tutor.cli", "serve", "--port", str(port)], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/en/", timeout=2) as r:
+                    body = r.read().decode()
+                    break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline, "tutor serve did not start"
+                time.sleep(0.2)
+        assert '<html lang="en" dir="ltr">' in body
+        assert (tmp_path / "inst" / "tutor.sqlite3").exists()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_bench_web_measures_answer_and_ceiling():
+    from tutor.bench import bench_web
+
+    result = bench_web(requests=40, concurrency=2)
+    for name in ("answer", "healthz"):
+        assert result[name]["requests"] == 40 and result[name]["failed"] == 0
+        assert result[name]["requests/s"] > 0 and 0 < result[name]["p50 ms"] <= result[name]["p99 ms"]
+    assert result["ratio"]["answer/healthz"] > 0
