@@ -248,7 +248,7 @@ def _af_bench(ruleset: str):
             _af_random_game(rules, rng, record)
         decisions = [r[1:] for r in record if r[0] == "decision"]
         tricks = [r[1:] for r in record if r[0] == "trick"]
-        legal, winner = rules.legal, rules.trick_winner
+        legal, winner = rules.legal_plays, rules.winner_seat
         return {
             "legal-plays decisions/s": measure(lambda d: legal(d[0], d[1], d[2]), decisions, budget),
             "trick winners/s": measure(lambda t: winner(t[0], t[1], t[2]), tricks, budget),

@@ -65,7 +65,7 @@ from .cards import (
 )
 from .errors import BadFieldError, IllegalPlayError, ImpossibleStateError
 from .reasons import N_, REASON_TEXTS, Reason
-from .tricks import follow_or_trump, winner_reason, winning_index
+from .tricks import make_follow_or_trump, make_winner_seat, winner_reason, winning_index
 
 __all__ = [
     "GAME_VALUE",
@@ -407,6 +407,9 @@ class AllFoursFamily:
         self.max_runs = (52 - HAND_SIZE * self.players - 1) // self.run_cost
         self.strict_void = options.void_rule == "must_trump"
         self.no_undertrump = bool(getattr(options, "no_undertrump", False))
+        # the hot paths, specialised for these options (instance attributes shadow the methods)
+        self.legal_plays = self.legal_mask = make_follow_or_trump(self.strict_void, self.no_undertrump)
+        self.winner_seat = make_winner_seat(self.players)
 
     def _configure(self) -> None:
         """Set per-instance switches from the options before the pack arithmetic (subclasses)."""
@@ -434,43 +437,49 @@ class AllFoursFamily:
         RULES.md §3.2 predicate: leading → any; trump led → trumps if held (else any); plain
         suit led and held → that suit or any trump (minus trumps below the highest trump in the
         trick under ``no_undertrump``); void → any card (trumps only under ``must_trump``).
+        :meth:`legal_plays` gives the bit set alone and :meth:`legal_reason` the reason alone.
         """
+        mask = self.legal_plays(hand, trick, trump)
+        return mask, self.legal_reason(hand, trick, trump, mask)
+
+    def legal_reason(self, hand: int, trick: Sequence[int], trump: int, mask: int | None = None) -> Reason:
+        """The reason of :meth:`legal` (``mask``: the legal bit set, if already known)."""
         R = self.RULE
         if not trick:
-            return hand, Reason("lead-any", R["lead"], {})
+            return Reason("lead-any", R["lead"], {})
+        if mask is None:
+            mask = self.legal_plays(hand, trick, trump)
         led = trick[0] // 13
-        mask = self.legal_mask(hand, trick, trump)
         trumps = hand & SUIT_MASK[trump]
         ls, ts = Suit(led).letter, Suit(trump).letter
         if led == trump:
             if trumps:
-                return mask, Reason("trump-led-must-trump", R["trump_led"], {"trump": ts, "cards": _desc(trumps)})
-            return mask, Reason("trump-led-no-trump", R["trump_led"], {"trump": ts})
+                return Reason("trump-led-must-trump", R["trump_led"], {"trump": ts, "cards": _desc(trumps)})
+            return Reason("trump-led-no-trump", R["trump_led"], {"trump": ts})
         follow = hand & SUIT_MASK[led]
         if follow:
             under = trumps & ~mask
             if under:
                 top = max(c for c in trick if c // 13 == trump)
-                return mask, Reason("no-undertrump", "K22", {"card": str(CARDS[top]), "led": ls, "cards": _desc(under)})
-            return mask, Reason("follow-or-trump", R["follow"], {"led": ls, "trump": ts, "cards": _desc(follow)})
+                return Reason("no-undertrump", "K22", {"card": str(CARDS[top]), "led": ls, "cards": _desc(under)})
+            return Reason("follow-or-trump", R["follow"], {"led": ls, "trump": ts, "cards": _desc(follow)})
         if self.strict_void and trumps:
-            return mask, Reason("void-must-trump", R["void_strict"], {"led": ls, "cards": _desc(trumps)})
-        return mask, Reason("void-any-card", R["void"], {"led": ls})
+            return Reason("void-must-trump", R["void_strict"], {"led": ls, "cards": _desc(trumps)})
+        return Reason("void-any-card", R["void"], {"led": ls})
 
-    def legal_mask(self, hand: int, trick: Sequence[int], trump: int) -> int:
-        """The legal bit set of :meth:`legal` without building the reason (fast path)."""
-        if not trick:
-            return hand
-        mask = follow_or_trump(hand, trick[0] // 13, trump, self.strict_void)
-        if self.no_undertrump and trick[0] // 13 != trump and hand & SUIT_MASK[trick[0] // 13]:
-            tm = SUIT_MASK[trump]
-            played = 0
-            for c in trick:
-                played |= 1 << c
-            played &= tm
-            if played:
-                mask &= ~(hand & tm & ((1 << (played.bit_length() - 1)) - 1))
-        return mask
+    def legal_plays(self, hand: int, trick: Sequence[int], trump: int) -> int:
+        """The legal bit set of :meth:`legal`, building no reason: the hot path. Each instance
+        replaces this method by a function specialised for its options
+        (:func:`~tutor.engine.tricks.make_follow_or_trump`); ``legal_mask`` is the same."""
+        return make_follow_or_trump(self.strict_void, self.no_undertrump)(hand, trick, trump)
+
+    legal_mask = legal_plays
+
+    def winner_seat(self, trick: Sequence[int], trump: int, leader: int = 0) -> int:
+        """The seat that wins a complete ``trick`` led by ``leader`` (C22/T16), building no
+        objects: the hot path of :meth:`trick_winner`. Each instance replaces this method by
+        :func:`~tutor.engine.tricks.make_winner_seat` for its table."""
+        return make_winner_seat(self.players)(trick, trump, leader)
 
     def trick_winner(self, trick: Sequence[int], trump: int, leader: int = 0) -> tuple[int, Card, Reason]:
         """``(seat, card, reason)`` for a complete trick led by ``leader`` (C22/T16)."""
@@ -617,7 +626,7 @@ class AllFoursFamily:
         leader = (dealer + 1) % n
         for t in tricks:
             leaders.append(leader)
-            leader = (leader + winning_index(t, trump)) % n
+            leader = self.winner_seat(t, trump, leader)
             winners.append(leader)
         start = [0] * n
         for lead, t in zip(leaders, tricks):
@@ -953,8 +962,7 @@ class AllFoursFamily:
         state = _with(state, hands=tuple(hands), exposed=tuple(exposed), trick=trick)
         if len(trick) < self.players:
             return state
-        i = winning_index(trick, state.trump)
-        w = (state.leader + i) % self.players
+        w = self.winner_seat(trick, state.trump, state.leader)
         won = list(state.won)
         for c in trick:
             won[w] |= 1 << c

@@ -15,12 +15,14 @@ They differ in which cards a hand may play; two predicates cover them:
   ``strict_void``, trumps only when holding any: RULES.md K1/K20 option).
 
 The functions here are plain and fast (a few bit operations); rulesets wrap them with their
-rule ids and :class:`~tutor.engine.reasons.Reason` explanations.
+rule ids and :class:`~tutor.engine.reasons.Reason` explanations. For hot loops,
+:func:`make_follow_or_trump` and :func:`make_winner_seat` return functions with the options
+fixed in advance (no option tests, no objects built per call).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .cards import CARDS, SUIT_MASK, Card, Suit, format_cards, iter_cards
@@ -33,6 +35,8 @@ __all__ = [
     "follow_suit",
     "led_suit",
     "legal_mask",
+    "make_follow_or_trump",
+    "make_winner_seat",
     "trick_winner",
     "winner_reason",
     "winning_index",
@@ -64,13 +68,36 @@ def winning_index(cards: Sequence[int], trump: int | None) -> int:
 
     Highest trump if any trump is among ``cards``; else the highest card of the suit led.
     """
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    t = m & SUIT_MASK[trump] if trump is not None else 0
-    if not t:
-        t = m & SUIT_MASK[cards[0] // 13]
-    return cards.index(t.bit_length() - 1)
+    best = cards[0]
+    suit = best // 13
+    win = 0
+    for i, c in enumerate(cards):
+        s = c // 13
+        if s == suit:
+            if c > best:
+                best, win = c, i
+        elif s == trump:  # the first trump on a plain lead; later ones must beat it
+            best, suit, win = c, s, i
+    return win
+
+
+def make_winner_seat(players: int) -> Callable[..., int]:
+    """A fast ``winner_seat(cards, trump, leader=0) -> seat`` for tables of ``players`` seats:
+    the seat of :func:`winning_index` as an ``int``, building no objects."""
+    def winner_seat(cards: Sequence[int], trump: int | None, leader: int = 0) -> int:
+        best = cards[0]
+        suit = best // 13
+        seat = win = leader
+        for c in cards[1:]:
+            seat += 1
+            s = c // 13
+            if s == suit:
+                if c > best:
+                    best, win = c, seat
+            elif s == trump:
+                best, suit, win = c, s, seat
+        return win % players
+    return winner_seat
 
 
 def trick_winner(cards: Sequence[int], trump: int | None, leader: int = 0, players: int = 4) -> tuple[int, Card]:
@@ -107,6 +134,54 @@ def follow_or_trump(hand: int, led: int | None, trump: int | None, strict_void: 
     if strict_void and trumps:
         return trumps
     return hand
+
+
+#: Bit set of the suit of each card: ``LED_MASK[card] == SUIT_MASK[card // 13]``.
+LED_MASK: tuple[int, ...] = tuple(SUIT_MASK[c // 13] for c in range(52))
+
+
+def make_follow_or_trump(strict_void: bool = False, no_undertrump: bool = False
+                         ) -> Callable[[int, Sequence[int], int], int]:
+    """A fast ``legal(hand, cards, trump) -> bit set`` equal to :func:`follow_or_trump` for the
+    trick's cards so far (``cards``, play order) with the options fixed in advance.
+
+    ``no_undertrump`` (RULES.md K22): when the suit led is a plain suit and held, trumps below the
+    highest trump already in the trick are not legal. The rule is one bit-set expression::
+
+        follow = hand & LED_MASK[cards[0]]        # trump led: follow is the trumps held
+        legal = follow | hand & trumps  if follow  else  hand   (strict: hand & trumps or hand)
+    """
+    masks, led_mask = SUIT_MASK, LED_MASK
+    if no_undertrump:
+        def legal(hand: int, cards: Sequence[int], trump: int) -> int:
+            if not cards:
+                return hand
+            tm = masks[trump]
+            follow = hand & led_mask[cards[0]]
+            if not follow:
+                return hand & tm or hand if strict_void else hand
+            trumps = hand & tm
+            if trumps and led_mask[cards[0]] != tm:
+                top = 0
+                for c in cards:
+                    if tm >> c & 1 and c > top:
+                        top = c
+                if top:  # 0 is none played (or only the 2S, below which nothing lies)
+                    trumps &= ~((1 << top) - 1)
+            return follow | trumps
+    elif strict_void:
+        def legal(hand: int, cards: Sequence[int], trump: int) -> int:
+            if not cards:
+                return hand
+            follow = hand & led_mask[cards[0]]
+            return follow | hand & masks[trump] if follow else hand & masks[trump] or hand
+    else:
+        def legal(hand: int, cards: Sequence[int], trump: int) -> int:
+            if not cards:
+                return hand
+            follow = hand & led_mask[cards[0]]
+            return follow | hand & masks[trump] if follow else hand
+    return legal
 
 
 def legal_mask(hand: int, cards: Sequence[int], trump: int | None = None, rule: str = "follow") -> int:
