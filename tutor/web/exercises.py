@@ -99,6 +99,7 @@ def quiz_questions(ruleset: str) -> list[Exercise]:
     return [q for q in _quiz_questions().values() if q.ruleset == ruleset]
 
 
+@functools.lru_cache(maxsize=2048)
 def _generate(ruleset: str, kind: str, difficulty: int, seed: int) -> Exercise | None:
     try:
         from tutor.content import generators

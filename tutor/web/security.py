@@ -36,6 +36,8 @@ def _headers(response):
     h["Referrer-Policy"] = "same-origin"
     h["Cross-Origin-Opener-Policy"] = "same-origin"
     h["Permissions-Policy"] = "camera=(), microphone=(), geolocation=()"
+    if request.is_secure:
+        h["Strict-Transport-Security"] = "max-age=31536000"
     if request.path.startswith("/api/") or response.mimetype == "text/html":
         h.setdefault("Cache-Control", "no-store")
     return response

@@ -26,6 +26,7 @@ __all__ = [
 ]
 
 _DEFAULT_PLAYERS = {"hokm": 4, "all-fours": 2, "trinidad": 4}
+_DEFAULT_TARGET = {"hokm": 7, "all-fours": 7, "trinidad": 14}
 
 
 @dataclass(frozen=True)
@@ -195,6 +196,8 @@ def _facts(view: TableView, kind: str, scenario: dict, lang: str) -> None:
     target = scenario.get("target")
     if target is None and isinstance(scenario.get("options"), dict):
         target = scenario["options"].get("target")
+    if target is None:
+        target = _DEFAULT_TARGET.get(ruleset)
     if target is not None and (scores is not None or kind == "game-winner"):
         view.facts.append((_("Game to"), num(target)))
     decision = scenario.get("decision")
