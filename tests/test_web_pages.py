@@ -348,3 +348,16 @@ def test_odd_attempt_ids_in_the_url_are_ignored(client, a):
     post_answer(client, "en", step, ex, form_for(ex, expected(ex)))  # a learner with a row
     r = client.get(f"/en/learn/hokm/{step.id}?a={a}")
     assert r.status_code == 200 and 'class="verdict' not in r.get_data(as_text=True)
+
+
+def test_home_continue_goes_to_the_next_step(client):
+    path = X.lesson_path("all-fours", "en")
+    first = path.steps[0]
+    page = client.get(f"/en/learn/all-fours/{first.id}").get_data(as_text=True)
+    if first.exercises:
+        for ex in first.exercises:
+            post_answer(client, "en", first, ex, form_for(ex, expected(ex)))
+    else:
+        client.post(f"/en/learn/all-fours/{first.id}/done", data={"csrf_token": csrf_of(page)})
+    html = client.get("/en/").get_data(as_text=True)
+    assert f'href="/en/learn/all-fours/{path.steps[1].id}">Continue</a>' in html

@@ -28,8 +28,9 @@ def home():
     for r in RULESET_NAMES:
         path = lesson_path(r, g.lang)
         done = sum(1 for s in path.steps if states.get(s.id) and states[s.id].done)
+        nxt = next((s.id for s in path.steps if not (states.get(s.id) and states[s.id].done)), None)
         games.append({"id": r, "name": ruleset_name(r), "steps": len(path), "done": done,
-                      "units": len(path.units)})
+                      "units": len(path.units), "next": nxt if done else None})
     return render_template("home.html", games=games)
 
 
