@@ -194,7 +194,7 @@ def test_malformed_seat_is_400_with_a_message_and_no_rows(client, app, data):
     assert set(all_rows(app).values()) == {0}
 
 
-@pytest.mark.parametrize("cards", [["ZZ"], ["1X"], ["AS", "AS"]])
+@pytest.mark.parametrize("cards", [["ZZ"], ["1X"], ["AS", "AS"], []])
 def test_unknown_or_foreign_cards_are_400(client, app, cards):
     step, ex = lesson_exercise("hokm", "legal-cards")
     hand = ex.scenario["hand"]

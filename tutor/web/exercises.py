@@ -260,6 +260,8 @@ def read_form(ex: Exercise, form) -> object:
     kind = ex.kind
     players = players_of(ex.scenario)
     if kind == "legal-cards":
+        if not form.getlist("card"):  # a hand always has a card it may play
+            raise BadInput(_("Select the cards you may play first."), "bad-answer")
         return parse(ex, form.getlist("card"))
     if kind in ("trick-winner", "next-hakem"):
         if not form.get("seat"):
