@@ -361,3 +361,12 @@ def test_home_continue_goes_to_the_next_step(client):
         client.post(f"/en/learn/all-fours/{first.id}/done", data={"csrf_token": csrf_of(page)})
     html = client.get("/en/").get_data(as_text=True)
     assert f'href="/en/learn/all-fours/{path.steps[1].id}">Continue</a>' in html
+
+
+def test_points_may_be_typed_in_persian_digits(client):
+    step, ex = lesson_exercise("trinidad", "turn-up")
+    right = expected(ex)
+    persian = str(right).translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹"))
+    r = post_answer(client, "fa", step, ex, {"points": persian})
+    assert r.status_code == 302
+    assert 'class="verdict good"' in client.get(r.headers["Location"]).get_data(as_text=True)
