@@ -26,7 +26,8 @@ def page(error: str | None = None, status: int = 200):
         for u in lp.units:
             steps = [{"step": s, "state": states.get(s.id)} for s in u.steps]
             units.append({"unit": u, "steps": steps,
-                          "done": sum(1 for x in steps if x["state"] and x["state"].done)})
+                          "done": sum(1 for x in steps if x["state"] and x["state"].done),
+                          "started": any(x["state"] for x in steps)})
         games.append({"id": r, "name": ruleset_name(r), "units": units, "total": len(lp),
                       "done": sum(u["done"] for u in units)})
     mistakes = []
