@@ -11,6 +11,10 @@ rules written here from RULES.md §3.2, independently of the engine's code:
   value of the cards played;
 * scores are the sum of all awards, and the game ends when, adding awards in order, the first
   side reaches the target — that side is the winner.
+
+The fast random-game loop (:mod:`tutor.engine.allfours_random`) is held to the state machine: the
+same seed and random stream give the same game, award for award and trick for trick, and its
+games pass the same reference checks.
 """
 
 from __future__ import annotations
@@ -20,8 +24,9 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tutor.engine.allfours import RUN_HAND_METHODS, AllFours, AllFoursOptions, tally
-from tutor.engine.cards import FULL_DECK
+from tutor.engine.allfours import RUN_HAND_METHODS, AllFours, AllFoursOptions, deal_deck, tally
+from tutor.engine.allfours_random import machine_game, random_game
+from tutor.engine.cards import FULL_DECK, shuffled_deck
 from tutor.engine.trinidad import Trinidad, TrinidadOptions
 
 VALUE = {8: 10, 12: 4, 11: 3, 10: 2, 9: 1}  # card index % 13 -> Game value (10, A, K, Q, J)
@@ -221,3 +226,114 @@ def test_many_seeded_games_reach_every_situation():
             seen.update(r.code for a in state.awards for r in [a.reason])
     assert {"run", "redeal", "bunch", "hang-jack", "gift", "take-one", "kick", "turn-up",
             "game-tie-dealer-excluded"} <= seen
+
+
+# --------------------------------------------------------------------------- the fast loop
+HAND_CATEGORIES = ("high", "low", "jack", "hang-jack", "game")
+
+
+def check_fast_game(rules, result, record) -> None:
+    """Reference checks on a game of :func:`random_game`: every play legal, every trick won as
+    the reference says, each hand's count as the reference, scores and winner by tally."""
+    n = rules.players
+    strict, no_under = rules.strict_void, rules.no_undertrump
+    want = []
+    for dealer, trump, start, played in record:
+        held = list(start)
+        tricks, winners = [], []
+        lead = (dealer + 1) % n
+        assert len({h.bit_count() for h in start}) == 1 and len(played) == start[0].bit_count()
+        for leader, cards in played:
+            assert leader == lead and len(cards) == n
+            for i, c in enumerate(cards):
+                seat = (leader + i) % n
+                assert ref_legal(held[seat], cards[:i], trump, strict, no_under) >> c & 1
+                held[seat] &= ~(1 << c)
+            lead = ref_winner(cards, leader, trump, n)
+            tricks.append((leader, cards))
+            winners.append(lead)
+        assert not any(held)
+        want += ref_awards(rules, dealer, trump, start, tuple(tricks), tuple(winners))
+    hand_awards = [a for a in result.awards if a[0] in HAND_CATEGORIES]
+    assert hand_awards == want
+    assert result.hands == len(record)
+    scores, winner = (0,) * rules.n_sides, None
+    for category, side, points in result.awards:
+        assert winner is None or category in (*HAND_CATEGORIES, "gift", "take-one")
+        scores = scores[:side] + (scores[side] + points,) + scores[side + 1:]
+        if winner is None and scores[side] >= rules.target:
+            winner = side
+    assert (scores, winner) == (result.scores, result.winner)
+
+
+def check_fast_matches_machine(rules, seed: int) -> None:
+    fast_record, machine_record = [], []
+    fast = random_game(rules, random.Random(seed), record=fast_record)
+    assert fast == machine_game(rules, random.Random(seed), record=machine_record)
+    assert fast_record == machine_record
+    check_fast_game(rules, fast, fast_record)
+
+
+CROSS = settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+
+
+@CROSS
+@given(options=CLASSIC, seed=SEEDS)
+def test_fast_classic_game_is_the_state_machine_game(options, seed):
+    check_fast_matches_machine(AllFours(options), seed)
+
+
+@CROSS
+@given(options=TRINIDAD, seed=SEEDS)
+def test_fast_trinidad_game_is_the_state_machine_game(options, seed):
+    check_fast_matches_machine(Trinidad(options), seed)
+
+
+@FAST
+@given(options=st.one_of(CLASSIC.map(AllFours), TRINIDAD.map(Trinidad)), seed=SEEDS)
+def test_fast_random_games_follow_the_rules(options, seed):
+    rules = options
+    record: list = []
+    check_fast_game(rules, random_game(rules, random.Random(seed), record=record), record)
+
+
+def test_fast_games_reach_every_situation():
+    """Runs, redeals, bunches, gifts, hang jacks, forbidden gifts: the fast loop meets them all
+    and still agrees with the state machine."""
+    seen: set[str] = set()
+    for seed in range(60):
+        for rules in (AllFours(players=3), AllFours(players=2, gift_may_win=False, target=3),
+                      Trinidad(players=4, beg_point_may_win=False, target=3), AllFours(run_hand_method="wait-and-see"),
+                      AllFours(players=4, run_hand_method="eldest-and-dealer")):
+            result = random_game(rules, random.Random(seed), seed=seed)
+            assert result == machine_game(rules, random.Random(seed), seed=seed)
+            seen.update(a[0] for a in result.awards)
+            unfinished = result.awards[-1][0] not in HAND_CATEGORIES  # a turn-up or gift ended the game
+            if result.deal_no + 1 > result.hands + unfinished:
+                seen.add("redeal")
+    assert {"redeal", "gift", "take-one", "hang-jack", "kick", "turn-up", "game"} <= seen
+
+
+def test_deal_order_is_the_seeded_shuffle():
+    for seed in (0, 1, 5, 2**32 - 1):
+        for deal_no in range(3):
+            assert deal_deck(seed, deal_no) == shuffled_deck(random.Random(f"{seed}/{deal_no}"))
+
+
+def test_legal_plays_and_winner_seat_match_the_reference():
+    rng = random.Random(4)
+    for rules in (AllFours(players=2), AllFours(players=3, void_rule="must_trump"), Trinidad(),
+                  Trinidad(no_undertrump=True), Trinidad(no_undertrump=True, void_rule="must_trump")):
+        n = rules.players
+        for _ in range(3000):
+            deck = list(range(52))
+            rng.shuffle(deck)
+            trump = rng.randrange(4)
+            hand = sum(1 << c for c in deck[n:n + rng.randrange(1, 13)])
+            trick = tuple(deck[:rng.randrange(n)])
+            want = ref_legal(hand, trick, trump, rules.strict_void, rules.no_undertrump)
+            assert rules.legal_plays(hand, trick, trump) == rules.legal(hand, trick, trump)[0] == want
+            leader = rng.randrange(n)
+            full = tuple(deck[:n])
+            assert rules.winner_seat(full, trump, leader) == ref_winner(full, leader, trump, n)
+            assert rules.trick_winner(full, trump, leader)[0] == ref_winner(full, leader, trump, n)

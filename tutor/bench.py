@@ -9,6 +9,14 @@ For each ruleset it reports rates measured on one core, e.g. for Hokm:
   the shuffle to the first team on 7 tricks;
 * ``random rounds/s (state machine)`` — the same through :class:`~tutor.engine.hokm.HokmRound`
   (``legal_actions`` + ``push`` with every check);
+
+and for All Fours and Trinidad: ``legal-plays decisions/s`` —
+:meth:`~tutor.engine.allfours.AllFoursFamily.legal_plays` (the bit set; the reason is built only
+by ``legal``/``legal_reason``); ``trick winners/s`` —
+:meth:`~tutor.engine.allfours.AllFoursFamily.winner_seat`; ``random games/s (fast loop)`` —
+:func:`tutor.engine.allfours_random.random_game`, a complete game to the target;
+``random games/s (state machine)`` — the same game through
+:func:`~tutor.engine.allfours_random.machine_game` (``legal_actions`` + ``apply``);
 * ``solve scenarios/s`` — ``tutor solve`` (JSON decode, checks, answer, JSON encode) over a
   generated JSON Lines file of the ruleset's asks.
 
@@ -223,36 +231,38 @@ def _af_rules(ruleset: str):
     return AllFours() if ruleset == "all-fours" else Trinidad()
 
 
-def _af_random_game(rules, rng: random.Random, record: list | None = None) -> None:
-    """One complete random game through the state machine; with ``record``, append each
-    complete hand as ``(dealer, trump, [tricks], start_hands)`` and each play decision."""
-    st = rules.new_game(seed=rng.randrange(2**32))
-    choice = rng.choice
-    while not st.over:
-        action = choice(st.legal_actions())
-        if record is not None and st.phase == "play":
-            record.append(("decision", st.hands[st.to_act], st.trick, st.trump))
-            if len(st.trick) == rules.players - 1:
-                cards = st.trick + (action.card,)
-                record.append(("trick", cards, st.trump, st.leader))
-                if not any(h for s, h in enumerate(st.hands) if s != st.to_act) and st.hands[st.to_act] == 1 << action.card:
-                    record.append(("hand", st.dealer, st.trump, [t for _, t in st.tricks] + [cards]))
-        st = st.apply(action)
+def _af_positions(rules, rng: random.Random, games: int) -> tuple[list, list, list]:
+    """``(hand, trick cards so far, trump)`` decision points, ``(cards, trump, leader)`` complete
+    tricks and ``(dealer, trump, tricks)`` complete hands, taken from ``games`` random games."""
+    from .engine.allfours_random import random_game
+    decisions, tricks, hands = [], [], []
+    n = rules.players
+    for _ in range(games):
+        record: list = []
+        random_game(rules, rng, record=record)
+        for dealer, trump, start, played in record:
+            held = list(start)
+            for leader, cards in played:
+                for i, c in enumerate(cards):
+                    seat = (leader + i) % n
+                    decisions.append((held[seat], cards[:i], trump))
+                    held[seat] &= ~(1 << c)
+                tricks.append((cards, trump, leader))
+            hands.append((dealer, trump, [cards for _, cards in played]))
+    return decisions, tricks, hands
 
 
 def _af_bench(ruleset: str):
     def fn(budget: float, rng: random.Random) -> dict[str, float]:
+        from .engine.allfours_random import machine_game, random_game
         rules = _af_rules(ruleset)
-        record: list = []
-        for _ in range(60):
-            _af_random_game(rules, rng, record)
-        decisions = [r[1:] for r in record if r[0] == "decision"]
-        tricks = [r[1:] for r in record if r[0] == "trick"]
+        decisions, tricks, _ = _af_positions(rules, rng, 60)
         legal, winner = rules.legal_plays, rules.winner_seat
         return {
             "legal-plays decisions/s": measure(lambda d: legal(d[0], d[1], d[2]), decisions, budget),
             "trick winners/s": measure(lambda t: winner(t[0], t[1], t[2]), tricks, budget),
-            "random games/s (state machine)": measure_calls(lambda: _af_random_game(rules, rng), budget, batch=5),
+            "random games/s (fast loop)": measure_calls(lambda: random_game(rules, rng), budget, batch=20),
+            "random games/s (state machine)": measure_calls(lambda: machine_game(rules, rng), budget, batch=5),
         }
     return fn
 
@@ -263,20 +273,18 @@ def _af_scenarios(ruleset: str):
         rules = _af_rules(ruleset)
         base = {"ruleset": ruleset}
         while True:
-            record: list = []
-            _af_random_game(rules, rng, record)
-            for r in record:
-                if r[0] == "decision" and r[2]:
-                    hand = [_name(c) for c in range(52) if r[1] >> c & 1]
-                    yield {**base, "ask": "legal-plays", "trump": "SHDC"[r[3]], "hand": hand,
-                           "trick": [_name(c) for c in r[2]]}
-                elif r[0] == "trick":
-                    yield {**base, "ask": "trick-winner", "trump": "SHDC"[r[2]], "leader": r[3],
-                           "trick": [_name(c) for c in r[1]]}
-                elif r[0] == "hand":
-                    yield {**base, "ask": "hand-score", "dealer": r[1], "trump": "SHDC"[r[2]],
-                           "tricks": [[_name(c) for c in t] for t in r[3]],
-                           "scores": [rng.randrange(rules.target) for _ in range(rules.n_sides)]}
+            decisions, tricks, hands = _af_positions(rules, rng, 1)
+            for hand, cards, trump in decisions:
+                if cards:
+                    yield {**base, "ask": "legal-plays", "trump": "SHDC"[trump],
+                           "hand": [_name(c) for c in range(52) if hand >> c & 1], "trick": [_name(c) for c in cards]}
+            for cards, trump, leader in tricks:
+                yield {**base, "ask": "trick-winner", "trump": "SHDC"[trump], "leader": leader,
+                       "trick": [_name(c) for c in cards]}
+            for dealer, trump, played in hands:
+                yield {**base, "ask": "hand-score", "dealer": dealer, "trump": "SHDC"[trump],
+                       "tricks": [[_name(c) for c in t] for t in played],
+                       "scores": [rng.randrange(rules.target) for _ in range(rules.n_sides)]}
             deck = list(range(52))
             rng.shuffle(deck)
             yield {**base, "ask": "turn-up", "card": _name(deck[0])}

@@ -61,7 +61,6 @@ from .cards import (
     Suit,
     format_cards,
     iter_cards,
-    shuffled_deck,
 )
 from .errors import BadFieldError, IllegalPlayError, ImpossibleStateError
 from .reasons import N_, REASON_TEXTS, Reason
@@ -78,6 +77,9 @@ __all__ = [
     "GameState",
     "HandScore",
     "TrumpMaking",
+    "cut_dealer",
+    "deal_deck",
+    "deal_order",
     "game_points",
     "tally",
 ]
@@ -129,9 +131,13 @@ REASON_TEXTS.update({
 })
 
 
+_TENS, _ACES, _KINGS, _QUEENS, _JACKS = (_RANK_MASK[r] for r in (10, ACE, KING, QUEEN, JACK))
+
+
 def game_points(mask: int) -> int:
     """Game card points (C26/T20) of the cards in bit set ``mask``; the whole pack holds 80."""
-    return sum(GAME_VALUE[r] * (mask & m).bit_count() for r, m in _RANK_MASK.items())
+    return (10 * (mask & _TENS).bit_count() + 4 * (mask & _ACES).bit_count() + 3 * (mask & _KINGS).bit_count()
+            + 2 * (mask & _QUEENS).bit_count() + (mask & _JACKS).bit_count())
 
 
 def _check_choice(name: str, value: object, allowed: tuple) -> None:
@@ -368,6 +374,44 @@ def _with(state: GameState, **changes: Any) -> GameState:
     return new
 
 
+def cut_dealer(seed: int, players: int) -> int:
+    """The first dealer of the game dealt from ``seed``: highest card cut deals, tied top cards
+    cut again (C5/T4, K25)."""
+    rng = random.Random(f"{seed}/cut")
+    seats = list(range(players))
+    while len(seats) > 1:
+        ranks = {s: rng.randrange(2, 15) for s in seats}
+        top = max(ranks.values())
+        seats = [s for s in seats if ranks[s] == top]
+    return seats[0]
+
+
+# Fisher-Yates from the top card down, as random.Random.shuffle does: (i, i + 1, bits of i + 1)
+_SHUFFLE_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(51, 0, -1))
+
+
+def deal_order(seed: int, deal_no: int) -> list[int]:
+    """The shuffled pack (card ints) of deal ``deal_no`` (0, 1, ...) of the game dealt from ``seed``.
+
+    The order ``random.Random(f"{seed}/{deal_no}").shuffle`` gives (CPython: Fisher-Yates with
+    rejection sampling on ``getrandbits``), written out so that it is fast and stays the same if
+    a later Python changes ``shuffle``.
+    """
+    bits = random.Random(f"{seed}/{deal_no}").getrandbits
+    deck = list(range(52))
+    for i, n, k in _SHUFFLE_STEPS:
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def deal_deck(seed: int, deal_no: int) -> list[Card]:
+    """:func:`deal_order` as :class:`~tutor.engine.cards.Card` objects."""
+    return [CARDS[c] for c in deal_order(seed, deal_no)]
+
+
 class AllFoursFamily:
     """Rules shared by classic All Fours and Trinidad; subclasses set the hooks.
 
@@ -391,6 +435,10 @@ class AllFoursFamily:
     only_eldest_and_dealer: ClassVar[bool] = False
     has_bunch: ClassVar[bool] = False
     has_calling: ClassVar[bool] = False
+    # scoring switches (set per instance from the options; the fast loop of allfours_random reads them)
+    low_to_captor: bool = False  # Low to the side that captured it (C30), not the holder's (C24)
+    hang_jack: bool = False  # Trinidad hang jack (K2): 3 to an opponent who captures the jack
+    game_tie_to_non_dealer: bool = False  # a Game tie goes to the tied side nearest the dealer's left (C27)
 
     def __init__(self, options: Any = None, **kw: Any) -> None:
         if options is None:
@@ -727,13 +775,7 @@ class AllFoursFamily:
         first dealer drawn by cutting: highest card deals, tied top cards cut again (C5/T4, K25).
         ``scores`` (per side) lets a game start part-way."""
         if dealer is None:
-            rng = random.Random(f"{seed}/cut")
-            seats = list(range(self.players))
-            while len(seats) > 1:
-                ranks = {s: rng.randrange(2, 15) for s in seats}
-                top = max(ranks.values())
-                seats = [s for s in seats if ranks[s] == top]
-            dealer = seats[0]
+            dealer = cut_dealer(seed, self.players)
         scores = tuple(scores) if scores is not None else (0,) * self.n_sides
         if len(scores) != self.n_sides:
             raise BadFieldError(f"scores must have {self.n_sides} entries.")
@@ -757,7 +799,7 @@ class AllFoursFamily:
         """Shuffle and deal by threes from the seat after the dealer (C6/C7, T6), turn the next
         card and score it (C8/T7)."""
         n = self.players
-        deck = shuffled_deck(random.Random(f"{seed}/{deal_no}"))
+        deck = deal_deck(seed, deal_no)
         hands = [0] * n
         pos = 0
         for _ in range(HAND_SIZE // 3):
@@ -1035,6 +1077,8 @@ class AllFours(AllFoursFamily):
         self.drop_refused_batch = method == "wait-and-see"
         self.only_eldest_and_dealer = method == "eldest-and-dealer"
         self.keeps_all = method == "keep-all"
+        self.low_to_captor = self.options.low == "captured"
+        self.game_tie_to_non_dealer = self.options.game_tie == "dealer-excluded"
 
     def hand_sizes(self) -> tuple[int, ...]:
         """6, or with ``run_hand_method="keep-all"`` also 9, 12 … as runs allow (C15/C33)."""
@@ -1071,7 +1115,7 @@ class AllFours(AllFoursFamily):
 
     def _low_award(self, card: Card, holder: int, captor: int) -> Award:
         """Low to the holder as dealt (C24), or to the captor under ``low="captured"`` (C30)."""
-        if self.options.low != "captured":
+        if not self.low_to_captor:
             return super()._low_award(card, holder, captor)
         side = self.side_of(captor)
         return Award("low", side, 1, Reason("low-captured", "C30", {"card": str(card), "seat": captor, "side": side}))
@@ -1082,7 +1126,7 @@ class AllFours(AllFoursFamily):
         A tie at 0 (no counting cards won by anyone) is a tie like any other."""
         best = max(totals)
         tied = [s for s, v in enumerate(totals) if v == best]
-        if len(tied) == 1 or self.options.game_tie == "nobody":
+        if len(tied) == 1 or not self.game_tie_to_non_dealer:
             r = super()._game_award(totals, dealer)
             if isinstance(r, Reason):
                 return Reason(r.code, "K4", r.params)

@@ -107,6 +107,9 @@ class Trinidad(AllFoursFamily):
     def __init__(self, options: TrinidadOptions | None = None, **kw: Any) -> None:
         super().__init__(options, **kw)
 
+    def _configure(self) -> None:
+        self.hang_jack = self.options.jack == "hang"
+
     def turnup_points(self, card: int) -> tuple[int, Reason]:
         """Kick: ace 1, six 2 (Tobago: two 2), jack 3 to the dealer's side (T7)."""
         card = CARDS[card]
@@ -136,7 +139,7 @@ class Trinidad(AllFoursFamily):
     def _jack_award(self, jack: Card, holder: int, captor: int) -> Award:
         """Hang jack (K2): holder's side 1 if it or the partner wins the jack; an opponent who
         captures it scores 3. ``jack="plain"``: 1 to the captor's side."""
-        if self.options.jack == "plain":
+        if not self.hang_jack:
             return super()._jack_award(jack, holder, captor)
         hs, cs = self.side_of(holder), self.side_of(captor)
         if hs == cs:
