@@ -189,7 +189,7 @@ def test_fmt_number():
 def test_plurals_pick_the_right_form():
     assert [i18n.points_label(n, "en") for n in (1, 2)] == ["1 point", "2 points"]
     assert [i18n.points_label(n, "bg") for n in (1, 3)] == ["1 точка", "3 точки"]
-    assert [i18n.tricks_label(n, "bg") for n in (1, 7)] == ["1 трик", "7 трика"]
+    assert [i18n.tricks_label(n, "bg") for n in (1, 7)] == ["1 взятка", "7 взятки"]
     assert [i18n.cards_count_label(n, "te") for n in (1, 6)] == ["1 కార్డు", "6 కార్డులు"]
     assert [i18n.points_label(n, "fa") for n in (0, 1, 3)] == ["۰ امتیاز", "۱ امتیاز", "۳ امتیاز"]
     t = i18n.get_translations("bg")
@@ -200,11 +200,11 @@ def test_plurals_pick_the_right_form():
 
 def test_gettext_helper_outside_flask():
     assert i18n.gettext("fa", "Trump") == "حکم"
-    assert i18n.gettext("bg", "Trick %(n)s", n="3") == "Трик 3"
+    assert i18n.gettext("bg", "Trick %(n)s", n="3") == "Взятка 3"
     assert i18n.gettext("xx", "Trump") == "Trump"
     assert i18n.kind_prompt("legal-cards", "en") == "Which cards may you play? Select every legal card."
     assert i18n.kind_prompt("legal-cards", "fa") == "کدام کارت‌ها را می‌توانید بازی کنید؟ همهٔ کارت‌های مجاز را انتخاب کنید."
-    assert i18n.kind_prompt("trick-winner", "bg") == "Кой печели този трик? Щракни върху печелившата карта."
+    assert i18n.kind_prompt("trick-winner", "bg") == "Кой печели тази взятка? Щракни върху печелившата карта."
     for lang in i18n.LANGUAGES:
         for kind in ("legal-cards", "trick-winner", "round-score", "next-hakem", "turn-up", "beg", "hand-score",
                      "game-winner", "walk-through"):
@@ -301,7 +301,7 @@ def test_render_reason_seats_relative_to_the_learner():
     assert i18n.render_reason(reason, "en", you=0, players=4, ruleset="hokm") == (
         "King of hearts is the highest trump (hearts) played, so the trick goes to your left-hand opponent.")
     assert i18n.render_reason(reason, "fa", you=2, players=4, ruleset="hokm").endswith("حریف سمت راست شما.")
-    assert i18n.render_reason(reason, "bg").endswith("победител в трика е: място 3.")
+    assert i18n.render_reason(reason, "bg").endswith("победител във взятката е: място 3.")
 
 
 def test_render_reason_numbers_lists_and_unknown_params():
