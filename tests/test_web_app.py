@@ -183,6 +183,7 @@ def test_bench_web_measures_answer_and_ceiling():
 
     result = bench_web(requests=40, concurrency=2)
     for name in ("answer", "healthz"):
-        assert result[name]["requests"] == 40 and result[name]["failed"] == 0
+        assert result[name]["failed"] == 0, result[name].get("first error")
+        assert result[name]["requests"] == 40
         assert result[name]["requests/s"] > 0 and 0 < result[name]["p50 ms"] <= result[name]["p99 ms"]
     assert result["ratio"]["answer/healthz"] > 0

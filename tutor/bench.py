@@ -356,6 +356,7 @@ def _hit(port: int, method: str, path: str, body: bytes | None, count: int, conc
     import threading
 
     latencies: list[float] = []
+    errors: list[str] = []
     failures = [0]
     lock = threading.Lock()
     per_thread = [count // concurrency + (1 if i < count % concurrency else 0) for i in range(concurrency)]
@@ -367,12 +368,18 @@ def _hit(port: int, method: str, path: str, body: bytes | None, count: int, conc
         for _ in range(n):
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
             t0 = time.perf_counter()
-            conn.request(method, path, body=body, headers=headers)
-            resp = conn.getresponse()
-            resp.read()
-            mine.append(time.perf_counter() - t0)
-            bad += resp.status != 200
-            conn.close()
+            try:
+                conn.request(method, path, body=body, headers=headers)
+                resp = conn.getresponse()
+                resp.read()
+                bad += resp.status != 200
+            except (OSError, http.client.HTTPException) as e:
+                bad += 1
+                errors.append(repr(e))
+            else:
+                mine.append(time.perf_counter() - t0)
+            finally:
+                conn.close()
         with lock:
             latencies.extend(mine)
             failures[0] += bad
@@ -387,10 +394,13 @@ def _hit(port: int, method: str, path: str, body: bytes | None, count: int, conc
     latencies.sort()
 
     def pct(p: float) -> float:
-        return 1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))]
+        return 1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))] if latencies else 0.0
 
-    return {"requests": len(latencies), "failed": failures[0], "requests/s": len(latencies) / wall,
-            "p50 ms": pct(0.50), "p99 ms": pct(0.99)}
+    out: dict = {"requests": len(latencies) + len(errors), "failed": failures[0],
+                 "requests/s": len(latencies) / wall, "p50 ms": pct(0.50), "p99 ms": pct(0.99)}
+    if errors:
+        out["first error"] = errors[0]
+    return out
 
 
 def bench_web(requests: int = 2000, concurrency: int = 4, workers: int = 2) -> dict[str, dict[str, float]]:
@@ -449,5 +459,7 @@ def main_web(requests: int = 2000, as_json: bool = False) -> int:
         f = results[name]
         print(f"web {name:8} {f['requests/s']:10,.0f} requests/s   p50 {f['p50 ms']:7.2f} ms   "
               f"p99 {f['p99 ms']:7.2f} ms   ({f['requests']} requests, {f['failed']} failed)")
+        if "first error" in f:
+            print(f"    first error: {f['first error']}")
     print(f"web answer/healthz ratio {results['ratio']['answer/healthz']:.2f}")
     return 0 if not results["answer"]["failed"] and not results["healthz"]["failed"] else 1
