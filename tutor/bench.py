@@ -418,11 +418,11 @@ def bench_web(requests: int = 2000, concurrency: int = 4, workers: int = 2) -> d
     expected, _answer = kinds.expected_answer(ex)
     body = json.dumps({"answer": expected, "lang": "en"}).encode()
     port = _free_port()
-    with tempfile.TemporaryDirectory() as inst:
+    with tempfile.TemporaryDirectory() as inst, open(os.path.join(inst, "gunicorn.log"), "w+b") as log:
         env = dict(os.environ, TUTOR_INSTANCE_PATH=inst, TUTOR_SECRET_KEY="bench-" + os.urandom(8).hex())
-        proc = subprocess.Popen(
+        proc = subprocess.Popen(  # the log goes to a file: a full pipe would stall the server
             [sys.executable, "-m", "gunicorn", "-w", str(workers), "-b", f"127.0.0.1:{port}", "--log-level",
-             "warning", "tutor.web:create_app()"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+             "warning", "tutor.web:create_app()"], env=env, stdout=subprocess.DEVNULL, stderr=log)
         try:
             deadline = time.monotonic() + 30
             while True:
@@ -432,7 +432,8 @@ def bench_web(requests: int = 2000, concurrency: int = 4, workers: int = 2) -> d
                             break
                 except OSError:
                     if proc.poll() is not None or time.monotonic() > deadline:
-                        raise RuntimeError("gunicorn did not start: " + proc.stderr.read().decode()[-500:]) from None
+                        log.seek(0)
+                        raise RuntimeError("gunicorn did not start: " + log.read().decode()[-500:]) from None
                     time.sleep(0.1)
             path = f"/api/v1/exercises/{ref_of(ex)}/answer"
             _hit(port, "POST", path, body, min(100, requests), concurrency)  # warm-up: imports, caches
