@@ -422,3 +422,15 @@ def test_state_machine_replays_every_worked_hand_like_solve():
             assert [a.to_json() for a in st.last_hand.awards] == got["awards"]
             n_checked += 1
     assert n_checked >= 9
+
+
+def test_rules_pickle_with_their_options_and_fast_paths():
+    import pickle
+
+    from tutor.engine.trinidad import Trinidad
+    for rules in (AllFours(players=3, low="captured", void_rule="must_trump"), Trinidad(no_undertrump=True)):
+        copy = pickle.loads(pickle.dumps(rules))
+        assert type(copy) is type(rules) and copy.options == rules.options
+        hand, trick = mask_of(C("3S", "AS", "4H")), C("5D", "QS")
+        assert copy.legal_plays(hand, trick, Suit.S) == rules.legal_plays(hand, trick, Suit.S)
+        assert copy.winner_seat(C("5D", "QS", "KS"), Suit.S, 1) == rules.winner_seat(C("5D", "QS", "KS"), Suit.S, 1)

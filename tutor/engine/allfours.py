@@ -475,6 +475,9 @@ class AllFoursFamily:
     def _configure(self) -> None:
         """Set per-instance switches from the options before the pack arithmetic (subclasses)."""
 
+    def __reduce__(self):  # the specialised hot-path functions are rebuilt from the options
+        return type(self), (self.options,)
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.options!r})"
 
