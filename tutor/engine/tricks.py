@@ -70,15 +70,14 @@ def winning_index(cards: Sequence[int], trump: int | None) -> int:
     """
     best = cards[0]
     suit = best // 13
-    win = 0
-    for i, c in enumerate(cards):
+    for c in cards:
         s = c // 13
         if s == suit:
-            if c > best:
-                best, win = c, i
+            if c > best:  # noqa: PLR1730 - a comparison is faster than a call to max()
+                best = c
         elif s == trump:  # the first trump on a plain lead; later ones must beat it
-            best, suit, win = c, s, i
-    return win
+            best, suit = c, s
+    return cards.index(best)
 
 
 def make_winner_seat(players: int) -> Callable[..., int]:
