@@ -187,3 +187,24 @@ def test_bench_web_measures_answer_and_ceiling():
         assert result[name]["requests"] == 40
         assert result[name]["requests/s"] > 0 and 0 < result[name]["p50 ms"] <= result[name]["p99 ms"]
     assert result["ratio"]["answer/healthz"] > 0
+
+
+def test_table_creation_survives_a_racing_worker(tmp_path, monkeypatch):
+    """Two gunicorn workers starting on a new database: the loser of CREATE TABLE retries."""
+    from sqlalchemy.exc import OperationalError
+
+    from tutor.web import db
+
+    real = db.Base.metadata.create_all
+    calls = []
+
+    def flaky(engine, *a, **kw):
+        calls.append(1)
+        if len(calls) == 1:
+            real(engine, *a, **kw)  # the other worker made the tables...
+            raise OperationalError("CREATE TABLE learner", {}, Exception("table learner already exists"))
+        return real(engine, *a, **kw)
+
+    monkeypatch.setattr(db.Base.metadata, "create_all", flaky)
+    app = make_app(tmp_path)
+    assert len(calls) == 2 and rows(app, Learner) == 0

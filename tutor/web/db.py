@@ -7,7 +7,9 @@ the lesson progress and the mistakes queue it changes. The JSON API keeps nothin
 
 from __future__ import annotations
 
+import random
 import secrets
+import time
 from datetime import UTC, datetime
 
 from flask import Flask, current_app, g, session
@@ -23,6 +25,7 @@ from sqlalchemy import (
     event,
     select,
 )
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 __all__ = [
@@ -119,10 +122,23 @@ class Mistake(Base):
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cur = dbapi_connection.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA busy_timeout=5000")
+    cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()
+
+
+def _create_tables(engine, attempts: int = 20) -> None:
+    """Create missing tables. Several server workers may start at once on a new database: the
+    one that loses the race to create a table retries and then finds it there."""
+    for i in range(attempts):
+        try:
+            Base.metadata.create_all(engine)
+            return
+        except OperationalError:
+            if i == attempts - 1:
+                raise
+            time.sleep(0.05 + random.random() * 0.1)
 
 
 def init_app(app: Flask) -> None:
@@ -133,7 +149,7 @@ def init_app(app: Flask) -> None:
     engine = create_engine(url, **kwargs)
     if url.startswith("sqlite"):
         event.listen(engine, "connect", _sqlite_pragmas)
-    Base.metadata.create_all(engine)
+    _create_tables(engine)
     app.extensions["tutor_db"] = sessionmaker(engine, expire_on_commit=False)
     app.teardown_appcontext(_close_session)
 
