@@ -57,6 +57,7 @@ from .cards import (
     JACK,
     KING,
     QUEEN,
+    SUIT_LETTERS,
     SUIT_MASK,
     Card,
     Suit,
@@ -515,7 +516,7 @@ class AllFoursFamily:
             mask = self.legal_plays(hand, trick, trump)
         led = trick[0] // 13
         trumps = hand & SUIT_MASK[trump]
-        ls, ts = Suit(led).letter, Suit(trump).letter
+        ls, ts = SUIT_LETTERS[led], SUIT_LETTERS[trump]
         if led == trump:
             if trumps:
                 return Reason("trump-led-must-trump", R["trump_led"], {"trump": ts, "cards": _desc(trumps)})
@@ -1052,8 +1053,15 @@ class AllFoursFamily:
 
 
 def _desc(mask: int) -> list[str]:
-    """Cards of ``mask``, highest first, as canonical strings (for reason params)."""
-    return format_cards(sorted(iter_cards(mask), key=lambda c: (c // 13, -(c % 13))))
+    """Cards of ``mask`` by suit (S H D C), highest first in each, as canonical strings (for
+    reason params)."""
+    out = []
+    for m in (mask & SUIT_MASK[0], mask & SUIT_MASK[1], mask & SUIT_MASK[2], mask & SUIT_MASK[3]):
+        while m:
+            top = m.bit_length() - 1
+            out.append(top)
+            m ^= 1 << top
+    return format_cards(out)
 
 
 REASON_TEXTS.update({

@@ -29,6 +29,7 @@ __all__ = [
     "KING",
     "QUEEN",
     "RANK_NAMES",
+    "SUIT_LETTERS",
     "SUIT_MASK",
     "Card",
     "Suit",
@@ -186,6 +187,8 @@ _NAMES = tuple(RANK_NAMES[i % 13 + 2] + "SHDC"[i // 13] for i in range(52))
 
 #: Bit set of every card of a suit, indexed by suit (int or :class:`Suit`).
 SUIT_MASK: tuple[int, int, int, int] = tuple(0x1FFF << (13 * s) for s in range(4))  # type: ignore[assignment]
+#: Suit letters indexed by suit: ``SUIT_LETTERS[s] == Suit(s).letter`` (for hot paths).
+SUIT_LETTERS = "SHDC"
 #: Bit set of the whole 52-card pack.
 FULL_DECK: int = (1 << 52) - 1
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .cards import CARDS, SUIT_MASK, Card, Suit, format_cards, iter_cards
+from .cards import CARDS, SUIT_LETTERS, SUIT_MASK, Card, Suit, format_cards, iter_cards
 from .reasons import N_, REASON_TEXTS, Reason
 
 __all__ = [
@@ -203,9 +203,9 @@ def winner_reason(cards: Sequence[int], trump: int | None, leader: int = 0, play
     card = CARDS[cards[i]]
     winner = (leader + i) % players
     if trump is not None and card // 13 == trump:
-        return Reason("highest-trump-wins", rule, {"card": str(card), "winner": winner, "trump": Suit(trump).letter})
+        return Reason("highest-trump-wins", rule, {"card": str(card), "winner": winner, "trump": SUIT_LETTERS[trump]})
     return Reason("highest-of-suit-led-wins", rule,
-                  {"card": str(card), "winner": winner, "led": Suit(cards[0] // 13).letter})
+                  {"card": str(card), "winner": winner, "led": SUIT_LETTERS[cards[0] // 13]})
 
 
 def follow_reason(card: int | None, hand: int, cards: Sequence[int], trump: int | None = None, *,
