@@ -317,7 +317,7 @@ def test_walk_through_details_per_trick():
 BAD_ANSWERS = [
     (HOKM_LEGAL, ["2S"], "2S is not in the hand."),
     (HOKM_LEGAL, ["3C", "3C"], "3C is chosen twice."),
-    (HOKM_LEGAL, ["ZZ"], "the chosen cards: 'ZZ' is not a card"),
+    (HOKM_LEGAL, ["ZZ"], 'the chosen cards: "ZZ" is not a card'),
     (HOKM_LEGAL, {"a": 1}, "the chosen cards must be a list"),
     (HOKM_TRICK, 4, "the seat must be from 0 to 3, not 4."),
     (HOKM_TRICK, True, "the seat must be a whole number"),

@@ -64,7 +64,7 @@ from .cards import (
     format_cards,
     iter_cards,
 )
-from .errors import BadFieldError, IllegalPlayError, ImpossibleStateError
+from .errors import BadFieldError, IllegalPlayError, ImpossibleStateError, show
 from .reasons import N_, REASON_TEXTS, Reason
 from .tricks import make_follow_or_trump, make_winner_seat, winner_reason, winning_index
 
@@ -144,13 +144,13 @@ def game_points(mask: int) -> int:
 
 def _check_choice(name: str, value: object, allowed: tuple) -> None:
     if not any(type(a) is type(value) and a == value for a in allowed):
-        shown = ", ".join(repr(a) for a in allowed)
-        raise BadFieldError(f"option {name} must be one of {shown}, not {value!r}.")
+        shown = ", ".join(show(a) for a in allowed)
+        raise BadFieldError(f"option {name} must be one of {shown}, not {show(value)}.")
 
 
 def _check_int(name: str, value: object, allowed: tuple | range) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or value not in allowed:
-        raise BadFieldError(f"option {name} must be an integer in {allowed}, not {value!r}.")
+        raise BadFieldError(f"option {name} must be an integer in {allowed}, not {show(value)}.")
 
 
 #: Ways of bringing hands back after a run (classic option ``run_hand_method``; first = default).
@@ -604,11 +604,11 @@ class AllFoursFamily:
         if not turn_ups:
             raise BadFieldError("turn_ups must list at least the first turned-up card.")
         if decision not in ("stand", "beg"):
-            raise BadFieldError(f'decision must be "stand" or "beg", not {decision!r}.')
+            raise BadFieldError(f'decision must be "stand" or "beg", not {show(decision)}.')
         if decision == "stand" and dealer_choice is not None:
             raise BadFieldError("dealer_choice applies only after a beg.")
         if decision == "beg" and dealer_choice not in ("give", "run"):
-            raise BadFieldError(f'after a beg, dealer_choice must be "give" or "run", not {dealer_choice!r}.')
+            raise BadFieldError(f'after a beg, dealer_choice must be "give" or "run", not {show(dealer_choice)}.')
         first = CARDS[turn_ups[0]]
         award, why0 = self._turnup_award(dealer, first, True)
         awards = [award] if award else []

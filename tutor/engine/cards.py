@@ -19,7 +19,7 @@ import random
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
 
-from .errors import DuplicateCardError, NotationError
+from .errors import DuplicateCardError, NotationError, show
 
 __all__ = [
     "ACE",
@@ -85,7 +85,7 @@ class Suit(IntEnum):
             s = _SUIT_PARSE.get(text.strip().upper())
             if s is not None:
                 return s
-        raise NotationError(f"{text!r} is not a suit: use S, H, D or C (or ♠ ♥ ♦ ♣).")
+        raise NotationError(f"{show(text)} is not a suit: use S, H, D or C (or ♠ ♥ ♦ ♣).")
 
     def __str__(self) -> str:
         return self.name
@@ -136,14 +136,14 @@ class Card(int):
         if isinstance(text, Card):
             return text
         if not isinstance(text, str):
-            raise NotationError(f"{text!r} is not a card: write rank then suit, e.g. \"AS\" or \"10H\".")
+            raise NotationError(f"{show(text)} is not a card: write rank then suit, e.g. \"AS\" or \"10H\".")
         t = text.strip().upper()
         if len(t) >= 2:
             suit = _SUIT_PARSE.get(t[-1])
             rank = _RANK_PARSE.get(t[:-1])
             if suit is not None and rank is not None:
                 return CARDS[suit * 13 + rank - 2]
-        raise NotationError(f"{text!r} is not a card: write rank (A K Q J 10 9 … 2) then suit (S H D C), e.g. \"10H\".")
+        raise NotationError(f"{show(text)} is not a card: write rank (A K Q J 10 9 … 2) then suit (S H D C), e.g. \"10H\".")
 
     @property
     def suit(self) -> Suit:
@@ -205,7 +205,7 @@ def parse_cards(items: object, *, what: str = "cards") -> list[Card]:
     :class:`DuplicateCardError` (``duplicate-card``) when a card appears twice.
     """
     if not isinstance(items, list | tuple):
-        raise NotationError(f"{what} must be a list of cards, not {items!r}.")
+        raise NotationError(f"{what} must be a list of cards, not {show(items)}.")
     out: list[Card] = []
     seen = 0
     for item in items:

@@ -9,6 +9,8 @@ a :class:`~tutor.engine.reasons.Reason`) and from a state the rules cannot reach
 
 from __future__ import annotations
 
+import json
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -24,7 +26,67 @@ __all__ = [
     "TutorError",
     "UnknownAskError",
     "UnknownRulesetError",
+    "clean_text",
+    "show",
 ]
+
+SHOW_LIMIT = 40  #: characters of a bad value quoted in a message
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def clean_text(text: str) -> str:
+    """``text`` with every lone surrogate (a JSON escape such as ``\\udce9``, or a byte that was
+    not UTF-8) replaced by U+FFFD, so that it encodes as UTF-8."""
+    return _SURROGATE.sub("\ufffd", text)
+
+
+def show(value: object, limit: int = SHOW_LIMIT) -> str:
+    """A short JSON rendering of ``value`` for a message: ``null``, ``true``, ``"x"``, ``[1, "AS"]``;
+    cut to about ``limit`` characters with "…", however long or deeply nested the value, and
+    valid Unicode (see :func:`clean_text`)."""
+    parts: list[str] = []
+    size = _render(value, parts, 0, limit)
+    text = "".join(parts)
+    if size > limit:
+        text = text[:limit - 1] + "…"
+    return clean_text(text)
+
+
+def _render(value: object, parts: list[str], size: int, limit: int) -> int:
+    """Append the JSON text of ``value`` to ``parts`` until it passes ``limit`` characters;
+    return the length so far. Each nesting level adds a character, so recursion stays shallow."""
+    if size > limit:
+        return size
+    if value is None or isinstance(value, bool):
+        text = "null" if value is None else "true" if value else "false"
+    elif isinstance(value, int):
+        text = str(value) if value.bit_length() < 1000 else f"<an integer of {value.bit_length()} bits>"
+    elif isinstance(value, float):
+        text = json.dumps(value)
+    elif isinstance(value, str):
+        text = json.dumps(value[:limit + 1], ensure_ascii=False)
+    elif isinstance(value, list | tuple | dict):
+        is_dict = isinstance(value, dict)
+        parts.append("{" if is_dict else "[")
+        size += 1
+        for n, item in enumerate(value.items() if is_dict else value):
+            if size > limit:
+                return size
+            if n:
+                parts.append(", ")
+                size += 2
+            if is_dict:
+                size = _render(str(item[0]), parts, size, limit)
+                parts.append(": ")
+                size = _render(item[1], parts, size + 2, limit)
+            else:
+                size = _render(item, parts, size, limit)
+        parts.append("}" if is_dict else "]")
+        return size + 1
+    else:
+        text = str(value)[:limit + 1]
+    parts.append(text)
+    return size + len(text)
 
 
 class TutorError(Exception):
@@ -33,6 +95,7 @@ class TutorError(Exception):
     code = "error"
 
     def __init__(self, message: str):
+        message = clean_text(message)
         super().__init__(message)
         self.message = message
 

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .cards import CARDS, SUIT_MASK, Card, Suit, cards_of, shuffled_deck
-from .errors import BadFieldError, IllegalPlayError, ImpossibleStateError
+from .errors import BadFieldError, IllegalPlayError, ImpossibleStateError, show
 from .reasons import N_, REASON_TEXTS, Reason
 from .tricks import Trick, follow_reason, follow_suit, winner_reason, winning_index
 
@@ -88,11 +88,11 @@ class HokmOptions:
 
     def __post_init__(self) -> None:
         if self.target not in (7, 3) or isinstance(self.target, bool):
-            raise BadFieldError(f"hokm target must be 7 or 3, not {self.target!r}.")
+            raise BadFieldError(f"hokm target must be 7 or 3, not {show(self.target)}.")
         if not isinstance(self.stop_at_seven, bool):
             raise BadFieldError("stop_at_seven must be true or false.")
         if self.first_hakem not in ("random", "first_ace"):
-            raise BadFieldError(f"first_hakem must be random or first_ace, not {self.first_hakem!r}.")
+            raise BadFieldError(f"first_hakem must be random or first_ace, not {show(self.first_hakem)}.")
         if not isinstance(self.partner_by_second_ace, bool):
             raise BadFieldError("partner_by_second_ace must be true or false.")
 
@@ -289,7 +289,7 @@ class HokmRound:
     def __init__(self, hakem: int = 0, *, seed: int | random.Random | None = None,
                  deck: Sequence[int] | None = None, options: HokmOptions | None = None):
         if not (isinstance(hakem, int) and 0 <= hakem < 4):
-            raise BadFieldError(f"hakem must be a seat 0..3, not {hakem!r}.")
+            raise BadFieldError(f"hakem must be a seat 0..3, not {show(hakem)}.")
         self.options = options or HokmOptions()
         self.hakem = hakem
         self.dealer = (hakem + 3) % 4
@@ -356,7 +356,7 @@ class HokmRound:
             raise IllegalPlayError("trump is already chosen for this round.",
                                    Reason("hakem-chooses-trump", "H11", {"hakem": self.hakem}))
         if isinstance(suit, bool) or suit not in (0, 1, 2, 3):
-            raise BadFieldError(f"{suit!r} is not a suit 0..3 (Suit.S, H, D, C).")
+            raise BadFieldError(f"{show(suit)} is not a suit 0..3 (Suit.S, H, D, C).")
         self.trump = Suit(suit)
         self.dealt = self._full
         self.hands = list(self.dealt)
@@ -372,7 +372,7 @@ class HokmRound:
             raise IllegalPlayError("the hakem must name trump first.",
                                    Reason("hakem-chooses-trump", "H8", {"hakem": self.hakem}))
         if not (isinstance(card, int) and 0 <= card < 52):
-            raise BadFieldError(f"{card!r} is not a card index 0..51.")
+            raise BadFieldError(f"{show(card)} is not a card index 0..51.")
         trick = self.trick
         seat = trick.to_play
         hand = self.hands[seat]

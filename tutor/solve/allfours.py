@@ -30,7 +30,7 @@ from functools import lru_cache
 
 from ..engine.allfours import RUN_HAND_METHODS, AllFours, AllFoursFamily, AllFoursOptions, tally
 from ..engine.cards import mask_of
-from ..engine.errors import BadFieldError, ImpossibleStateError
+from ..engine.errors import BadFieldError, ImpossibleStateError, show
 from ..engine.reasons import Reason
 from ..engine.trinidad import Trinidad, TrinidadOptions
 from .common import RULESETS, OptionSpec, Scenario, check_disjoint, register_ask
@@ -135,10 +135,10 @@ def make_trump(s: Scenario) -> dict:
     turn_ups = s.cards("turn_ups", min_len=1, max_len=52)
     decision = s.data.get("decision")
     if decision not in ("stand", "beg"):
-        raise BadFieldError(f'field decision must be "stand" or "beg", not {decision!r}.')
+        raise BadFieldError(f'field decision must be "stand" or "beg", not {show(decision)}.')
     choice = s.data.get("dealer_choice")
     if choice is not None and choice not in ("give", "run"):
-        raise BadFieldError(f'field dealer_choice must be "give" or "run", not {choice!r}.')
+        raise BadFieldError(f'field dealer_choice must be "give" or "run", not {show(choice)}.')
     scores = _scores(s, eng)
     res = eng.make_trump(dealer, turn_ups, decision, choice, scores)
     out = {"trump": res.trump.letter if res.trump is not None else None, "points": list(res.points),

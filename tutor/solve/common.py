@@ -42,6 +42,7 @@ from ..engine.errors import (
     DuplicateCardError,
     UnknownAskError,
     UnknownRulesetError,
+    show,
 )
 
 __all__ = [
@@ -356,13 +357,5 @@ def _parse_options(spec: RulesetSpec, raw: object, top_target: object) -> dict[s
 
 
 def _show(value: object) -> str:
-    """Short JSON-like rendering of a value for error messages."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "null"
-    if isinstance(value, str):
-        text = value if len(value) <= 40 else value[:37] + "..."
-        return f'"{text}"'
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    """Short JSON rendering of a value for error messages (see :func:`tutor.engine.errors.show`)."""
+    return show(value)
