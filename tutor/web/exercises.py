@@ -289,7 +289,7 @@ def read_form(ex: Exercise, form) -> object:
         picks = []
         for t in range(len(tricks)):
             v = _digits(form.get(f"t{t}", ""))
-            if not v.isdigit() or int(v) >= players:
+            if not (v.isascii() and v.isdigit() and len(v) < 3) or int(v) >= players:
                 raise BadInput(_("Choose the winning card of each trick."), "bad-answer")
             picks.append(int(v))
         raw: dict = {"trick_winners": chain_winners(ex, picks)}

@@ -19,6 +19,11 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' 
        "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'")
 
 
+def clean_text(text: str) -> str:
+    """``text`` with anything that is not Unicode text (lone surrogates) replaced."""
+    return text.encode("utf-8", "replace").decode("utf-8") if isinstance(text, str) else str(text)
+
+
 class BadInput(Exception):
     """Input a learner or client got wrong: answered with 400 and ``message``."""
 
@@ -48,6 +53,7 @@ def _is_api() -> bool:
 
 
 def error_response(status: int, code: str, message: str):
+    message = clean_text(message)
     if _is_api():
         resp = jsonify({"error": {"code": code, "message": message}})
         resp.status_code = status

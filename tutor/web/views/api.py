@@ -35,7 +35,7 @@ def _json_body() -> object:
         raise BadInput("Send the body as JSON with the header Content-Type: application/json.", "bad-json")
     raw = request.get_data(cache=False)
     try:
-        return json.loads(raw.decode("utf-8"))
+        value = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
     except UnicodeDecodeError:
         raise BadInput("The body is not UTF-8 text.", "bad-json") from None
     except json.JSONDecodeError as e:
@@ -43,12 +43,42 @@ def _json_body() -> object:
                        "bad-json") from None
     except RecursionError:
         raise BadInput("The body is not valid JSON (nested too deeply).", "bad-json") from None
+    except ValueError as e:  # NaN / Infinity, or a number too long for Python's int
+        raise BadInput(f"The body is not valid JSON ({e}).", "bad-json") from None
+    try:
+        _check_unicode(value)
+    except RecursionError:
+        raise BadInput("The body is not valid JSON (nested too deeply).", "bad-json") from None
+    return value
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _check_unicode(value: object) -> None:
+    """Refuse strings holding a lone surrogate (a \\uD800-\\uDFFF escape): they are not Unicode text."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise BadInput("The body holds a \\u escape of a lone surrogate, which is not Unicode text.",
+                           "bad-json") from None
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _check_unicode(k)
+            _check_unicode(v)
+    elif isinstance(value, list):
+        for v in value:
+            _check_unicode(v)
 
 
 def _lang(body: object = None) -> str:
     wanted = request.args.get("lang")
-    if isinstance(body, dict) and isinstance(body.get("lang"), str):
+    if isinstance(body, dict) and "lang" in body:
         wanted = body["lang"]
+        if not isinstance(wanted, str):
+            raise BadInput(f"lang must be one of {', '.join(i18n.LANGUAGES)}.", "bad-field")
     if wanted is not None and wanted not in i18n.LANGUAGES:
         raise BadInput(f"Unknown language {wanted[:10]!r}: use one of {', '.join(i18n.LANGUAGES)}.", "bad-field")
     return wanted or g.lang

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from flask import url_for
 
@@ -27,9 +28,13 @@ RULESET_NAMES = ("hokm", "all-fours", "trinidad")
 
 def safe_next(target: str | None, default: str) -> str:
     """A same-site path to go back to, or ``default``."""
-    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
+    if target and _SAFE_PATH.fullmatch(target) and not target.startswith("//"):
         return target
     return default
+
+
+#: A same-site path: no scheme, no host, no backslash, no control character or space.
+_SAFE_PATH = re.compile(r"/[A-Za-z0-9/_.~%?=&+:;,@!-]*")
 
 
 def exercise_context(ex: Exercise, ref: str, lang: str, verdict: X.Verdict | None = None, error: str | None = None,

@@ -107,8 +107,11 @@ def answer(ruleset: str, step_id: str, ex_id: str):
 @bp.post("/<ruleset>/<step_id>/done")
 def done(ruleset: str, step_id: str):
     lp = _path_or_404(ruleset)
-    if lp.get(step_id) is None:
+    s = lp.get(step_id)
+    if s is None:
         abort(404)
+    if s.exercises:  # such a step is done once its exercises are answered right
+        return redirect(url_for("lessons.step", ruleset=ruleset, step_id=step_id))
     mark_step_done(ruleset, step_id)
     nxt = lp.next_step(step_id)
     if nxt is None:

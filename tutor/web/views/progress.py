@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 from flask import Blueprint, abort, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from sqlalchemy import delete, func, select
@@ -66,7 +68,8 @@ def reset(step_id: str):
 
 @bp.post("/name")
 def name():
-    text = " ".join("".join(ch for ch in request.form.get("name", "") if ch.isprintable()).split())
+    raw = request.form.get("name", "")
+    text = " ".join("".join(ch for ch in raw if ch.isprintable() and unicodedata.category(ch) != "Cf").split())
     if len(text) > 40:
         return page(error=_("A name can be at most 40 characters long."), status=400)
     db = get_session()
