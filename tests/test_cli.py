@@ -55,7 +55,7 @@ def test_bad_bytes_and_empty_input():
     p = run_cli(b'{"ruleset": "hokm", "ask": "legal-plays", "trump": "H", "hand": ["\xff"]}\n' + json.dumps(LEGAL).encode())
     assert p.returncode == 2
     out = lines(p.stdout.decode())
-    assert out[0]["error"]["code"] == "bad-card"
+    assert out[0]["error"]["code"] == "bad-json"  # RFC 8259: JSON text is UTF-8; the line alone fails
     assert out[1]["legal"] == ["3C"]
     p = run_cli(b"")
     assert (p.returncode, p.stdout) == (0, b"")

@@ -63,29 +63,38 @@ def main(argv: Sequence[str] | None = None) -> int:
 # ---------------------------------------------------------------------------------------------
 # tutor solve
 
-def solve_stream(text: str, out) -> int:
-    """Answer every scenario in ``text`` (one JSON value, or JSON Lines), writing one JSON
-    answer per line to ``out``. Returns the number of failed scenarios."""
-    from .solve import answer, answer_text
-    failed = 0
-    stripped = text.strip()
-    if not stripped:
+def solve_stream(data: str | bytes, out) -> int:
+    """Answer every scenario in ``data`` (one JSON value, or JSON Lines; bytes must be UTF-8),
+    writing one JSON answer per line to ``out``. Returns the number of failed scenarios.
+
+    Lines end at "\\n" only (an optional "\\r" before it is dropped): U+2028, U+2029 and U+0085
+    may stand raw inside JSON strings. A leading byte order mark is skipped; a line that is not
+    UTF-8 is ``bad-json`` on its own.
+    """
+    from .engine.errors import BadJsonError
+    from .solve import answer, answer_text, parse_json
+    if isinstance(data, str):
+        data, nl, cr = data.removeprefix("\ufeff"), "\n", "\r"
+    else:
+        data, nl, cr = data.removeprefix(b"\xef\xbb\xbf"), b"\n", b"\r"
+    if not data.strip():
         return 0
     try:
-        values = [json.loads(stripped)]  # one object, possibly spread over several lines
-        answers = [answer(values[0])]
-    except (ValueError, RecursionError):
-        answers = [answer_text(line) for line in text.splitlines() if line.strip()]
+        answers = [answer(parse_json(data))]  # one object, possibly spread over several lines
+    except BadJsonError:
+        answers = [answer_text(line.removesuffix(cr)) for line in data.split(nl) if line.strip()]
+    failed = 0
     for a in answers:
         if "error" in a:
             failed += 1
-        out.write(json.dumps(a) + "\n")  # ASCII-escaped: valid JSON whatever the input bytes
+        out.write(json.dumps(a) + "\n")  # ASCII-escaped; messages hold no lone surrogates
     return failed
 
 
 @command("solve", help="answer scenarios (one JSON object or JSON Lines) from FILE or standard input",
          arguments=[(("file",), {"nargs": "?", "help": "input file (default: standard input)"})])
 def _solve(args: argparse.Namespace) -> int:
+    from .engine.errors import clean_text
     try:
         if args.file and args.file != "-":
             with open(args.file, "rb") as f:
@@ -93,10 +102,10 @@ def _solve(args: argparse.Namespace) -> int:
         else:
             data = sys.stdin.buffer.read()
     except OSError as e:
-        print(json.dumps({"error": {"code": "bad-json", "message": f"cannot read the input: {e}."}}))
+        message = clean_text(f"cannot read the input: {e}.")
+        print(json.dumps({"error": {"code": "bad-json", "message": message}}))
         return 2
-    text = data.decode("utf-8", "surrogateescape").removeprefix("\ufeff")  # bad bytes fail their own line
-    return 2 if solve_stream(text, sys.stdout) else 0
+    return 2 if solve_stream(data, sys.stdout) else 0
 
 
 # ---------------------------------------------------------------------------------------------

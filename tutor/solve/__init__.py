@@ -3,7 +3,8 @@
 * :func:`solve` — ``dict -> dict``; raises a :class:`~tutor.engine.errors.TutorError` subclass
   whose ``code`` is the spec's error code.
 * :func:`answer` — never raises: the answer, or ``{"error": {"code", "message"}}``.
-* :func:`solve_text` — the same for one line of JSON text (``bad-json`` when it does not parse).
+* :func:`solve_text` — the same for one line of JSON text (``bad-json`` when it does not parse:
+  :func:`parse_json` is strict RFC 8259 JSON, so no ``NaN``/``Infinity``, and bytes must be UTF-8).
 
 Answers carry the spec's fields plus ``why``: a list of Reason JSON objects
 (``{"code", "rule", "params"}``) explaining the verdict for this very hand.
@@ -19,7 +20,7 @@ import json
 from ..engine.errors import BadJsonError, TutorError
 from .common import RULESETS, parse_scenario, register_ask
 
-__all__ = ["RULESETS", "answer", "answer_text", "register_ask", "solve", "solve_text"]
+__all__ = ["RULESETS", "answer", "answer_text", "parse_json", "register_ask", "solve", "solve_text"]
 
 
 def solve(scenario: dict) -> dict:
@@ -46,23 +47,43 @@ def answer(scenario: object) -> dict:
         return {"error": {"code": "internal-error", "message": f"the engine failed on this scenario ({type(e).__name__})."}}
 
 
-def solve_text(text: str) -> dict:
-    """Decode ``text`` (one JSON object) and :func:`solve` it. Raises ``bad-json`` when the text
-    is not valid JSON or not an object."""
+def parse_json(text: str | bytes) -> object:
+    """Decode one JSON value, strictly (RFC 8259): bytes must be UTF-8; ``NaN``, ``Infinity`` and
+    ``-Infinity`` are not JSON; an integer of more than 4300 digits cannot be read. Raises
+    :class:`BadJsonError` (code ``bad-json``) with a message that never quotes the input."""
+    if isinstance(text, bytes | bytearray):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise BadJsonError(f"the input is not valid UTF-8 (byte 0x{text[e.start]:02X} "
+                               f"at offset {e.start}).") from None
     try:
-        value = json.loads(text)
+        return json.loads(text, parse_constant=_not_json)
     except (ValueError, RecursionError) as e:
         raise BadJsonError(f"the input is not valid JSON ({_json_problem(e)}).") from None
-    return solve(value)
 
 
-def answer_text(text: str) -> dict:
+def solve_text(text: str | bytes) -> dict:
+    """Decode ``text`` (one JSON object; see :func:`parse_json`) and :func:`solve` it. Raises
+    ``bad-json`` when the text is not valid JSON or not an object."""
+    return solve(parse_json(text))  # type: ignore[arg-type]
+
+
+def answer_text(text: str | bytes) -> dict:
     """Like :func:`solve_text` but never raises (see :func:`answer`)."""
     try:
-        value = json.loads(text)
-    except (ValueError, RecursionError) as e:
-        return BadJsonError(f"the input is not valid JSON ({_json_problem(e)}).").to_json()
+        value = parse_json(text)
+    except BadJsonError as e:
+        return e.to_json()
     return answer(value)
+
+
+class _NotJsonConstant(ValueError):
+    pass
+
+
+def _not_json(name: str) -> object:
+    raise _NotJsonConstant(f"{name} is not a JSON value")
 
 
 def _json_problem(e: Exception) -> str:
@@ -70,4 +91,8 @@ def _json_problem(e: Exception) -> str:
         return f"{e.msg} at line {e.lineno} column {e.colno}"
     if isinstance(e, RecursionError):
         return "nested too deeply"
+    if isinstance(e, _NotJsonConstant):
+        return str(e)
+    if "digits" in str(e):
+        return "an integer has more than 4300 digits"
     return "cannot decode the text"
