@@ -237,6 +237,12 @@ class _Lesson:
     step: LessonStep | None
 
 
+def _unreadable(e: Exception) -> str:
+    if isinstance(e, RecursionError):
+        return "the file cannot be read: it is nested too deeply"
+    return f"the file cannot be read: {str(e)[:80]}"
+
+
 def _locate(path: Path) -> tuple[Path, str, str] | None:
     """``(root, ruleset, lang)`` of ``root/lessons/<ruleset>/<lang>/file.md``, or ``None``."""
     p = path.resolve()
@@ -257,7 +263,11 @@ class _Session:
             shown = display_path(path)
             loc = _locate(path)
             sink = self.problems if report else self.quiet
-            step = load_step(path, sink, shown=shown)
+            try:
+                step = load_step(path, sink, shown=shown)
+            except (RecursionError, ValueError) as e:  # defensive: yamllines refuses such files first
+                sink.add(shown, 1, _unreadable(e))
+                step = None
             if loc is None:
                 root, ruleset, lang = path.resolve().parent, step.ruleset if step else "", ""
                 sink.add(shown, 1, "a lesson file must be at lessons/<ruleset>/<lang>/NN-slug.md")
@@ -434,7 +444,11 @@ def _check_quiz(path: Path, session: _Session, problems: Problems, report: Repor
                 completeness: bool) -> None:
     shown = display_path(path)
     report.quiz_files += 1
-    quiz: Quiz | None = load_quiz_file(path, problems, shown=shown)
+    try:
+        quiz: Quiz | None = load_quiz_file(path, problems, shown=shown)
+    except (RecursionError, ValueError) as e:  # defensive: yamllines refuses such files first
+        problems.add(shown, 1, _unreadable(e))
+        return
     if quiz is None:
         return
     ruleset = quiz.ruleset
