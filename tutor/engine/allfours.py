@@ -620,8 +620,10 @@ class AllFoursFamily:
             if decision == "stand":
                 why.append(Reason("stand", R["stand"], {"trump": first.suit.letter}))
             else:
-                after, _ = tally(scores, awards, 10**9)
-                forbidden = self.give_allowed(dealer, after)
+                after, won = tally(scores, awards, self.target)
+                # K11: a turned jack that took the dealer's side to the target has won the game already,
+                # so the gift cannot put anyone out and the option cannot forbid it.
+                forbidden = self.give_allowed(dealer, after) if won is None else None
                 if forbidden is not None:
                     raise IllegalPlayError(
                         f"the dealer may not keep the suit: the point would put side {forbidden.params['side']} "
