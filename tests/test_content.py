@@ -328,7 +328,7 @@ BAD_ANSWERS = [
     (BEG_TT, [1], "give the points of each of the 2 sides, not 1 numbers."),
     (BEG_TT, ["a", 1], "the points of side 0 must be a whole number"),
     (HS_AF, {"high": 0, "low": 0, "jack": 1}, "say who scores game"),
-    (HS_AF, {"high": 0, "low": 0, "jack": 1, "game": 1, "bonus": 0}, "the hand score has no category 'bonus'"),
+    (HS_AF, {"high": 0, "low": 0, "jack": 1, "game": 1, "bonus": 0}, 'the hand score has no category "bonus"'),
     (HS_AF, {"high": 2, "low": 0, "jack": 1, "game": 1}, "the side that scores high must be from 0 to 1, not 2."),
     (HS_AF, [0, 0, 1, 1], "the hand score must be an object"),
     (GW_AF, 5, "the winning side must be from 0 to 1, not 5."),

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from ..engine.cards import Card, Suit, mask_of
-from ..engine.errors import BadFieldError, NotationError, TutorError
+from ..engine.errors import BadFieldError, NotationError, TutorError, show
 from .exercise import Exercise
 
 __all__ = [
@@ -190,8 +190,7 @@ def _list(raw: object, what: str) -> list:
 
 
 def _show(v: object) -> str:
-    text = repr(v)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return show(v)
 
 
 def _mapping(raw: object, what: str) -> Mapping:
