@@ -10,6 +10,7 @@ from tutor.content import kinds
 from tutor.web import create_app
 from tutor.web import exercises as X
 from tutor.web.db import Attempt, Learner, Mistake, Quiz, StepProgress
+from tutor.web.review import LEAVE_AFTER
 from tutor.web.table import players_of
 
 
@@ -27,6 +28,16 @@ def rows(app, model) -> int:
         session = app.extensions["tutor_db"]()
         try:
             return session.scalar(select(func.count()).select_from(model))
+        finally:
+            session.close()
+
+
+def listed_mistakes(app) -> int:
+    """Review cards still in the mistakes list (not yet answered right enough times in a row)."""
+    with app.app_context():
+        session = app.extensions["tutor_db"]()
+        try:
+            return session.scalar(select(func.count()).select_from(Mistake).where(Mistake.streak < LEAVE_AFTER))
         finally:
             session.close()
 

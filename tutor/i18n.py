@@ -21,8 +21,10 @@ import functools
 import re
 import string
 from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from babel.dates import format_datetime, format_timedelta
 from babel.lists import format_list
 from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
@@ -47,7 +49,9 @@ __all__ = [
     "cards_label",
     "category_name",
     "current_lang",
+    "fmt_datetime",
     "fmt_number",
+    "fmt_timedelta",
     "font_family",
     "format_list_lang",
     "get_translations",
@@ -228,6 +232,22 @@ def fmt_number(n: float, lang: str) -> str:
     if lang == "fa":
         return format_decimal(n, locale="fa", numbering_system="arabext").translate(_PERSIAN_DIGITS)
     return format_decimal(n, locale=lang)
+
+
+def fmt_timedelta(delta: timedelta, lang: str) -> str:
+    """A time span from now with its direction, in words: "in 10 minutes", "۱۰ دقیقه بعد"."""
+    lang = normalize_lang(lang) or DEFAULT_LANGUAGE
+    out = format_timedelta(delta, add_direction=True, locale=lang)
+    return out.translate(_PERSIAN_DIGITS) if lang == "fa" else out
+
+
+def fmt_datetime(when: datetime, lang: str) -> str:
+    """A date and time (a naive ``when`` is UTC), shown in UTC with the zone named."""
+    lang = normalize_lang(lang) or DEFAULT_LANGUAGE
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    out = format_datetime(when, format="long", tzinfo=UTC, locale=lang)
+    return out.translate(_PERSIAN_DIGITS) if lang == "fa" else out
 
 
 def format_list_lang(items: Iterable[str], lang: str, style: str = "standard") -> str:

@@ -12,7 +12,7 @@ import secrets
 import time
 from datetime import UTC, datetime
 
-from flask import Flask, current_app, g, session
+from flask import Flask, current_app, g, has_app_context, session
 from sqlalchemy import (
     JSON,
     Boolean,
@@ -23,7 +23,9 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    inspect,
     select,
+    text,
 )
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
@@ -44,7 +46,15 @@ __all__ = [
 
 
 def now() -> datetime:
-    return datetime.now(UTC).replace(tzinfo=None)
+    """The time as stored in the database: naive UTC.
+
+    The app's ``CLOCK`` setting, if given, is the one clock of the app: a callable returning a
+    timezone-aware datetime (tests set it to move time forward). Without it, the system clock.
+    """
+    clock = current_app.config.get("CLOCK") if has_app_context() else None
+    if clock is None:
+        return datetime.now(UTC).replace(tzinfo=None)
+    return clock().astimezone(UTC).replace(tzinfo=None)
 
 
 class Base(DeclarativeBase):
@@ -107,7 +117,12 @@ class StepProgress(Base):
 
 
 class Mistake(Base):
-    """The "replay my mistakes" queue: removed when the exercise is later answered right."""
+    """One exercise the learner got wrong, kept as a spaced-repetition (FSRS) review card.
+
+    ``card`` is the scheduler's card state (``fsrs.Card.to_dict()``), ``due`` when it is next due
+    (naive UTC, the same instant as the card's own due date), ``streak`` the right answers in a row
+    since the last wrong one. See :mod:`tutor.web.review` for when a card leaves the list.
+    """
 
     __tablename__ = "mistake"
     __table_args__ = (UniqueConstraint("learner_id", "exercise_ref"),)
@@ -118,6 +133,9 @@ class Mistake(Base):
     ruleset: Mapped[str] = mapped_column(String(16))
     kind: Mapped[str] = mapped_column(String(20))
     added_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+    card: Mapped[dict | None] = mapped_column(JSON, default=None)
+    due: Mapped[datetime | None] = mapped_column(DateTime, default=None, index=True)
+    streak: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
@@ -141,6 +159,36 @@ def _create_tables(engine, attempts: int = 20) -> None:
             time.sleep(0.05 + random.random() * 0.1)
 
 
+#: Columns added to existing tables after their first release: a database made before them
+#: gets them with ALTER TABLE at start-up (create_all only makes missing tables).
+ADDED_COLUMNS: dict[str, tuple[str, ...]] = {"mistake": ("card", "due", "streak")}
+
+
+def _add_columns(engine, attempts: int = 20) -> None:
+    """Add the :data:`ADDED_COLUMNS` an older database lacks. Rows of the mistakes queue made
+    before spaced repetition become new review cards, due when they were added."""
+    for i in range(attempts):
+        try:
+            with engine.begin() as conn:
+                for table, names in ADDED_COLUMNS.items():
+                    have = {c["name"] for c in inspect(conn).get_columns(table)}
+                    for name in names:
+                        if name in have:
+                            continue
+                        col = Base.metadata.tables[table].c[name]
+                        ddl = f"ALTER TABLE {table} ADD COLUMN {name} {col.type.compile(dialect=engine.dialect)}"
+                        if col.server_default is not None:
+                            ddl += f" DEFAULT {col.server_default.arg.text} NOT NULL"
+                        conn.execute(text(ddl))
+                        if (table, name) == ("mistake", "due"):
+                            conn.execute(text("UPDATE mistake SET due = added_at WHERE due IS NULL"))
+            return
+        except OperationalError:  # another worker altered the table meanwhile: look again
+            if i == attempts - 1:
+                raise
+            time.sleep(0.05 + random.random() * 0.1)
+
+
 def init_app(app: Flask) -> None:
     url = app.config["DATABASE_URL"]
     kwargs: dict = {}
@@ -150,6 +198,7 @@ def init_app(app: Flask) -> None:
     if url.startswith("sqlite"):
         event.listen(engine, "connect", _sqlite_pragmas)
     _create_tables(engine)
+    _add_columns(engine)
     app.extensions["tutor_db"] = sessionmaker(engine, expire_on_commit=False)
     app.teardown_appcontext(_close_session)
 

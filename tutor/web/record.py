@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from sqlalchemy import delete, select
+from sqlalchemy import select
 
 from tutor.content.exercise import Exercise
 
-from .db import Attempt, Learner, Mistake, Quiz, StepProgress, current_learner, get_session, learner_for_write
+from . import review
+from .db import Attempt, Learner, Quiz, StepProgress, current_learner, get_session, learner_for_write
 from .exercises import Verdict
 
 __all__ = ["mark_step_done", "mistakes_of", "record_answer", "step_states"]
@@ -14,7 +15,7 @@ __all__ = ["mark_step_done", "mistakes_of", "record_answer", "step_states"]
 
 def record_answer(ex: Exercise, ref: str, verdict: Verdict, *, quiz: Quiz | None = None,
                   position: int | None = None) -> Attempt:
-    """Store the attempt and update progress and the mistakes queue, all or nothing."""
+    """Store the attempt and update progress and the mistake's review card, all or nothing."""
     db = get_session()
     try:
         learner = learner_for_write(db)
@@ -22,13 +23,7 @@ def record_answer(ex: Exercise, ref: str, verdict: Verdict, *, quiz: Quiz | None
                           quiz_id=quiz.id if quiz else None, position=position, given=verdict.given,
                           correct=verdict.correct)
         db.add(attempt)
-        if verdict.correct:
-            db.execute(delete(Mistake).where(Mistake.learner_id == learner.id, Mistake.exercise_ref == ref))
-        else:
-            exists = db.scalar(select(Mistake).where(Mistake.learner_id == learner.id,
-                                                     Mistake.exercise_ref == ref))
-            if exists is None:
-                db.add(Mistake(learner_id=learner.id, exercise_ref=ref, ruleset=ex.ruleset or "", kind=ex.kind))
+        review.review(db, learner, ref, ex.ruleset or "", ex.kind, verdict.correct)
         if ex.step_id and verdict.correct:
             _solve_step_exercise(db, learner, ex)
         db.commit()
@@ -79,9 +74,6 @@ def step_states(ruleset: str | None = None) -> dict[str, StepProgress]:
     return {row.step_id: row for row in get_session().scalars(q)}
 
 
-def mistakes_of() -> list[Mistake]:
-    learner = current_learner()
-    if learner is None:
-        return []
-    return list(get_session().scalars(select(Mistake).where(Mistake.learner_id == learner.id)
-                                      .order_by(Mistake.added_at)))
+def mistakes_of() -> review.Queue:
+    """The current learner's mistakes list (review cards, soonest due first)."""
+    return review.queue(get_session(), current_learner())

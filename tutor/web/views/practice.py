@@ -17,6 +17,7 @@ from sqlalchemy import select
 from .. import exercises as X
 from ..db import Attempt, Quiz, current_learner, get_session, learner_for_write
 from ..record import mistakes_of, record_answer
+from ..review import REPLAY_SIZE
 from ..security import BadInput
 from .common import RULESET_NAMES, exercise_context, ruleset_name
 
@@ -129,7 +130,17 @@ def _new_quiz(ruleset: str, seed: int, difficulty: int, kinds: list[str], refs: 
 
 @bp.post("/mistakes/replay")
 def replay():
-    refs = [m.exercise_ref for m in mistakes_of()][:20]
+    """A quiz of the mistakes due for review now, soonest first; with ``more`` set in the form,
+    then those due next (review ahead). Exercises gone from the content since are left out."""
+    refs = []
+    for m in mistakes_of().replay(more=bool(request.form.get("more"))):
+        try:
+            X.resolve(m.exercise_ref, g.lang)
+        except BadInput:
+            continue
+        refs.append(m.exercise_ref)
+        if len(refs) == REPLAY_SIZE:
+            break
     if not refs:
         return redirect(url_for("progress.page"))
     quiz = _new_quiz("mixed", 0, 0, [], refs)

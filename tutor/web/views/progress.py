@@ -1,4 +1,4 @@
-"""The learner's progress: per game and unit, reset a lesson, the mistakes queue, display name."""
+"""The learner's progress: per game and unit, reset a lesson, the mistakes to review, display name."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import unicodedata
 from flask import Blueprint, abort, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from sqlalchemy import delete, func, select
+
+from tutor import i18n
 
 from .. import exercises as X
 from ..db import Attempt, StepProgress, current_learner, get_session, learner_for_write
@@ -32,13 +34,22 @@ def page(error: str | None = None, status: int = 200):
                           "started": any(x["state"] for x in steps)})
         games.append({"id": r, "name": ruleset_name(r), "units": units, "total": len(lp),
                       "done": sum(u["done"] for u in units)})
+    queue = mistakes_of()
     mistakes = []
-    for m in mistakes_of():
+    for m in queue.cards:
         try:
             ex = X.resolve(m.exercise_ref, g.lang)
         except BadInput:  # the exercise is gone from the content since
             continue
-        mistakes.append({"m": m, "prompt": X.prompt_of(ex, g.lang), "game": ruleset_name(m.ruleset)})
+        when = _("due now") if m.due <= queue.at else i18n.fmt_timedelta(m.due - queue.at, g.lang)
+        mistakes.append({"m": m, "prompt": X.prompt_of(ex, g.lang), "game": ruleset_name(m.ruleset),
+                         "when": when, "is_due": m.due <= queue.at})
+    due_count = sum(1 for m in mistakes if m["is_due"])
+    later = [m["m"].due for m in mistakes if not m["is_due"]]
+    next_due = None
+    if later:
+        next_due = {"iso": later[0].isoformat() + "Z", "in": i18n.fmt_timedelta(later[0] - queue.at, g.lang),
+                    "at": i18n.fmt_datetime(later[0], g.lang)}
     answered = right = 0
     if learner is not None:
         db = get_session()
@@ -46,7 +57,7 @@ def page(error: str | None = None, status: int = 200):
         right = db.scalar(select(func.count()).select_from(Attempt).where(
             Attempt.learner_id == learner.id, Attempt.correct.is_(True)))
     return render_template("progress.html", learner=learner, games=games, mistakes=mistakes, answered=answered,
-                           right=right, error=error), status
+                           right=right, due_count=due_count, next_due=next_due, error=error), status
 
 
 @bp.post("/reset/<step_id>")
