@@ -307,6 +307,11 @@ def test_a_database_from_before_reviews_keeps_working(tmp_path, clock):
     con.close()
     app = make_app(tmp_path, CLOCK=clock)
     make_app(tmp_path, CLOCK=clock)  # a second start finds the columns there
+    con = sqlite3.connect(path)
+    cols = {r[1] for r in con.execute("PRAGMA table_info(mistake)")}
+    indexes = {r[1] for r in con.execute("PRAGMA index_list(mistake)")}
+    con.close()
+    assert {"card", "due", "streak"} <= cols and "ix_mistake_due" in indexes
     row = card_row(app, ex)
     assert row.due == datetime(2026, 2, 1, 10, 0) and row.streak == 0 and row.card is None
     client = app.test_client()

@@ -180,6 +180,9 @@ def _add_columns(engine, attempts: int = 20) -> None:
                         if col.server_default is not None:
                             ddl += f" DEFAULT {col.server_default.arg.text} NOT NULL"
                         conn.execute(text(ddl))
+                        for index in Base.metadata.tables[table].indexes:
+                            if name in index.columns:
+                                index.create(conn, checkfirst=True)
                         if (table, name) == ("mistake", "due"):
                             conn.execute(text("UPDATE mistake SET due = added_at WHERE due IS NULL"))
             return
