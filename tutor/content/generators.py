@@ -35,6 +35,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from .. import i18n
 from ..engine.cards import CARDS, Card, Suit
 from .exercise import RULESETS, Exercise
 from .kinds import KINDS, ExerciseError, players_of
@@ -73,6 +74,19 @@ def _suit_cards(suit: int, exclude: set[int] = frozenset()) -> list[Card]:
 
 def _same_colour(suit: int) -> int:
     return {0: 3, 3: 0, 1: 2, 2: 1}[suit]
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _suits(suit: int) -> str:
+    """English suit name in prose: "hearts"."""
+    return i18n.suit_name(Suit(suit), "en", plural=True)
+
+
+def _tricks(n: int) -> str:
+    return f"{n} trick" if n == 1 else f"{n} tricks"
 
 
 def _pick(rng: random.Random, pool: list, n: int) -> list:
@@ -139,7 +153,7 @@ def _gen_legal(ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
         raise _Reject
     if d < 3 and len(ans["legal"]) == len(hand):
         raise _Reject
-    return sc, f"{Suit(led).letter} was led and trump is {trump.letter}. Which cards may you play?"
+    return sc, f"{_cap(_suits(led))} were led and {_suits(trump)} are trump. Which cards may you play?"
 
 
 # ----------------------------------------------------------------------------- trick-winner
@@ -173,7 +187,8 @@ def _gen_trick_winner(ruleset: str, rng: random.Random, d: int) -> tuple[dict, s
         sc["players"] = players_n
     sc.update({"trump": trump.letter, "trick": [str(c) for c in trick], "leader": leader})
     _solve(sc)
-    return sc, f"Seat {leader} led and trump is {trump.letter}. Which seat wins the trick?"
+    who = i18n.seat_label(leader, 0, players_n, ruleset, "en")
+    return sc, f"{_cap(who)} led and {_suits(trump)} are trump. Who wins the trick?"
 
 
 # ----------------------------------------------------------------------------- hokm round kinds
@@ -201,7 +216,9 @@ def _gen_round(ruleset: str, rng: random.Random, d: int, kind: str) -> tuple[dic
     sc = {"ruleset": "hokm", "ask": "round-score", "hakem": hakem, "team_tricks": counts}
     _solve(sc)
     q = "How many points is the round worth?" if kind == "round-score" else "Who is the next hakem?"
-    return sc, f"Seat {hakem} is hakem; the teams took {counts[0]} and {counts[1]} tricks. {q}"
+    who = i18n.seat_label(hakem, 0, 4, "hokm", "en")
+    return sc, (f"{_cap(who)} {'are' if hakem == 0 else 'is'} hakem; your team took {_tricks(counts[0])} and the"
+                f" other team {_tricks(counts[1])}. {q}")
 
 
 def _gen_round_score(ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
@@ -232,7 +249,7 @@ def _gen_turn_up(ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
     card = Card.of(rng.choice(ranks), rng.choice(_SUITS))
     sc["card"] = str(card)
     _solve(sc)
-    return sc, f"The dealer turns up {card}. How many points does the dealer's side score?"
+    return sc, f"The dealer turns up the {i18n.card_label(card, 'en')}. How many points does the dealer's side score?"
 
 
 # ----------------------------------------------------------------------------- beg (make-trump)

@@ -14,6 +14,7 @@ like the engine's answer fields, and is checked against the engine's own answer:
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import re
@@ -34,6 +35,7 @@ __all__ = [
     "CATEGORIES",
     "KINDS",
     "Verdict",
+    "ascii_digits",
     "card_notes",
     "engine_solution",
     "find_step",
@@ -106,9 +108,12 @@ def _generate(ruleset: str, kind: str, difficulty: int, seed: int) -> Exercise |
     except ImportError:
         return None
     try:
-        return generators.generate(ruleset, kind, seed, difficulty)
+        ex = generators.generate(ruleset, kind, seed, difficulty)
     except (TutorError, ValueError, KeyError, LookupError):
         return None
+    # The generator's prompt is an English authoring aid (``tutor gen``); learners see the kind's
+    # prompt in their own language (prompt_of).
+    return dataclasses.replace(ex, prompt=None)
 
 
 def ref_of(ex: Exercise, generated: tuple | None = None) -> str:
@@ -217,8 +222,12 @@ def public_view(ex: Exercise, ref: str, lang: str) -> dict:
 _DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩౦౧౨౩౪౫౬౭౮౯", "0123456789" * 3)
 
 
-def _digits(value: str) -> str:
+def ascii_digits(value: str) -> str:
+    """``value`` stripped, with Persian, Arabic-Indic and Telugu digits turned into ASCII digits."""
     return value.strip().translate(_DIGITS)
+
+
+_digits = ascii_digits
 
 
 def _check_cards(ex: Exercise, values: object) -> None:
