@@ -226,12 +226,16 @@ def current_lang() -> str:
 _PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
 
 
-def fmt_number(n: float, lang: str) -> str:
-    """``n`` formatted for ``lang`` with Babel; Persian uses Persian digits (``1234`` -> ``۱٬۲۳۴``)."""
+def fmt_number(n: float, lang: str, group: bool = True) -> str:
+    """``n`` formatted for ``lang`` with Babel; Persian uses Persian digits (``1234`` -> ``۱٬۲۳۴``).
+
+    ``group=False`` leaves out the thousands separator (for numbers one types back, such as seeds).
+    """
     lang = normalize_lang(lang) or DEFAULT_LANGUAGE
     if lang == "fa":
-        return format_decimal(n, locale="fa", numbering_system="arabext").translate(_PERSIAN_DIGITS)
-    return format_decimal(n, locale=lang)
+        return format_decimal(n, locale="fa", numbering_system="arabext",
+                              group_separator=group).translate(_PERSIAN_DIGITS)
+    return format_decimal(n, locale=lang, group_separator=group)
 
 
 def fmt_timedelta(delta: timedelta, lang: str) -> str:

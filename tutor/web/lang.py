@@ -78,7 +78,7 @@ def _template_globals() -> dict:
         "rtl": i18n.is_rtl(lang),
         "LANGUAGES": LANGUAGES,
         "NATIVE_NAMES": NATIVE_NAMES,
-        "num": lambda n: i18n.fmt_number(n, lang),
+        "num": lambda n, group=True: i18n.fmt_number(n, lang, group),
         "four_colour": request.cookies.get("suits") == "4",
         "lang_url": lang_url,
     }

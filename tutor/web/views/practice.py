@@ -99,7 +99,7 @@ def start():
         kinds = list(RULESET_KINDS[ruleset])
     count = f.get("count", "5")
     difficulty = f.get("difficulty", "1")
-    seed_text = f.get("seed", "").strip()
+    seed_text = X.ascii_digits(f.get("seed", ""))  # a seed copied from a Persian page has Persian digits
     if not count.isascii() or not count.isdigit() or len(count) > 3 or int(count) not in COUNTS:
         return setup(error=_("Choose how many questions."), status=400)
     if difficulty not in ("1", "2", "3"):
