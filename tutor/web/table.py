@@ -45,6 +45,7 @@ class SeatView:
     pos: str                 # bottom / right / top / left
     label: str               # "your partner (hakem)"
     you: bool
+    number: str = ""         # "seat 2", so that a seat number in a text can be found at the table
     dealer: bool = False
     hakem: bool = False
     played: CardView | None = None   # this seat's card in the current trick
@@ -134,6 +135,7 @@ def build_table(kind: str, scenario: dict, you: int | None, lang: str, *,
     hakem = _int(scenario.get("hakem"))
     seats = [SeatView(seat=s, pos=places[(s - you) % players],
                       label=i18n.seat_label(s, you, players, ruleset, lang),
+                      number=i18n.seat_label(s, None, players, ruleset, lang),
                       you=s == you, dealer=s == dealer, hakem=s == hakem) for s in range(players)]
     view = TableView(ruleset=ruleset, players=players, you=you, anticlockwise=acw, seats=seats)
     trump = scenario.get("trump")
@@ -172,7 +174,8 @@ def build_table(kind: str, scenario: dict, you: int | None, lang: str, *,
                 "n": t + 1,
                 "cards": [{"card": card_view(c, lang), "index": i,
                            "seat": seats_of[i] if seats_of else None,
-                           "who": i18n.seat_label(seats_of[i], you, players, ruleset, lang) if seats_of else None}
+                           "who": i18n.seat_label(seats_of[i], you, players, ruleset, lang) if seats_of else None,
+                           "number": i18n.seat_label(seats_of[i], None, players, ruleset, lang) if seats_of else None}
                           for i, c in enumerate(cards)],
             })
     _facts(view, kind, scenario, lang)

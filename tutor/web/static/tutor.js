@@ -18,7 +18,9 @@
   // Walk-through: one trick at a time; name who played each card from the learner's own picks.
   function stepwise(box) {
     var names;
+    var numbers;
     try { names = JSON.parse(box.dataset.seats || "[]"); } catch (e) { names = []; }
+    try { numbers = JSON.parse(box.dataset.numbers || "[]"); } catch (e) { numbers = []; }
     var players = parseInt(box.dataset.players, 10) || names.length;
     var first = parseInt(box.dataset.first, 10) || 0;
     var rows = Array.prototype.slice.call(box.querySelectorAll(".trick-row"));
@@ -31,6 +33,8 @@
         row.querySelectorAll(".trick-card").forEach(function (tc, j) {
           var who = tc.querySelector(".small-who");
           if (who && known) { who.textContent = names[(leader + j) % players] || who.textContent; }
+          var no = tc.querySelector(".seat-no");
+          if (no && known) { no.textContent = numbers[(leader + j) % players] || no.textContent; }
         });
         var picked = row.querySelector("input:checked");
         if (picked && known) {

@@ -64,6 +64,7 @@ def exercise_context(ex: Exercise, ref: str, lang: str, verdict: X.Verdict | Non
     }
     if ex.kind == "walk-through":
         ctx["seat_names_json"] = json.dumps([s.label for s in table.seats], ensure_ascii=False)
+        ctx["seat_numbers_json"] = json.dumps([s.number for s in table.seats], ensure_ascii=False)
         ctx["first_leader"] = X.first_leader(ex)
         if verdict is not None:
             ctx["given_picks"] = _picks(ex, verdict.given.get("trick_winners") or [])
@@ -131,7 +132,8 @@ def feedback_context(ex: Exercise, lang: str, verdict: X.Verdict, table) -> dict
         for c, s in exp.items():
             add(i18n.category_name(c, lang), side(s), (got or {}).get(c) == s)
     elif ex.kind == "game-winner":
-        add(_("Winner"), side(exp), verdict.correct)
+        # the same words as the answer option ("nobody yet"): nobody has won the game so far
+        add(_("Winner"), side(exp) if exp is not None else _("nobody yet"), verdict.correct)
     elif ex.kind == "walk-through":
         given_winners = (got or {}).get("trick_winners") or []
         for t, w in enumerate(exp["trick_winners"]):
