@@ -1,0 +1,225 @@
+"""What a new learner sees: localised prompts of generated questions, seat numbers at the table,
+Persian digits on Persian pages, consistent wording, the page layout hooks (checked through
+Flask's test client; the browser test checks the layout itself)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from markupsafe import escape
+from web_support import csrf_of, expected, form_for, make_app, wrong_value
+
+from tutor import i18n
+from tutor.content.generators import generate
+from tutor.web import exercises as X
+from tutor.web.db import Quiz
+
+LANGS = ("en", "fa", "bg", "te")
+#: What the generators' English authoring prompts look like; never to be shown to a learner.
+RAW_PROMPT = re.compile(r"\bSeat \d|\bseat \d+ (led|is)|\b[SHDC] was led|trump is [SHDC]\b|Which seat wins")
+
+
+@pytest.fixture
+def client(tmp_path):
+    """A test client of a fresh app with its own database."""
+    return make_app(tmp_path).test_client()
+
+
+@pytest.fixture
+def app(client):
+    return client.application
+
+
+def start_quiz(client, lang="en", game="hokm", seed="15570", count="5", difficulty="1"):
+    page = client.get(f"/{lang}/practice/").get_data(as_text=True)
+    r = client.post(f"/{lang}/practice/", data={"game": game, "count": count, "difficulty": difficulty, "seed": seed,
+                                                 "csrf_token": csrf_of(page)})
+    assert r.status_code == 302
+    return r.headers["Location"].rsplit("/", 1)[0]
+
+
+def quiz_of(app) -> Quiz:
+    with app.app_context():
+        db = app.extensions["tutor_db"]()
+        quiz = db.query(Quiz).order_by(Quiz.id.desc()).first()
+        db.expunge(quiz)
+        db.close()
+    return quiz
+
+
+def set_refs(app, refs: list[str]) -> None:
+    """Make the learner's latest quiz ask exactly ``refs`` (to look at chosen exercises)."""
+    with app.app_context():
+        db = app.extensions["tutor_db"]()
+        quiz = db.query(Quiz).order_by(Quiz.id.desc()).first()
+        quiz.refs = refs
+        db.commit()
+        db.close()
+
+
+def prompt_in(html: str) -> str:
+    m = re.search(r'<p class="prompt"[^>]*>(.*?)</p>', html, re.DOTALL)
+    assert m, "no prompt on the page"
+    return m.group(1)
+
+
+# ------------------------------------------------------------------------------ generated prompts
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_generated_questions_show_the_localised_kind_prompt(app, client, lang):
+    base = start_quiz(client, lang)
+    quiz = quiz_of(app)
+    generated = [n for n, ref in enumerate(quiz.refs, 1) if ref.startswith("gen:")]
+    assert generated, "seed 15570 draws generated questions"
+    for n, ref in enumerate(quiz.refs, 1):
+        ex = X.resolve(ref, lang)
+        html = client.get(f"{base}/{n}").get_data(as_text=True)
+        assert not RAW_PROMPT.search(html)
+        if ref.startswith("gen:"):
+            assert ex.prompt is None
+            assert prompt_in(html) == str(escape(i18n.kind_prompt(ex.kind, lang)))
+        r = client.post(f"{base}/{n}", data=form_for(ex, wrong_value(ex, expected(ex))) | {"csrf_token": csrf_of(html)})
+        assert r.status_code == 302
+        assert not RAW_PROMPT.search(client.get(r.headers["Location"]).get_data(as_text=True))
+    results = client.get(f"{base}/results").get_data(as_text=True)
+    assert not RAW_PROMPT.search(results)
+    for n in generated:
+        kind = quiz.refs[n - 1].split(":")[2]
+        assert str(escape(i18n.kind_prompt(kind, lang))) in results
+    # the same prompts in "Replay my mistakes" (every answer above was wrong)
+    progress = client.get(f"/{lang}/progress/").get_data(as_text=True)
+    assert not RAW_PROMPT.search(progress)
+    r = client.post(f"/{lang}/mistakes/replay", data={"csrf_token": csrf_of(progress)})
+    replay = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert not RAW_PROMPT.search(replay)
+    first = X.resolve(quiz_of(app).refs[0], lang)
+    assert prompt_in(replay) == str(escape(X.prompt_of(first, lang)))
+
+
+def test_generated_question_in_the_api_has_the_kind_prompt(client):
+    ref = "gen:hokm:trick-winner:2:15570"
+    for lang in LANGS:
+        view = client.get(f"/api/v1/exercises/{ref}?lang={lang}").get_json()
+        assert view["prompt"] == i18n.kind_prompt("trick-winner", lang)
+
+
+def test_generator_prompts_are_readable_english():
+    seat = re.compile(r"\b[Ss]eat\b|\b[SHDC]\b|\d+[SHDC]\b")
+    for ruleset, kinds in (("hokm", ("legal-cards", "trick-winner", "round-score", "next-hakem", "game-winner")),
+                           ("all-fours", ("legal-cards", "trick-winner", "turn-up")),
+                           ("trinidad", ("trick-winner", "turn-up"))):
+        for kind in kinds:
+            for d in (1, 2, 3):
+                for seed in range(6):
+                    prompt = generate(ruleset, kind, seed, d).prompt
+                    assert not seat.search(prompt), prompt
+    ex = generate("hokm", "trick-winner", 15570, 1)
+    assert ex.scenario["leader"] == 0 and ex.prompt.startswith("You led and ")
+    trump = i18n.suit_name(ex.scenario["trump"], "en", plural=True)
+    assert f"{trump} are trump. Who wins the trick?" in ex.prompt
+    legal = generate("hokm", "legal-cards", 15570, 1)
+    led = i18n.suit_name(legal.scenario["trick"][0][-1], "en", plural=True)
+    assert legal.prompt.startswith(f"{led.capitalize()} were led and ")
+    for seed in range(12):
+        rs = generate("hokm", "round-score", seed, 2)
+        who = i18n.seat_label(rs.scenario["hakem"], 0, 4, "hokm", "en")
+        assert rs.prompt.startswith(who[:1].upper() + who[1:] + (" are hakem;" if who == "you" else " is hakem;"))
+        mine, theirs = rs.scenario["team_tricks"]
+        assert f"your team took {mine} trick" in rs.prompt and f"the other team {theirs} trick" in rs.prompt
+        t = generate("trinidad", "turn-up", seed, 1)
+        assert f"turns up the {i18n.card_label(t.scenario['card'], 'en')}." in t.prompt
+
+
+# ------------------------------------------------------------------------------ seat numbers
+
+def seat_numbers(html: str) -> list[str]:
+    return re.findall(r'<span class="seat-no"[^>]*>([^<]*)</span>', html)
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", ["seat 0", "seat 1", "seat 2", "seat 3"]),
+                                             ("fa", ["جایگاه ۰", "جایگاه ۱", "جایگاه ۲", "جایگاه ۳"])])
+def test_table_shows_each_seat_number_under_its_name(app, client, lang, words):
+    base = start_quiz(client, lang)
+    set_refs(app, ["gen:hokm:trick-winner:2:3"])
+    html = client.get(f"{base}/1").get_data(as_text=True)
+    assert sorted(seat_numbers(html)) == words
+    you = i18n.seat_label(0, 0, 4, "hokm", lang)
+    assert re.search(rf'>{re.escape(you)}</span>\s*<span class="seat-no"[^>]*>{words[0]}</span>', html)
+    partner = i18n.seat_label(2, 0, 4, "hokm", lang)
+    assert re.search(rf'>{re.escape(partner)}</span>\s*<span class="seat-no"[^>]*>{words[2]}</span>', html)
+
+
+def test_trick_rows_name_the_seat_numbers(app, client):
+    base = start_quiz(client)
+    set_refs(app, ["gen:all-fours:hand-score:2:0", "gen:all-fours:walk-through:2:0"])
+    hand = X.resolve("gen:all-fours:hand-score:2:0")
+    html = client.get(f"{base}/1").get_data(as_text=True)
+    seats = X.walk_seats(hand)
+    rows = re.findall(r'<fieldset class="trick-row".*?</fieldset>', html, re.DOTALL)
+    assert len(rows) == len(seats)
+    for row, who in zip(rows, seats, strict=True):
+        assert seat_numbers(row) == [f"seat {s}" for s in who]
+    # walk-through: the first trick's seats are known before any pick, and the page script gets them all
+    walk = client.get(f"{base}/2").get_data(as_text=True)
+    first = X.first_leader(X.resolve("gen:all-fours:walk-through:2:0"))
+    players = 3
+    row0 = re.search(r'<fieldset class="trick-row" data-trick="0">.*?</fieldset>', walk, re.DOTALL).group(0)
+    assert seat_numbers(row0) == [f"seat {(first + i) % players}" for i in range(players)]
+    assert 'data-numbers="[&#34;seat 0&#34;, &#34;seat 1&#34;, &#34;seat 2&#34;]"' in walk
+
+
+# ------------------------------------------------------------------------------ Persian digits
+
+def test_persian_results_use_persian_digits_for_the_seed_and_the_list(app, client):
+    base = start_quiz(client, "fa", seed="699211")
+    html = client.get(f"{base}/results").get_data(as_text=True)
+    assert "۶۹۹۲۱۱" in html and "699211" not in html
+    assert i18n.gettext("fa", "Quiz seed: %(seed)s", seed="۶۹۹۲۱۱") in html
+    assert '<ol class="review">' in html
+    main = re.search(r"<main.*?</main>", html, re.DOTALL).group(0)
+    text = re.sub(r"<[^>]+>", " ", main)  # the words on the page, without tags and attributes
+    assert not re.search(r"[0-9]", text), re.findall(r".{20}[0-9].{20}", text)
+    css = (X.__file__.rsplit("/", 1)[0] + "/static/tutor.css")
+    with open(css, encoding="utf-8") as f:
+        assert ":lang(fa) ol { list-style-type: persian; }" in f.read()
+
+
+def test_a_seed_copied_from_a_persian_page_repeats_the_quiz(app, client):
+    start_quiz(client, "fa", seed="۶۹۹۲۱۱")
+    a = quiz_of(app)
+    start_quiz(client, "en", seed="699211")
+    b = quiz_of(app)
+    assert a.seed == b.seed == 699211 and a.refs == b.refs
+
+
+def test_fmt_number_without_grouping():
+    assert i18n.fmt_number(699211, "fa", group=False) == "۶۹۹۲۱۱"
+    assert i18n.fmt_number(699211, "fa") == "۶۹۹٬۲۱۱"
+    assert i18n.fmt_number(699211, "en", group=False) == "699211"
+
+
+# ------------------------------------------------------------------------------ small things
+
+@pytest.mark.parametrize("ref", ["gen:hokm:game-winner:3:1", "gen:all-fours:game-winner:2:0"])
+def test_game_winner_nobody_reads_the_same_in_option_and_feedback(app, client, ref):
+    ex = X.resolve(ref)
+    assert expected(ex) is None
+    base = start_quiz(client)
+    set_refs(app, [ref])
+    page = client.get(f"{base}/1").get_data(as_text=True)
+    assert "<span>nobody yet</span>" in page
+    r = client.post(f"{base}/1", data=form_for(ex, 0) | {"csrf_token": csrf_of(page)})
+    fb = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert re.search(r"<dt>Winner</dt><dd>nobody yet ", fb)
+
+
+def test_home_cards_have_a_footer_and_beg_points_a_grid(client):
+    html = client.get("/en/").get_data(as_text=True)
+    assert html.count('<div class="game-foot">') == 3
+    for card in re.findall(r'<article class="game-card">.*?</article>', html, re.DOTALL):
+        foot = card.split('<div class="game-foot">', 1)[1]
+        assert "<progress" in foot and 'class="actions"' in foot
+    step = client.get("/en/learn/all-fours/af-discard").get_data(as_text=True)
+    assert '<div class="choice-row points-row">' in step
+    assert step.count('name="points-') == 3
