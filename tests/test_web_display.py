@@ -177,9 +177,7 @@ def test_persian_results_use_persian_digits_for_the_seed_and_the_list(app, clien
     assert "۶۹۹۲۱۱" in html and "699211" not in html
     assert i18n.gettext("fa", "Quiz seed: %(seed)s", seed="۶۹۹۲۱۱") in html
     assert '<ol class="review">' in html
-    main = re.search(r"<main.*?</main>", html, re.DOTALL).group(0)
-    text = re.sub(r"<[^>]+>", " ", main)  # the words on the page, without tags and attributes
-    assert not re.search(r"[0-9]", text), re.findall(r".{20}[0-9].{20}", text)
+    assert visible_digits(html) == []
     css = (X.__file__.rsplit("/", 1)[0] + "/static/tutor.css")
     with open(css, encoding="utf-8") as f:
         assert ":lang(fa) ol { list-style-type: persian; }" in f.read()
@@ -223,3 +221,32 @@ def test_home_cards_have_a_footer_and_beg_points_a_grid(client):
     step = client.get("/en/learn/all-fours/af-discard").get_data(as_text=True)
     assert '<div class="choice-row points-row">' in step
     assert step.count('name="points-') == 3
+
+
+def visible_digits(html: str) -> list[str]:
+    """ASCII digits in the words of the page's <main> (rule ids such as "C15" or "H27" are codes, left out)."""
+    main = re.search(r"<main.*?</main>", html, re.DOTALL)
+    text = re.sub(r"<[^>]+>", " ", main.group(0) if main else html)
+    text = re.sub(r"\b[CTH]\d+\b", " ", text)
+    return re.findall(r".{0,25}[0-9].{0,15}", text)
+
+
+def test_persian_pages_show_no_latin_digits(app, client):
+    from tutor.web.views.practice import RULESET_KINDS
+
+    # (lesson prose is the content writers'; the pages the app draws itself are checked here)
+    pages = ["/fa/", "/fa/practice/"] + [f"/fa/learn/{r}/" for r in RULESET_KINDS]
+    for url in pages:
+        assert visible_digits(client.get(url).get_data(as_text=True)) == [], url
+    refs = [f"gen:{r}:{k}:{d}:5" for r, kinds in RULESET_KINDS.items() for k in kinds for d in (1, 3)]
+    base = start_quiz(client, "fa")
+    set_refs(app, refs)
+    for n, ref in enumerate(refs, 1):
+        ex = X.resolve(ref, "fa")
+        page = client.get(f"{base}/{n}").get_data(as_text=True)
+        assert visible_digits(page) == [], ref
+        value = wrong_value(ex, expected(ex)) if n % 2 else expected(ex)
+        r = client.post(f"{base}/{n}", data=form_for(ex, value) | {"csrf_token": csrf_of(page)})
+        assert visible_digits(client.get(r.headers["Location"]).get_data(as_text=True)) == [], ref
+    assert visible_digits(client.get(f"{base}/results").get_data(as_text=True)) == []
+    assert visible_digits(client.get("/fa/progress/").get_data(as_text=True)) == []
