@@ -174,3 +174,58 @@ def test_keyboard_only_card_selection(page: Page, live):
     right = expected(ex)
     verdict_class = "good" if right == [first] else "wrong"
     expect(page.locator(f"#ex-{ex.id} .verdict.{verdict_class}")).to_be_visible()
+
+
+def _quiz_of_refs(page: Page, base: str, app, lang: str, refs: list[str]) -> str:
+    """Start a quiz in the page, then make it ask ``refs``; the quiz's URL prefix."""
+    page.goto(f"{base}/{lang}/practice/")
+    page.locator("form.setup button[type=submit]").click()
+    expect(page.locator(".quiz-head")).to_be_visible()
+    token = page.url.split("/quiz/")[1].split("/")[0]
+    with app.app_context():
+        db = app.extensions["tutor_db"]()
+        db.query(Quiz).filter_by(token=token).one().refs = refs
+        db.commit()
+        db.close()
+    return f"{base}/{lang}/quiz/{token}"
+
+
+@pytest.mark.parametrize(("ref", "players"), [("gen:all-fours:trick-winner:1:0", 2),
+                                              ("gen:all-fours:trick-winner:2:1", 3),
+                                              ("gen:hokm:trick-winner:2:3", 4)])
+def test_each_trick_card_lies_beside_its_players_seat(page: Page, live, ref, players):
+    base, app = live
+    url = _quiz_of_refs(page, base, app, "en", [ref])
+    page.goto(f"{url}/1")
+    felt = page.locator(".felt")
+    slots = felt.locator(".center .slot")
+    assert slots.count() == players
+    for i in range(players):
+        slot = slots.nth(i)
+        pos = slot.get_attribute("class").split("slot-")[1].split()[0]
+        card = slot.locator(".card").bounding_box()
+        seat = felt.locator(f".seat-{pos}").bounding_box()
+        card_mid = (card["x"] + card["width"] / 2, card["y"] + card["height"] / 2)
+        seat_mid = (seat["x"] + seat["width"] / 2, seat["y"] + seat["height"] / 2)
+        if pos in ("left", "right"):
+            assert abs(card_mid[1] - seat_mid[1]) < 12, (pos, card, seat)  # level with the seat's name
+            gap = card["x"] - (seat["x"] + seat["width"]) if pos == "left" else seat["x"] - (card["x"] + card["width"])
+        else:
+            assert abs(card_mid[0] - seat_mid[0]) < 12, (pos, card, seat)  # straight above/below the name
+            gap = card["y"] - (seat["y"] + seat["height"]) if pos == "top" else seat["y"] - (card["y"] + card["height"])
+        assert 0 <= gap < 40, (pos, gap)
+    # the seat's number is shown under its name
+    expect(felt.locator(".seat-bottom .seat-no")).to_have_text("seat 0")
+
+
+def test_persian_lists_and_home_card_footers(page: Page, live):
+    base, app = live
+    url = _quiz_of_refs(page, base, app, "fa", ["gen:hokm:trick-winner:1:5", "gen:hokm:legal-cards:1:5"])
+    page.goto(f"{url}/results")
+    assert page.evaluate("getComputedStyle(document.querySelector('ol.review')).listStyleType") == "persian"
+    expect(page.locator("main")).to_contain_text("۲")
+    page.set_viewport_size({"width": 1100, "height": 900})
+    page.goto(f"{base}/en/")
+    for part in ("progress", ".actions", ".game-foot > .meta"):
+        tops = {round(page.locator(".game-card").nth(i).locator(part).first.bounding_box()["y"]) for i in range(3)}
+        assert len(tops) == 1, (part, tops)
