@@ -35,7 +35,6 @@ __all__ = [
     "CATEGORIES",
     "KINDS",
     "Verdict",
-    "ascii_digits",
     "card_notes",
     "engine_solution",
     "find_step",
@@ -222,12 +221,8 @@ def public_view(ex: Exercise, ref: str, lang: str) -> dict:
 _DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩౦౧౨౩౪౫౬౭౮౯", "0123456789" * 3)
 
 
-def ascii_digits(value: str) -> str:
-    """``value`` stripped, with Persian, Arabic-Indic and Telugu digits turned into ASCII digits."""
+def _digits(value: str) -> str:
     return value.strip().translate(_DIGITS)
-
-
-_digits = ascii_digits
 
 
 def _check_cards(ex: Exercise, values: object) -> None:

@@ -30,6 +30,7 @@ RULESET_KINDS = {
     "trinidad": ("legal-cards", "trick-winner", "turn-up", "beg", "hand-score", "game-winner", "walk-through"),
 }
 COUNTS = (5, 10, 15, 20)
+_PERSIAN_DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹", "0123456789")
 
 
 def _generator():
@@ -99,7 +100,8 @@ def start():
         kinds = list(RULESET_KINDS[ruleset])
     count = f.get("count", "5")
     difficulty = f.get("difficulty", "1")
-    seed_text = X.ascii_digits(f.get("seed", ""))  # a seed copied from a Persian page has Persian digits
+    # a seed copied from a Persian page (or typed on a Persian keyboard) has Persian digits
+    seed_text = f.get("seed", "").strip().translate(_PERSIAN_DIGITS)
     if not count.isascii() or not count.isdigit() or len(count) > 3 or int(count) not in COUNTS:
         return setup(error=_("Choose how many questions."), status=400)
     if difficulty not in ("1", "2", "3"):
