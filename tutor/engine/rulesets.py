@@ -1,0 +1,158 @@
+"""The rulesets, found by name: one :class:`Ruleset` per game behind one protocol.
+
+python-chess's variants are the model: a caller looks a ruleset up by name
+(:func:`get_ruleset`) and asks it what it needs — player counts, seats and sides, who leads,
+the default target, the scoring categories, the options — and never branches on the name.
+
+Facts declared here and nowhere else (RULES.md §3.2-§3.3):
+
+* allowed player counts, the first one the default (Hokm H1: 4; classic All Fours C2: 2, 3 or 4,
+  default 2; Trinidad T1: 4 or 2, default 4);
+* the direction of play (Hokm H10 and Trinidad T3 anticlockwise; classic All Fours clockwise);
+* who leads the first trick: the hakem (H13) or the player after the dealer (C17, T13);
+* the default game target (H24: 7; C28: 7; T21: 14);
+* the end-of-hand scoring categories (C22-C27, T16-T20: High, Low, Jack, Game; none in Hokm);
+* the option that sets the turn-up (kick) scale (C8/C32 ``turnup_scale``, T7 ``kick_scale``);
+* the rule points of the game (C1-C33, T1-T22, H1-H27).
+
+Sides: with 4 players the two teams ``seat % 2``; with 2 or 3 players each seat is a side
+(solve-format "Common fields").
+
+No web imports. :data:`RULESETS` is the registry; :func:`get_ruleset` raises
+:class:`~tutor.engine.errors.UnknownRulesetError` for a name that is not there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from .errors import UnknownRulesetError, show
+
+__all__ = [
+    "ALL_FOURS",
+    "HOKM",
+    "RULESETS",
+    "TRINIDAD",
+    "Ruleset",
+    "RulesetInfo",
+    "get_ruleset",
+    "ruleset_names",
+]
+
+
+def N_(message: str) -> str:
+    """Mark a message for extraction (translated where it is shown, never here)."""
+    return message
+
+
+@runtime_checkable
+class Ruleset(Protocol):
+    """What every ruleset answers (see the module docstring for the facts)."""
+
+    name: str
+    title: str
+    players: tuple[int, ...]
+    anticlockwise: bool
+    leader_field: str
+    default_target: int
+    categories: tuple[str, ...]
+
+    @property
+    def default_players(self) -> int: ...
+
+    def sides(self, players: int) -> int: ...
+
+    def side_of(self, seat: int, players: int) -> int: ...
+
+    def players_of(self, scenario: Mapping) -> int: ...
+
+    def first_leader(self, scenario: Mapping) -> int: ...
+
+    def rule_points(self) -> tuple[str, ...]: ...
+
+
+@dataclass(frozen=True)
+class RulesetInfo:
+    """One game's facts (the concrete :class:`Ruleset`).
+
+    ``name``: the contract's ruleset name; ``title``: its display name (a message id, translated
+    where shown); ``players``: allowed counts, first = default; ``anticlockwise``: play passes to
+    the right; ``leader_field``: the scenario field naming the seat whose turn decides the first
+    lead (``"hakem"``: that seat leads; ``"dealer"``: the next seat in play order leads);
+    ``default_target``: game points to win; ``categories``: end-of-hand scoring categories;
+    ``turnup_option``: the option that picks the turn-up scale (``None``: no turn-up);
+    ``rule_prefix``/``rule_count``: its rule points ``C1..C33`` and so on.
+    """
+
+    name: str
+    title: str
+    players: tuple[int, ...]
+    anticlockwise: bool
+    leader_field: str
+    default_target: int
+    categories: tuple[str, ...] = ()
+    turnup_option: str | None = None
+    rule_prefix: str = ""
+    rule_count: int = 0
+
+    @property
+    def default_players(self) -> int:
+        """The player count of a scenario without a ``players`` field."""
+        return self.players[0]
+
+    def sides(self, players: int) -> int:
+        """Number of scoring sides: 2 teams with 4 players, else one side per seat."""
+        return 2 if players == 4 else players
+
+    def side_of(self, seat: int, players: int) -> int:
+        """The side of ``seat`` (0-based): its team ``seat % 2`` with 4 players, else the seat."""
+        return seat % 2 if players == 4 else seat
+
+    def players_of(self, scenario: Mapping) -> int:
+        """The scenario's ``players`` if it is one this ruleset allows, else the default."""
+        p = scenario.get("players")
+        if isinstance(p, int) and not isinstance(p, bool) and p in self.players:
+            return p
+        return self.default_players
+
+    def first_leader(self, scenario: Mapping) -> int:
+        """The seat that leads the first trick: the hakem (H13), or the player after the dealer in
+        play order (C17, T13). A missing or malformed field counts as seat 0."""
+        players = self.players_of(scenario)
+        seat = scenario.get(self.leader_field, 0)
+        seat = seat if isinstance(seat, int) and not isinstance(seat, bool) else 0
+        return seat % players if self.leader_field == "hakem" else (seat + 1) % players
+
+    def rule_points(self) -> tuple[str, ...]:
+        """The game's rule points, e.g. ``("H1", ..., "H27")``."""
+        return tuple(f"{self.rule_prefix}{i}" for i in range(1, self.rule_count + 1))
+
+
+_ALL_FOURS_CATEGORIES = ("high", "low", "jack", "game")
+
+HOKM = RulesetInfo("hokm", N_("Hokm"), (4,), anticlockwise=True, leader_field="hakem", default_target=7,
+                   rule_prefix="H", rule_count=27)
+ALL_FOURS = RulesetInfo("all-fours", N_("All Fours (classic)"), (2, 3, 4), anticlockwise=False,
+                        leader_field="dealer", default_target=7, categories=_ALL_FOURS_CATEGORIES,
+                        turnup_option="turnup_scale", rule_prefix="C", rule_count=33)
+TRINIDAD = RulesetInfo("trinidad", N_("All Fours (Trinidad)"), (4, 2), anticlockwise=True,
+                       leader_field="dealer", default_target=14, categories=_ALL_FOURS_CATEGORIES,
+                       turnup_option="kick_scale", rule_prefix="T", rule_count=22)
+
+#: Every ruleset by name, in the order the app lists them.
+RULESETS: dict[str, RulesetInfo] = {r.name: r for r in (HOKM, ALL_FOURS, TRINIDAD)}
+
+
+def ruleset_names() -> tuple[str, ...]:
+    """The names of every ruleset, in registry order."""
+    return tuple(RULESETS)
+
+
+def get_ruleset(name: object) -> RulesetInfo:
+    """The ruleset called ``name``. Raises :class:`UnknownRulesetError` (code ``unknown-ruleset``)."""
+    r = RULESETS.get(name) if isinstance(name, str) else None
+    if r is None:
+        raise UnknownRulesetError(f"ruleset must be one of {', '.join(RULESETS)}, not {show(name)}.")
+    return r
