@@ -120,8 +120,11 @@ def test_every_reason_template_and_kind_prompt_is_in_the_template():
     pot = _ids(_pot())
     for code, template in REASON_TEXTS.items():
         assert template in pot, code
-    for kind, prompt in i18n.KIND_PROMPTS.items():
-        assert prompt in pot, kind
+    from tutor.content.kinds import KINDS
+
+    for name, kind in KINDS.items():
+        for message in (kind.prompt, kind.label, kind.hint):
+            assert message is None or message in pot, (name, message)
     assert len(REASON_TEXTS) >= 40
 
 

@@ -36,7 +36,6 @@ from tutor.engine.reasons import N_, REASON_TEXTS
 __all__ = [
     "DEFAULT_LANGUAGE",
     "FONT_FAMILIES",
-    "KIND_PROMPTS",
     "LANGUAGES",
     "LANGUAGE_NAMES",
     "LANG_COOKIE",
@@ -381,13 +380,13 @@ def cards_label(cards: Iterable[str | Card], lang: str, style: str = "standard")
 # --------------------------------------------------------------------------------------------
 # Seats and sides
 
-#: Rulesets played anticlockwise: the next seat in play order sits on the player's RIGHT.
-_ANTICLOCKWISE = frozenset({"hokm", "trinidad"})
-
-
 def anticlockwise(ruleset: str | None) -> bool:
-    """True for Hokm and Trinidad (play passes to the right); False for classic All Fours."""
-    return ruleset in _ANTICLOCKWISE
+    """True where play passes to the right (the ruleset registry's ``anticlockwise``: Hokm and
+    Trinidad); False for classic All Fours and an unknown ruleset."""
+    from .engine.rulesets import RULESETS
+
+    r = RULESETS.get(ruleset) if ruleset is not None else None
+    return r.anticlockwise if r is not None else False
 
 
 #: Seat and side words (gettext msgids).
@@ -449,7 +448,7 @@ def side_label(side: int | None, you: int | None, players: int, lang: str, rules
         if you is None:
             return gettext(lang, _WORDS["team"]).format(n=fmt_number(side, lang))
         return gettext(lang, _WORDS["your-team"] if side == int(you) % 2 else _WORDS["other-team"])
-    return seat_label(side, you, players, ruleset or "all-fours", lang)
+    return seat_label(side, you, players, ruleset, lang)
 
 
 # --------------------------------------------------------------------------------------------
@@ -491,7 +490,7 @@ _SIDE_PARAMS = frozenset({"side", "team", "winner_team", "winner_side", "match_w
                           "dealer_team", "beggar_side", "beggar_team"})
 
 
-def _kind_of_param(name: str) -> str:
+def _role_of_param(name: str) -> str:
     if name in _SUIT_PARAMS or name.endswith(("_suit", "suits")):
         return "suit"
     if name in _SEAT_PARAMS or name.endswith(("_seat", "seats")):
@@ -520,9 +519,9 @@ def _is_card(text: object) -> bool:
 
 
 def _localize_value(name: str, value: object, lang: str, ctx: Mapping[str, object]) -> str:
-    kind = _kind_of_param(name)
+    role = _role_of_param(name)
     if isinstance(value, list | tuple) and value and all(
-            isinstance(v, int) and not isinstance(v, bool) for v in value) and kind == "plain":
+            isinstance(v, int) and not isinstance(v, bool) for v in value) and role == "plain":
         # per-side numbers (totals, scores): "10 – 7"
         return " – ".join(fmt_number(v, lang) for v in value)
     if isinstance(value, list | tuple):
@@ -533,19 +532,19 @@ def _localize_value(name: str, value: object, lang: str, ctx: Mapping[str, objec
     if isinstance(value, bool):
         return str(value)
     try:
-        if kind == "suit":
+        if role == "suit":
             return _suit_in_prose(str(value), lang)
-        if kind == "seat" and isinstance(value, int):
+        if role == "seat" and isinstance(value, int):
             return seat_label(value, ctx.get("you"), ctx.get("players") or 4, ctx.get("ruleset"), lang)
-        if kind == "side" and isinstance(value, int):
+        if role == "side" and isinstance(value, int):
             return side_label(value, ctx.get("you"), ctx.get("players") or 4, lang, ctx.get("ruleset"))
-        if kind == "category":
+        if role == "category":
             return category_name(str(value), lang)
-        if kind == "result":
+        if role == "result":
             return result_name(str(value), lang)
-        if kind == "phase" and str(value) in _PHASES:
+        if role == "phase" and str(value) in _PHASES:
             return gettext(lang, _PHASES[str(value)])
-        if (kind == "card" or kind == "plain") and _is_card(value):
+        if (role == "card" or role == "plain") and _is_card(value):
             return card_label(str(value), lang)
     except (TutorError, ValueError):
         pass
@@ -618,22 +617,11 @@ def render_reasons(reasons: Iterable[Mapping[str, object]], lang: str, **context
 # --------------------------------------------------------------------------------------------
 # Exercise kinds
 
-#: Default question wording per exercise kind (PLAN.md table).
-KIND_PROMPTS: dict[str, str] = {
-    "legal-cards": N_("Which cards may you play? Select every legal card."),
-    "trick-winner": N_("Who wins this trick? Click the winning card."),
-    "round-score": N_("How many points does the winning team score for this round?"),
-    "next-hakem": N_("Who is the hakem in the next round?"),
-    "turn-up": N_("How many points does the dealer's side score for the turned-up card?"),
-    "beg": N_("After the stand-or-beg decision, how many points does each side score?"),
-    "hand-score": N_("Who scores High, Low, Jack and Game in this hand? Choose a side or nobody for each."),
-    "game-winner": N_("Which side wins the game, if any?"),
-    "walk-through": N_("Play the deal through: choose the winner of each trick in turn, then the result."),
-}
-
-
 def kind_prompt(kind: str, lang: str) -> str:
-    """Default question wording for exercise ``kind`` in ``lang`` (the kind itself if unknown)."""
-    msg = KIND_PROMPTS.get(kind)
-    return gettext(lang, msg) if msg else kind
+    """Default question wording for exercise ``kind`` in ``lang`` (the kind's ``prompt``; the kind's
+    name itself if there is no such kind)."""
+    from .content.kinds import KINDS
+
+    k = KINDS.get(kind)
+    return gettext(lang, k.prompt) if k is not None else kind
 

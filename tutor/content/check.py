@@ -40,6 +40,7 @@ from pathlib import Path
 
 from ..engine.cards import Card, Suit
 from ..engine.errors import NotationError, TutorError
+from ..engine.rulesets import RULESETS as RULESET_REGISTRY
 from .exercise import LANGUAGES, RULESETS, Exercise
 from .kinds import KINDS, ExerciseError, expected_answer, players_of
 from .lessons import LessonStep, content_root, load_step
@@ -51,11 +52,7 @@ __all__ = [
 ]
 
 #: Rule points each ruleset's lessons must cover (RULES.md; T23 is the seeds' reference list).
-COVERED_RULES: dict[str, tuple[str, ...]] = {
-    "all-fours": tuple(f"C{i}" for i in range(1, 34)),
-    "trinidad": tuple(f"T{i}" for i in range(1, 23)),
-    "hokm": tuple(f"H{i}" for i in range(1, 28)),
-}
+COVERED_RULES: dict[str, tuple[str, ...]] = {name: r.rule_points() for name, r in RULESET_REGISTRY.items()}
 #: Every id a step's ``rules`` may name: rule points and §3.4 decisions K1-K27.
 RULE_IDS: frozenset[str] = frozenset(
     [f"C{i}" for i in range(1, 34)] + [f"T{i}" for i in range(1, 24)] + [f"H{i}" for i in range(1, 28)]
@@ -122,12 +119,7 @@ def _same(key: str, authored: object, engine: object) -> bool:
 
 
 def _required_expect(ex: Exercise, answer: dict) -> list[str]:
-    kind = ex.kind
-    if kind == "game-winner":
-        return [f for f in ("winner", "match_winner") if f in answer][:1]
-    if kind == "walk-through":
-        return ["trick_winners", "points" if ex.ask == "round-playout" else "awards"]
-    return list(KINDS[kind].answer_fields[:1])
+    return KINDS[ex.kind].required_expect(ex, answer)
 
 
 def _bad_cards(ex: Exercise, problems: Problems) -> bool:

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from ..engine.rulesets import RULESETS as _RULESET_REGISTRY
 from .problems import Problems
 from .yamllines import field_line
 
@@ -26,8 +27,8 @@ __all__ = ["EXERCISE_FIELDS", "LANGUAGES", "RULESETS", "Exercise", "parse_exerci
 
 #: Lesson/quiz languages, in the order the project lists them.
 LANGUAGES: tuple[str, ...] = ("en", "fa", "bg", "te")
-#: Ruleset names (scenario ``ruleset`` values and lesson directory names).
-RULESETS: tuple[str, ...] = ("hokm", "all-fours", "trinidad")
+#: Ruleset names (scenario ``ruleset`` values and lesson directory names), from the ruleset registry.
+RULESETS: tuple[str, ...] = tuple(_RULESET_REGISTRY)
 
 #: Field -> (required in lessons, required in quizzes).
 EXERCISE_FIELDS: dict[str, tuple[bool, bool]] = {

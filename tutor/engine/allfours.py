@@ -136,6 +136,13 @@ REASON_TEXTS.update({
 _TENS, _ACES, _KINGS, _QUEENS, _JACKS = (_RANK_MASK[r] for r in (10, ACE, KING, QUEEN, JACK))
 
 
+#: Turn-up values per scale (C8; running C32): rank -> points. The first scale is the default.
+TURNUP_POINTS: dict[str, dict[int, int]] = {
+    "jack": {JACK: 1},
+    "running": {ACE: 4, KING: 3, QUEEN: 2, JACK: 1},
+}
+
+
 def game_points(mask: int) -> int:
     """Game card points (C26/T20) of the cards in bit set ``mask``; the whole pack holds 80."""
     return (10 * (mask & _TENS).bit_count() + 4 * (mask & _ACES).bit_count() + 3 * (mask & _KINGS).bit_count()
@@ -1118,7 +1125,7 @@ class AllFours(AllFoursFamily):
         """Jack scale: a jack scores 1 (C8, C16). Running scale: A 4, K 3, Q 2, J 1 (C32)."""
         card = CARDS[card]
         if self.options.turnup_scale == "running":
-            pts = {ACE: 4, KING: 3, QUEEN: 2, JACK: 1}.get(card.rank, 0)
+            pts = TURNUP_POINTS["running"].get(card.rank, 0)
             if pts:
                 return pts, Reason("turnup-scores", "C32", {"card": str(card), "points": pts})
             return 0, Reason("turnup-no-points", "C32", {"card": str(card)})

@@ -24,11 +24,15 @@ No web imports. :data:`RULESETS` is the registry; :func:`get_ruleset` raises
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
+from .allfours import TURNUP_POINTS, AllFoursOptions
 from .errors import UnknownRulesetError, show
+from .hokm import Hokm, HokmOptions
+from .trinidad import KICK_POINTS, TrinidadOptions
 
 __all__ = [
     "ALL_FOURS",
@@ -83,7 +87,10 @@ class RulesetInfo:
     lead (``"hakem"``: that seat leads; ``"dealer"``: the next seat in play order leads);
     ``default_target``: game points to win; ``categories``: end-of-hand scoring categories;
     ``turnup_option``: the option that picks the turn-up scale (``None``: no turn-up);
-    ``rule_prefix``/``rule_count``: its rule points ``C1..C33`` and so on.
+    ``rule_prefix``/``rule_count``: its rule points ``C1..C33`` and so on; ``options_class``: its
+    options; ``turnup_scales``: the engine's turn-up tables by scale name (first = default);
+    ``card_reason``: ``(card, hand_mask, trick, trump) -> Reason`` saying why one card may
+    or may not be played, where the engine explains single cards (Hokm), else ``None``.
     """
 
     name: str
@@ -96,6 +103,20 @@ class RulesetInfo:
     turnup_option: str | None = None
     rule_prefix: str = ""
     rule_count: int = 0
+    options_class: type | None = None
+    card_reason: Callable[..., Any] | None = None
+    turnup_scales: Mapping[str, Mapping[int, int]] = dataclasses.field(default_factory=dict)
+
+    def turnup_scale(self, value: str) -> Mapping[int, int]:
+        """``{rank: points}`` of the turn-up (kick) scale ``value`` of the option ``turnup_option``
+        (the engine's own table; ``KeyError`` for a scale the ruleset does not have)."""
+        return self.turnup_scales[value]
+
+    def option_names(self) -> tuple[str, ...]:
+        """The names of the ruleset's options (RULES.md §3.3), ``players`` not counted."""
+        if self.options_class is None:
+            return ()
+        return tuple(f.name for f in dataclasses.fields(self.options_class) if f.name != "players")
 
     @property
     def default_players(self) -> int:
@@ -133,13 +154,15 @@ class RulesetInfo:
 _ALL_FOURS_CATEGORIES = ("high", "low", "jack", "game")
 
 HOKM = RulesetInfo("hokm", N_("Hokm"), (4,), anticlockwise=True, leader_field="hakem", default_target=7,
-                   rule_prefix="H", rule_count=27)
+                   rule_prefix="H", rule_count=27, options_class=HokmOptions, card_reason=Hokm.why)
 ALL_FOURS = RulesetInfo("all-fours", N_("All Fours (classic)"), (2, 3, 4), anticlockwise=False,
                         leader_field="dealer", default_target=7, categories=_ALL_FOURS_CATEGORIES,
-                        turnup_option="turnup_scale", rule_prefix="C", rule_count=33)
+                        turnup_option="turnup_scale", rule_prefix="C", rule_count=33,
+                        options_class=AllFoursOptions, turnup_scales=TURNUP_POINTS)
 TRINIDAD = RulesetInfo("trinidad", N_("All Fours (Trinidad)"), (4, 2), anticlockwise=True,
                        leader_field="dealer", default_target=14, categories=_ALL_FOURS_CATEGORIES,
-                       turnup_option="kick_scale", rule_prefix="T", rule_count=22)
+                       turnup_option="kick_scale", rule_prefix="T", rule_count=22,
+                       options_class=TrinidadOptions, turnup_scales=KICK_POINTS)
 
 #: Every ruleset by name, in the order the app lists them.
 RULESETS: dict[str, RulesetInfo] = {r.name: r for r in (HOKM, ALL_FOURS, TRINIDAD)}

@@ -22,20 +22,19 @@ import re
 from flask_babel import gettext as _
 
 from tutor import i18n
-from tutor.content import kinds, quizzes
+from tutor.content import generators, kinds, quizzes
 from tutor.content.exercise import RULESETS, Exercise
+from tutor.content.kinds import KINDS, AnswerError
+from tutor.content.kinds.walk_through import first_leader
 from tutor.content.lessons import LessonPath, LessonStep, Problems, load_lesson_path
-from tutor.engine import BadFieldError, Card, TutorError
+from tutor.engine import BadFieldError, TutorError
 from tutor.solve import answer as engine_answer
 
 from .security import BadInput
 from .table import default_you, players_of, side_of, sides_of
 
 __all__ = [
-    "CATEGORIES",
-    "KINDS",
     "Verdict",
-    "card_notes",
     "engine_solution",
     "find_step",
     "grade",
@@ -50,9 +49,6 @@ __all__ = [
     "walk_seats",
 ]
 
-KINDS = ("legal-cards", "trick-winner", "round-score", "next-hakem", "turn-up", "beg", "hand-score",
-         "game-winner", "walk-through")
-CATEGORIES = ("high", "low", "jack", "game")
 _REF = re.compile(r"^[A-Za-z0-9_.\-]+(:[A-Za-z0-9_.\-]+){1,4}$")
 _MAX_SEED = 10**9
 
@@ -103,10 +99,6 @@ def quiz_questions(ruleset: str) -> list[Exercise]:
 @functools.lru_cache(maxsize=2048)
 def _generate(ruleset: str, kind: str, difficulty: int, seed: int) -> Exercise | None:
     try:
-        from tutor.content import generators
-    except ImportError:
-        return None
-    try:
         ex = generators.generate(ruleset, kind, seed, difficulty)
     except (TutorError, ValueError, KeyError, LookupError):
         return None
@@ -152,7 +144,7 @@ def prompt_of(ex: Exercise, lang: str) -> str:
         text = ex.prompt if (ex.lang or "en") == lang else None
     else:
         text = ex.prompt.get(lang) if ex.prompt is not None else None
-    return text or i18n.kind_prompt(ex.kind, lang)
+    return text or i18n.gettext(lang, KINDS[ex.kind].prompt)
 
 
 def teaching_step(ex: Exercise) -> str | None:
@@ -174,7 +166,7 @@ def _first_step_of_kind(ruleset: str, kind: str) -> str | None:
 
 
 def you_of(ex: Exercise) -> int:
-    return default_you(ex.kind, ex.scenario, ex.you)
+    return default_you(KINDS[ex.kind], ex.scenario, ex.you)
 
 
 # ---------------------------------------------------------------------------------------------- engine
@@ -218,36 +210,17 @@ def public_view(ex: Exercise, ref: str, lang: str) -> dict:
 
 # ---------------------------------------------------------------------------------------------- answers
 
-_DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩౦౧౨౩౪౫౬౭౮౯", "0123456789" * 3)
-
-
-def _digits(value: str) -> str:
-    return value.strip().translate(_DIGITS)
-
-
-def _check_cards(ex: Exercise, values: object) -> None:
-    """Unknown or foreign cards are ``bad-card`` (the kinds module calls every problem bad-field)."""
-    if ex.kind != "legal-cards":
-        return
-    if isinstance(values, str):  # the kinds module also reads "AS, 10H"
-        values = [v for v in re.split(r"[\s,;]+", values.strip()) if v]
-    if not isinstance(values, list):
-        return
-    hand = {str(Card.parse(c)) for c in ex.scenario.get("hand", [])}
-    for v in values:
-        try:
-            card = str(Card.parse(v))
-        except TutorError:
-            raise BadInput(_("%(card)s is not a card.", card=str(v)[:20]), "bad-card") from None
-        if card not in hand:
-            raise BadInput(_("%(card)s is not in your hand.", card=card), "bad-card")
+def _answer_error(e: AnswerError) -> BadInput:
+    return BadInput(_(e.message, **e.params), e.code)  # type: ignore[arg-type]
 
 
 def parse(ex: Exercise, raw: object) -> object:
     """Check a raw answer with the exercise's kind; :class:`BadInput` (400) if it is malformed."""
-    _check_cards(ex, raw)
     try:
+        KINDS[ex.kind].precheck(ex, raw)
         return kinds.parse_answer(ex, raw)
+    except AnswerError as e:
+        raise _answer_error(e) from None
     except kinds.ExerciseError:
         raise BadInput(_("This exercise cannot be checked."), "bad-exercise") from None
     except TutorError as e:
@@ -260,78 +233,12 @@ def read_json(ex: Exercise, value: object) -> object:
 
 
 def read_form(ex: Exercise, form) -> object:
-    """The given of a page form (field names of the answer widgets in templates/_answer.html)."""
-    kind = ex.kind
-    players = players_of(ex.scenario)
-    if kind == "legal-cards":
-        if not form.getlist("card"):  # a hand always has a card it may play
-            raise BadInput(_("Select the cards you may play first."), "bad-answer")
-        return parse(ex, form.getlist("card"))
-    if kind in ("trick-winner", "next-hakem"):
-        if not form.get("seat"):
-            if kind == "trick-winner":
-                raise BadInput(_("Choose the winning card first."), "bad-answer")
-            raise BadInput(_("Choose a seat first."), "bad-answer")
-        return parse(ex, _digits(form.get("seat", "")))
-    if kind in ("round-score", "turn-up"):
-        if not form.get("points", "").strip():
-            raise BadInput(_("Give the number of points."), "bad-answer")
-        return parse(ex, _digits(form.get("points", "")))
-    if kind == "beg":
-        values = [_digits(form.get(f"points-{s}", "")) for s in sides_of(players)]
-        if not all(values):
-            raise BadInput(_("Give the points of every side."), "bad-answer")
-        return parse(ex, values)
-    if kind == "hand-score":
-        return parse(ex, _form_awards(form))
-    if kind == "game-winner":
-        if "winner" not in form:
-            raise BadInput(_("Choose a side, or nobody."), "bad-answer")
-        return parse(ex, form.get("winner"))
-    if kind == "walk-through":
-        tricks = ex.scenario.get("tricks") or []
-        picks = []
-        for t in range(len(tricks)):
-            v = _digits(form.get(f"t{t}", ""))
-            if not (v.isascii() and v.isdigit() and len(v) < 3) or int(v) >= players:
-                raise BadInput(_("Choose the winning card of each trick."), "bad-answer")
-            picks.append(int(v))
-        raw: dict = {"trick_winners": chain_winners(ex, picks)}
-        if ex.scenario.get("ruleset") == "hokm":
-            if not form.get("points"):
-                raise BadInput(_("Give the number of points."), "bad-answer")
-            raw["points"] = _digits(form.get("points", ""))
-        else:
-            raw["awards"] = _form_awards(form)
-        return parse(ex, raw)
-    raise BadInput(_("There is no such exercise."), "unknown-exercise")
-
-
-def _form_awards(form) -> dict:
-    out = {}
-    for c in CATEGORIES:
-        if c not in form:
-            raise BadInput(_("Give a side, or nobody, for each of High, Low, Jack and Game."), "bad-answer")
-        out[c] = form.get(c)
-    return out
-
-
-def first_leader(ex: Exercise) -> int:
-    players = players_of(ex.scenario)
-    if ex.scenario.get("ruleset") == "hokm":
-        return int(ex.scenario.get("hakem", 0)) % players
-    return (int(ex.scenario.get("dealer", 0)) + 1) % players
-
-
-def chain_winners(ex: Exercise, picks: list[int]) -> list[int]:
-    """Seats of the winners from the learner's picked card positions (each winner leads the next)."""
-    players = players_of(ex.scenario)
-    leader = first_leader(ex)
-    out = []
-    for p in picks:
-        leader = (leader + p) % players
-        out.append(leader)
-    return out
+    """The given of a page form (the fields of the kind's template partial)."""
+    try:
+        raw = KINDS[ex.kind].read_form(ex, form)
+    except AnswerError as e:
+        raise _answer_error(e) from None
+    return parse(ex, raw)
 
 
 # ---------------------------------------------------------------------------------------------- grading
@@ -349,31 +256,6 @@ def grade(ex: Exercise, given: object) -> kinds.Verdict:
         if isinstance(e, BadFieldError):
             raise BadInput(_("The answer cannot be read: %(why)s", why=e.message), "bad-answer") from None
         raise BadInput(_("This exercise cannot be checked: %(why)s", why=e.message), "bad-exercise") from None
-
-
-def card_notes(ex: Exercise, verdict: kinds.Verdict, lang: str) -> list[dict]:
-    """For legal-cards: each hand card, whether it is legal, what the learner chose, and a note."""
-    if ex.kind != "legal-cards":
-        return []
-    legal = set(verdict.expected)
-    chosen = set(verdict.given)
-    illegal_why = {d["card"]: d.get("why", []) for d in verdict.details.get("illegal", [])}
-    ctx = {"you": you_of(ex), "players": players_of(ex.scenario), "ruleset": ex.ruleset}
-    notes = []
-    for c in ex.scenario.get("hand", []):
-        code = str(Card.parse(c))
-        label = i18n.card_label(code, lang)
-        reasons: list[str] = []
-        if code in legal and code not in chosen:
-            text = _("You may play the %(card)s too.", card=label)
-        elif code not in legal and code in chosen:
-            text = _("You may not play the %(card)s.", card=label)
-            reasons = i18n.render_reasons(illegal_why.get(code, []), lang, **ctx)
-        else:
-            text = None
-        notes.append({"card": code, "legal": code in legal, "chosen": code in chosen, "note": text,
-                      "reasons": reasons})
-    return notes
 
 
 def render_why(ex: Exercise, verdict: Verdict, lang: str) -> list[str]:

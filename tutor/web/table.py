@@ -11,7 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tutor import i18n
+from tutor.content.kinds import ExerciseKind
+from tutor.content.kinds.base import players_of as _players_of
 from tutor.engine import Card, Suit
+from tutor.engine.rulesets import RULESETS
 
 __all__ = [
     "CardView",
@@ -25,8 +28,6 @@ __all__ = [
     "sides_of",
 ]
 
-_DEFAULT_PLAYERS = {"hokm": 4, "all-fours": 2, "trinidad": 4}
-_DEFAULT_TARGET = {"hokm": 7, "all-fours": 7, "trinidad": 14}
 
 
 @dataclass(frozen=True)
@@ -79,26 +80,24 @@ def card_view(code: str | Card, lang: str) -> CardView:
 
 
 def players_of(scenario: dict) -> int:
-    ruleset = scenario.get("ruleset")
+    """The scenario's player count (2 to 4), else its ruleset's default."""
     players = scenario.get("players")
     if isinstance(players, int) and not isinstance(players, bool) and 2 <= players <= 4:
         return players
-    return _DEFAULT_PLAYERS.get(ruleset, 4)
+    return _players_of({"ruleset": scenario.get("ruleset")})
 
 
 def _int(value, default=None):
     return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
-def default_you(kind: str, scenario: dict, you: int | None) -> int:
-    """The learner's seat: the exercise's ``you``, else the seat to play (legal-cards), else 0."""
+def default_you(kind: ExerciseKind, scenario: dict, you: int | None) -> int:
+    """The learner's seat: the exercise's ``you``, else the kind's default (legal-cards: the seat
+    to play; others: seat 0)."""
     players = players_of(scenario)
     if you is not None:
         return you % players
-    if kind == "legal-cards":
-        trick = scenario.get("trick") or []
-        return (_int(scenario.get("leader"), 0) + len(trick)) % players
-    return 0
+    return kind.default_you(scenario) % players
 
 
 def side_of(seat: int, players: int) -> int:
@@ -119,14 +118,15 @@ def _positions(players: int, anticlockwise: bool) -> dict[int, str]:
     return {0: "bottom", 1: first, 2: "top", 3: last}
 
 
-def build_table(kind: str, scenario: dict, you: int | None, lang: str, *,
+def build_table(kind: ExerciseKind, scenario: dict, you: int | None, lang: str, *,
                 trick_seats: list[list[int]] | None = None) -> TableView:
     """The table view of ``scenario`` for the learner at seat ``you``.
 
     ``trick_seats`` (optional) names the seat that played each card of each trick of a transcript
     (hand-score); without it only the first trick's seats are known (walk-through asks for them).
     """
-    ruleset = scenario.get("ruleset", "hokm")
+    ruleset = scenario.get("ruleset") or ""
+    rules = RULESETS.get(ruleset)
     players = players_of(scenario)
     you = default_you(kind, scenario, you)
     acw = i18n.anticlockwise(ruleset)
@@ -147,7 +147,7 @@ def build_table(kind: str, scenario: dict, you: int | None, lang: str, *,
         view.hand = [card_view(c, lang) for c in scenario["hand"]]
     trick = scenario.get("trick")
     if isinstance(trick, list) and trick:
-        if kind == "legal-cards":
+        if kind.picks == "hand":  # the learner plays next: the trick was led len(trick) seats before
             leader = (you - len(trick)) % players
         else:
             leader = _int(scenario.get("leader"), 0) % players
@@ -158,12 +158,12 @@ def build_table(kind: str, scenario: dict, you: int | None, lang: str, *,
             view.trick.append((seat, cv))
             seats[seat].played = cv
             seats[seat].order = i + 1
-    if kind == "turn-up" and scenario.get("card") is not None:
-        view.center = [card_view(scenario["card"], lang)]
+    if kind.table_center(scenario):
+        view.center = [card_view(c, lang) for c in kind.table_center(scenario)]
     if isinstance(scenario.get("turn_ups"), list):
         view.center = [card_view(c, lang) for c in scenario["turn_ups"]]
     if isinstance(scenario.get("tricks"), list):
-        first = hakem if ruleset == "hokm" else ((dealer or 0) + 1) % players
+        first = rules.first_leader(scenario) if rules is not None else 0
         for t, cards in enumerate(scenario["tricks"]):
             seats_of = None
             if trick_seats is not None and t < len(trick_seats):
@@ -182,7 +182,7 @@ def build_table(kind: str, scenario: dict, you: int | None, lang: str, *,
     return view
 
 
-def _facts(view: TableView, kind: str, scenario: dict, lang: str) -> None:
+def _facts(view: TableView, kind: ExerciseKind, scenario: dict, lang: str) -> None:
     from flask_babel import gettext as _
 
     players, you, ruleset = view.players, view.you, view.ruleset
@@ -199,9 +199,9 @@ def _facts(view: TableView, kind: str, scenario: dict, lang: str) -> None:
     target = scenario.get("target")
     if target is None and isinstance(scenario.get("options"), dict):
         target = scenario["options"].get("target")
-    if target is None:
-        target = _DEFAULT_TARGET.get(ruleset)
-    if target is not None and (scores is not None or kind == "game-winner"):
+    if target is None and ruleset in RULESETS:
+        target = RULESETS[ruleset].default_target
+    if target is not None and (scores is not None or kind.shows_target()):
         view.facts.append((_("Game to"), num(target)))
     decision = scenario.get("decision")
     if decision in ("stand", "beg"):

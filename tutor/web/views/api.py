@@ -13,6 +13,7 @@ from pathlib import Path
 from flask import Blueprint, g, jsonify, request, url_for
 
 from tutor import i18n
+from tutor.content.kinds import KINDS
 from tutor.solve import answer as solve_answer
 
 from .. import exercises as X
@@ -120,10 +121,7 @@ def answer(ref: str):
     verdict = X.grade(ex, given)
     ctx = {"you": X.you_of(ex), "players": players_of(ex.scenario), "ruleset": ex.ruleset}
     why = [dict(r) | {"text": i18n.render_reason(r, lang, **ctx)} for r in verdict.why]
-    details = dict(verdict.details)
-    if ex.kind == "legal-cards":
-        for item in details.get("illegal", []):
-            item["why"] = [dict(r) | {"text": i18n.render_reason(r, lang, **ctx)} for r in item.get("why", [])]
+    details = KINDS[ex.kind].localise_details(dict(verdict.details), lambda r: i18n.render_reason(r, lang, **ctx))
     teaches = X.teaching_step(ex)
     step = X.find_step(teaches, lang) if teaches else None
     return jsonify({

@@ -65,8 +65,8 @@ def step(ruleset: str, step_id: str, error_for: str | None = None, error: str | 
         abort(404)
     attempt = _attempt_for(request.args.get("a"), f"lesson:{step_id}:")
     parts = []
-    for kind, item in s.parts():
-        if kind == "html":
+    for part, item in s.parts():
+        if part == "html":
             parts.append({"html": item})
             continue
         ref = X.ref_of(item)

@@ -14,6 +14,8 @@ from flask import Blueprint, abort, g, redirect, render_template, request, url_f
 from flask_babel import gettext as _
 from sqlalchemy import select
 
+from tutor.content.kinds import KINDS, kinds_for
+
 from .. import exercises as X
 from ..db import Attempt, Quiz, current_learner, get_session, learner_for_write
 from ..record import mistakes_of, record_answer
@@ -23,22 +25,10 @@ from .common import RULESET_NAMES, exercise_context, ruleset_name
 
 bp = Blueprint("practice", __name__, url_prefix="/<lang>")
 
-#: Kinds that apply to each ruleset (PLAN.md table).
-RULESET_KINDS = {
-    "hokm": ("legal-cards", "trick-winner", "round-score", "next-hakem", "game-winner", "walk-through"),
-    "all-fours": ("legal-cards", "trick-winner", "turn-up", "beg", "hand-score", "game-winner", "walk-through"),
-    "trinidad": ("legal-cards", "trick-winner", "turn-up", "beg", "hand-score", "game-winner", "walk-through"),
-}
+#: Kinds that apply to each ruleset, from the kinds registry.
+RULESET_KINDS: dict[str, tuple[str, ...]] = {r: tuple(kinds_for(r)) for r in RULESET_NAMES}
 COUNTS = (5, 10, 15, 20)
 _PERSIAN_DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹", "0123456789")
-
-
-def _generator():
-    try:
-        from tutor.content import generators
-    except ImportError:
-        return None
-    return generators
 
 
 def draw_quiz(ruleset: str, kinds: list[str], count: int, difficulty: int, seed: int) -> list[str]:
@@ -49,11 +39,10 @@ def draw_quiz(ruleset: str, kinds: list[str], count: int, difficulty: int, seed:
         authored = [e for s in X.lesson_path(ruleset, "en").steps for e in s.exercises if e.kind in kinds]
     authored.sort(key=lambda q: (abs(q.difficulty - difficulty), rng.random()))
     pool = [X.ref_of(q) for q in authored]
-    gen = _generator()
-    n_gen = count // 2 if gen is not None else 0
+    n_gen = count // 2
     generated: list[str] = []
     tries = 0
-    while gen is not None and len(generated) < count and tries < count * 4:
+    while len(generated) < count and tries < count * 4:
         tries += 1
         kind = kinds[rng.randrange(len(kinds))]
         ref = f"gen:{ruleset}:{kind}:{difficulty}:{rng.randrange(10**8)}"
@@ -70,23 +59,18 @@ def draw_quiz(ruleset: str, kinds: list[str], count: int, difficulty: int, seed:
 
 @bp.get("/practice/")
 def setup(error: str | None = None, status: int = 200):
-    ruleset = request.args.get("game", "hokm")
+    ruleset = request.args.get("game", RULESET_NAMES[0])
     if ruleset not in RULESET_NAMES:
-        ruleset = "hokm"
-    from tutor import i18n
-
+        ruleset = RULESET_NAMES[0]
     games = [(r, ruleset_name(r)) for r in RULESET_NAMES]
-    kinds = {r: [(k, i18n.kind_prompt(k, g.lang), _kind_name(k)) for k in RULESET_KINDS[r]] for r in RULESET_NAMES}
+    kinds = {r: [(k, _(KINDS[k].prompt), _kind_name(k)) for k in RULESET_KINDS[r]] for r in RULESET_NAMES}
     return render_template("practice.html", games=games, selected=ruleset, kinds=kinds, counts=COUNTS,
                            error=error), status
 
 
 def _kind_name(kind: str) -> str:
-    return {
-        "legal-cards": _("Legal cards"), "trick-winner": _("Trick winner"), "round-score": _("Round score"),
-        "next-hakem": _("Next hakem"), "turn-up": _("Turn-up points"), "beg": _("Stand or beg"),
-        "hand-score": _("Hand score"), "game-winner": _("Game winner"), "walk-through": _("Walk-through"),
-    }.get(kind, kind)
+    k = KINDS.get(kind)
+    return _(k.label) if k is not None else kind
 
 
 @bp.post("/practice/")

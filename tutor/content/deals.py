@@ -1,0 +1,216 @@
+"""Seeded building blocks for exercise generators: hands, tricks, rounds and whole hands played
+out by random legal play, each checked by the engine as it is built.
+
+The kinds' generators (``generate`` of each class in :mod:`tutor.content.kinds`) draw from one
+:class:`random.Random`; these helpers keep the order of draws fixed, so a seed gives the same
+exercise on every machine. A candidate that does not fit raises
+:class:`~tutor.content.kinds.base.Reject`.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .. import i18n
+from ..engine.cards import CARDS, Card, Suit
+from ..engine.rulesets import get_ruleset
+from .kinds.base import Reject, players_of
+
+__all__ = [
+    "SUITS", "cap", "hand_trap", "hokm_round", "make_trump", "pick", "round_counts", "same_colour", "solve",
+    "suit_cards", "suits_prose", "tricks_prose", "turn_ups", "whole_hand",
+]
+
+SUITS: tuple[Suit, ...] = tuple(Suit)
+
+
+def solve(scenario: dict) -> dict:
+    """The engine's answer (:func:`tutor.solve.solve`); raises its TutorError."""
+    from ..solve import solve as engine_solve
+    return engine_solve(scenario)
+
+
+def suit_cards(suit: int, exclude: set[Card] | frozenset[Card] = frozenset()) -> list[Card]:
+    """The cards of ``suit`` not in ``exclude``, in deck order."""
+    return [c for c in CARDS if c.suit == suit and c not in exclude]
+
+
+def same_colour(suit: int) -> int:
+    """The other suit of the same colour (clubs/spades, diamonds/hearts)."""
+    return {0: 3, 3: 0, 1: 2, 2: 1}[suit]
+
+
+def cap(text: str) -> str:
+    """``text`` with its first letter upper-case."""
+    return text[:1].upper() + text[1:]
+
+
+def suits_prose(suit: int) -> str:
+    """English suit name in prose: "hearts"."""
+    return i18n.suit_name(Suit(suit), "en", plural=True)
+
+
+def tricks_prose(n: int) -> str:
+    """"1 trick", "3 tricks"."""
+    return f"{n} trick" if n == 1 else f"{n} tricks"
+
+
+def pick(rng: random.Random, pool: list, n: int) -> list:
+    """``n`` items of ``pool`` drawn without repeats; :class:`Reject` if there are not enough."""
+    if n > len(pool):
+        raise Reject
+    return rng.sample(pool, n)
+
+
+def round_counts(rng: random.Random, hakem: int, d: int) -> list[int]:
+    """Hokm tricks per team at the end of a round (H20): 1: the hakem's team wins normally; 2: kot,
+    or the hakem's team loses; 3: the other team wins, often by kot (hakem-kot, H22)."""
+    hakem_team = hakem % 2
+    if d == 1:
+        winner, loser_tricks = hakem_team, rng.randint(1, 6)
+    elif d == 2:
+        if rng.random() < 0.5:
+            winner, loser_tricks = hakem_team, 0
+        else:
+            winner, loser_tricks = 1 - hakem_team, rng.randint(1, 6)
+    else:
+        winner, loser_tricks = 1 - hakem_team, rng.choice([0, 0, rng.randint(1, 6)])
+    counts = [0, 0]
+    counts[winner] = 7
+    counts[1 - winner] = loser_tricks
+    return counts
+
+
+def turn_ups(rng: random.Random, runs: int, repeats: int) -> list[Card]:
+    """First turn-up, then for a run: ``repeats`` cards of the refused suit then a new suit (C13-C14)."""
+    deck = list(CARDS)
+    rng.shuffle(deck)
+    first = deck.pop()
+    out = [first]
+    if runs:
+        for _ in range(repeats):
+            c = next(c for c in deck if c.suit == first.suit)
+            deck.remove(c)
+            out.append(c)
+        out.append(next(c for c in deck if c.suit != first.suit))
+    return out
+
+
+def make_trump(ruleset: str, rng: random.Random, d: int, scores: bool) -> dict:
+    """A make-trump scenario: 1: the eldest stands; 2: begs and the dealer gives one; 3: begs and
+    the dealer runs the pack (sometimes gives). With ``scores``, both sides near the target."""
+    r = get_ruleset(ruleset)
+    players_choice = list(r.players)
+    players = players_choice[0] if d == 1 else rng.choice(players_choice)
+    dealer = rng.randrange(players)
+    decision, choice = ("stand", None) if d == 1 else ("beg", "give" if d == 2 else "run")
+    if d == 3 and rng.random() < 0.25:
+        choice = "give"
+    max_repeats = 1 if players >= 3 else 3
+    ups = turn_ups(rng, 1 if choice == "run" else 0, rng.randint(0, max_repeats) if choice == "run" else 0)
+    sc: dict = {"ruleset": ruleset, "ask": "make-trump"}
+    if players != r.default_players:
+        sc["players"] = players
+    sc.update({"dealer": dealer, "turn_ups": [str(c) for c in ups], "decision": decision})
+    if choice:
+        sc["dealer_choice"] = choice
+    if scores:
+        target = r.default_target
+        sides = r.sides(players)
+        sc["scores"] = [rng.randint(max(0, target - 4), target - 1) for _ in range(sides)]
+    return sc
+
+
+def _play_hand(ruleset: str, rng: random.Random, players: int, options: dict | None = None) -> dict:
+    """A hand-score scenario: 6 cards each, random trump, random legal play."""
+    deck = list(CARDS)
+    rng.shuffle(deck)
+    hands = [deck[i * 6:(i + 1) * 6] for i in range(players)]
+    trump = rng.choice(SUITS)
+    dealer = rng.randrange(players)
+    base: dict = {"ruleset": ruleset}
+    if players != players_of({"ruleset": ruleset}):
+        base["players"] = players
+    if options:
+        base["options"] = options
+    leader = (dealer + 1) % players
+    tricks = []
+    for _ in range(6):
+        trick: list[Card] = []
+        for i in range(players):
+            seat = (leader + i) % players
+            legal = solve(base | {"ask": "legal-plays", "trump": trump.letter,
+                                  "hand": [str(c) for c in hands[seat]], "trick": [str(c) for c in trick]})["legal"]
+            card = Card.parse(rng.choice(legal))
+            hands[seat].remove(card)
+            trick.append(card)
+        leader = solve(base | {"ask": "trick-winner", "trump": trump.letter, "trick": [str(c) for c in trick],
+                               "leader": leader})["winner"]
+        tricks.append([str(c) for c in trick])
+    return base | {"ask": "hand-score", "dealer": dealer, "trump": trump.letter, "tricks": tricks}
+
+
+def hand_trap(sc: dict, ans: dict) -> bool:
+    """Whether a played hand holds a trap: hang jack, one trump in play, a Game tie, or High, Low
+    and Jack split between sides."""
+    cats = [a["category"] for a in ans["awards"]]
+    trumps_in_play = sum(1 for t in sc["tricks"] for c in t if c[-1] == sc["trump"])
+    if "hang-jack" in cats or trumps_in_play == 1:
+        return True
+    if "game" not in cats:  # Game tie (or nobody)
+        return True
+    high = next((a["side"] for a in ans["awards"] if a["category"] == "high"), None)
+    low = next((a["side"] for a in ans["awards"] if a["category"] == "low"), None)
+    jack = next((a["side"] for a in ans["awards"] if a["category"] in ("jack", "hang-jack")), None)
+    return high is not None and low is not None and high != low and jack is not None and jack != high
+
+
+def whole_hand(ruleset: str, rng: random.Random, d: int) -> tuple[dict, dict]:
+    """An All Fours / Trinidad hand played out, with the engine's answer: 1: two players; 2: more
+    players; 3: a hand with a trap (:func:`hand_trap`), sometimes under a scoring option."""
+    r = get_ruleset(ruleset)
+    if len(r.players) > 2:
+        players = 2 if d == 1 else rng.choice([3, 4]) if d == 2 else rng.choice([2, 3, 4])
+    else:
+        players = 2 if d == 1 else 4
+    options = None
+    if d == 3 and len(r.players) > 2 and rng.random() < 0.25:
+        options = {"low": "captured"} if rng.random() < 0.5 else {"game_tie": "nobody"}
+    sc = _play_hand(ruleset, rng, players, options)
+    ans = solve(sc)
+    if d == 3 and not hand_trap(sc, ans):
+        raise Reject
+    if d < 3 and not ans["awards"]:
+        raise Reject
+    return sc, ans
+
+
+def hokm_round(rng: random.Random, d: int) -> dict:
+    """A Hokm round-playout scenario played to 7 tricks by a simple policy (the hakem's team plays
+    its best card, more often at lower difficulty; the others play at random)."""
+    deck = list(CARDS)
+    rng.shuffle(deck)
+    hands = [sorted(deck[i * 13:(i + 1) * 13]) for i in range(4)]
+    hakem = rng.randrange(4)
+    counts_by_suit = [sum(c.suit == s for c in hands[hakem][:5]) for s in SUITS]
+    trump = SUITS[counts_by_suit.index(max(counts_by_suit))]
+    leader, tricks, counts = hakem, [], [0, 0]
+    smart = 0.9 if d == 1 else 0.6 if d == 2 else 0.3
+    while max(counts) < 7:
+        trick: list[Card] = []
+        for i in range(4):
+            seat = (leader + i) % 4
+            legal = [Card.parse(c) for c in solve({
+                "ruleset": "hokm", "ask": "legal-plays", "trump": trump.letter,
+                "hand": [str(c) for c in hands[seat]], "trick": [str(c) for c in trick]})["legal"]]
+            if seat % 2 == hakem % 2 and rng.random() < smart:
+                card = max(legal, key=lambda c: (c.suit == trump, c.rank))
+            else:
+                card = rng.choice(legal)
+            hands[seat].remove(card)
+            trick.append(card)
+        leader = solve({"ruleset": "hokm", "ask": "trick-winner", "trump": trump.letter,
+                        "trick": [str(c) for c in trick], "leader": leader})["winner"]
+        counts[leader % 2] += 1
+        tricks.append([str(c) for c in trick])
+    return {"ruleset": "hokm", "ask": "round-playout", "hakem": hakem, "trump": trump.letter, "tricks": tricks}

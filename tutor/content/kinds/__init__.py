@@ -1,0 +1,197 @@
+"""Exercise kinds: one class per kind, one registry (:data:`KINDS`).
+
+Each kind lives in its own module of this package and is registered with :func:`register` when
+the module is imported; this package imports every kind module explicitly (a broken module
+fails loudly). Every list of kinds in the project comes from :data:`KINDS` or
+:func:`kinds_for`. See :class:`~tutor.content.kinds.base.ExerciseKind` for what a kind declares.
+
+Generic operations over any kind:
+
+* :func:`parse_answer` — the learner's raw answer (JSON value, or what a form sent) normalised;
+* :func:`expected_answer` — the engine's answer and the value it makes right, computed now;
+* :func:`grade` — a :class:`Verdict`;
+* :func:`public_view` — what a page may show before the learner answers.
+
+"None"/"nobody"/"" (and JSON ``null``) mean nobody. A malformed answer raises
+:class:`~tutor.engine.errors.BadFieldError` (code ``bad-field``); a broken exercise (unknown
+kind, an ask the kind does not take, an answer field the engine did not give) raises
+:class:`ExerciseError`; an impossible scenario raises the engine's
+:class:`~tutor.engine.errors.TutorError`. Nothing here raises any other exception for any learner
+input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import MappingProxyType
+from typing import TypeVar
+
+from ...engine.errors import BadFieldError, TutorError
+from ..exercise import Exercise
+from .base import (
+    CATEGORIES,
+    AnswerError,
+    Ctx,
+    EditorField,
+    ExerciseError,
+    ExerciseKind,
+    FeedbackLine,
+    Names,
+    Reject,
+    Verdict,
+    n_sides,
+    players_of,
+)
+
+__all__ = [
+    "CATEGORIES", "KINDS", "SCENARIO_INPUTS", "AnswerError", "Ctx", "EditorField", "ExerciseError",
+    "ExerciseKind", "FeedbackLine", "Names", "Reject", "Verdict", "expected_answer", "get_kind", "grade",
+    "kinds_for", "learner_seat", "n_sides", "parse_answer", "players_of", "public_view", "register",
+]
+
+#: Every exercise kind, by name, in the order they were registered (the order the app lists them).
+KINDS: dict[str, ExerciseKind] = {}
+
+K = TypeVar("K", bound=type[ExerciseKind])
+
+
+def register(cls: K) -> K:
+    """Class decorator: add one instance of the kind to :data:`KINDS` (a name used twice is a bug)."""
+    if cls.name in KINDS:
+        raise ValueError(f"exercise kind {cls.name!r} is registered twice")
+    KINDS[cls.name] = cls()
+    return cls
+
+
+#: Input fields of each ask (solve-format); :func:`public_view` shows only these (plus the common ones).
+SCENARIO_INPUTS: dict[str, tuple[str, ...]] = {
+    "legal-plays": ("trump", "hand", "trick"),
+    "trick-winner": ("trump", "trick", "leader"),
+    "round-score": ("hakem", "team_tricks", "scores"),
+    "round-playout": ("hakem", "trump", "tricks", "scores"),
+    "turn-up": ("card",),
+    "make-trump": ("dealer", "turn_ups", "decision", "dealer_choice", "scores"),
+    "hand-score": ("dealer", "trump", "tricks", "scores"),
+}
+_COMMON_INPUTS = ("ruleset", "ask", "options", "players", "target")
+
+
+def get_kind(name: object) -> ExerciseKind:
+    """The kind called ``name``. Raises :class:`ExerciseError` for an unknown kind."""
+    kind = KINDS.get(name) if isinstance(name, str) else None
+    if kind is None:
+        raise ExerciseError(f"unknown exercise kind {name!r}: use one of {', '.join(KINDS)}")
+    return kind
+
+
+def kinds_for(ruleset: str) -> list[str]:
+    """The names of the kinds that apply to ``ruleset``, in registry order."""
+    return [k for k, v in KINDS.items() if ruleset in v.rulesets]
+
+
+def learner_seat(exercise: Exercise) -> int:
+    """The learner's seat: the exercise's ``you`` if given, else the kind's default (legal-cards:
+    the seat to play; others: seat 0)."""
+    if exercise.you is not None:
+        return exercise.you
+    kind = KINDS.get(exercise.kind)
+    return kind.default_you(exercise.scenario) if kind is not None else 0
+
+
+def _context(exercise: Exercise) -> tuple[ExerciseKind, Ctx]:
+    kind = get_kind(exercise.kind)
+    if exercise.ask not in kind.asks:
+        raise ExerciseError(f"kind {kind.name} takes ask {' or '.join(kind.asks)}, not {exercise.ask!r}")
+    if exercise.ruleset not in kind.rulesets:
+        raise ExerciseError(f"kind {kind.name} is not used with ruleset {exercise.ruleset!r}")
+    sc = exercise.scenario
+    return kind, Ctx(exercise, exercise.ruleset or "", players_of(sc), n_sides(sc))
+
+
+def parse_answer(exercise: Exercise, raw: object) -> object:
+    """The learner's answer normalised for the exercise's kind (its ``answer_help``).
+
+    Raises :class:`BadFieldError` for a malformed answer, :class:`ExerciseError` for a broken exercise.
+    """
+    kind, ctx = _context(exercise)
+    try:
+        return kind.parse(raw, ctx)
+    except TutorError as e:
+        if isinstance(e, BadFieldError):
+            raise
+        raise BadFieldError(e.message) from None
+    except (TypeError, ValueError, AttributeError) as e:  # defensive: never a 500 for odd input
+        raise BadFieldError(f"the answer cannot be read ({type(e).__name__}).") from None
+
+
+def expected_answer(exercise: Exercise, solve: Callable[[dict], dict] | None = None) -> tuple[object, dict]:
+    """``(expected value, engine answer)`` for the exercise, computed now by the engine.
+
+    Raises the engine's :class:`TutorError` for a scenario it rejects and :class:`ExerciseError`
+    when the answer lacks the field the kind checks.
+    """
+    kind, ctx = _context(exercise)
+    if solve is None:
+        from ...solve import solve
+    answer = solve(exercise.scenario_copy())
+    try:
+        expected = kind.expected(answer, ctx)
+    except KeyError as e:
+        raise ExerciseError(f"the engine's answer to this {exercise.ask} has no field {e.args[0]!r} "
+                            f"(kind {kind.name} needs it)") from None
+    return expected, answer
+
+
+def grade(exercise: Exercise, given: object, solve: Callable[[dict], dict] | None = None) -> Verdict:
+    """Grade the learner's raw answer ``given`` against the engine's answer.
+
+    Raises :class:`BadFieldError` (malformed answer), :class:`ExerciseError` (broken exercise), or
+    the engine's :class:`TutorError` (scenario the engine rejects).
+    """
+    value = parse_answer(exercise, given)
+    expected, answer = expected_answer(exercise, solve)
+    kind, ctx = _context(exercise)
+    details = kind.details(value, expected, answer, ctx)
+    why = tuple(r for r in answer.get("why", []) if isinstance(r, dict))
+    public = {k: v for k, v in answer.items() if k != "why"}
+    return Verdict(kind.name, value == expected, expected, value, why,
+                   MappingProxyType(details), MappingProxyType(public))
+
+
+def public_view(exercise: Exercise, lang: str = "en") -> dict:
+    """What a page may show before the learner answers: ``id, kind, ruleset, ask, prompt (in
+    ``lang``), difficulty, you, players, sides, scenario`` (only the ask's input fields: hand,
+    trick, trump, seats, scores, turn-ups ...) and what the kind adds (``choices``, ``tricks``).
+    Never the authored ``expect``, the legal set, a winner, awards or points."""
+    sc = exercise.scenario
+    ask = exercise.ask or ""
+    keep = _COMMON_INPUTS + SCENARIO_INPUTS.get(ask, ())
+    scenario = {k: sc[k] for k in keep if k in sc}
+    players = players_of(sc)
+    view = {
+        "id": exercise.id, "kind": exercise.kind, "ruleset": exercise.ruleset, "ask": ask,
+        "prompt": exercise.prompt_in(lang), "difficulty": exercise.difficulty, "you": learner_seat(exercise),
+        "players": players, "sides": 2 if players == 4 else players, "scenario": scenario,
+    }
+    kind = KINDS.get(exercise.kind)
+    if kind is not None:
+        view.update(kind.public_extra(exercise))
+    return view
+
+
+def _load() -> None:
+    """Import every kind module (each registers its class); the order is the app's order."""
+    from . import (  # noqa: F401
+        beg,
+        game_winner,
+        hand_score,
+        legal_cards,
+        next_hakem,
+        round_score,
+        trick_winner,
+        turn_up,
+        walk_through,
+    )
+
+
+_load()

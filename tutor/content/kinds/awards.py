@@ -1,0 +1,78 @@
+"""Reading and showing High, Low, Jack and Game awards: shared by the kinds that ask who scores
+each category (hand-score, walk-through). Not a kind itself.
+
+An awards value is ``{"high", "low", "jack", "game"}``, each a side ``int`` or ``None``
+(nobody); ``hang-jack`` is accepted for ``jack``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ... import i18n
+from ...engine.errors import BadFieldError, show
+from .base import CATEGORIES, N_, AnswerError, Ctx, FeedbackLine, Names, as_mapping, as_side
+
+__all__ = ["AWARDS_SCHEMA", "awards_of", "category_details", "feedback", "parse_awards", "read_awards"]
+
+#: JSON Schema of an awards value.
+AWARDS_SCHEMA: dict = {
+    "type": "object", "additionalProperties": False,
+    "properties": {c: {"type": ["integer", "string", "null"]} for c in (*CATEGORIES, "hang-jack")},
+    "description": "for each of high, low, jack, game: the side that scores it, or null for nobody",
+    "example": {"high": 0, "low": 1, "jack": None, "game": 0},
+}
+
+
+def parse_awards(raw: object, ctx: Ctx) -> dict[str, int | None]:
+    """The awards value normalised; :class:`BadFieldError` if a category is missing or unknown."""
+    m = dict(as_mapping(raw, "the hand score"))
+    if "hang-jack" in m and "jack" not in m:
+        m["jack"] = m.pop("hang-jack")
+    extra = [k for k in m if k not in CATEGORIES]
+    if extra:
+        raise BadFieldError(f"the hand score has no category {show(extra[0])}: use high, low, jack, game.")
+    missing = [k for k in CATEGORIES if k not in m]
+    if missing:
+        raise BadFieldError(f"say who scores {missing[0]} (a side, or none).")
+    return {k: as_side(m[k], f"the side that scores {k}", ctx) for k in CATEGORIES}
+
+
+def awards_of(answer: Mapping) -> dict[str, int | None]:
+    """The engine's ``awards`` list as an awards value (hang jack counted as Jack)."""
+    out: dict[str, int | None] = dict.fromkeys(CATEGORIES)
+    for a in answer["awards"]:
+        cat = "jack" if a.get("category") == "hang-jack" else a.get("category")
+        if cat in out:
+            out[cat] = a.get("side")
+    return out
+
+
+def category_details(given: Mapping, expected: Mapping, answer: Mapping) -> list[dict]:
+    """Per category: what the learner gave, the right side, whether it matches, the points and
+    the category the engine scored it as (``hang-jack``)."""
+    by_cat = {("jack" if a.get("category") == "hang-jack" else a.get("category")): a for a in answer["awards"]}
+    out = []
+    for cat in CATEGORIES:
+        a = by_cat.get(cat, {})
+        out.append({"category": cat, "given": given[cat], "expected": expected[cat],
+                    "correct": given[cat] == expected[cat], "points": a.get("points", 0),
+                    "scored_as": a.get("category")})
+    return out
+
+
+def read_awards(form: Any) -> dict:
+    """The awards from a page form: one radio group per category (a side or ``none``)."""
+    out = {}
+    for c in CATEGORIES:
+        if c not in form:
+            raise AnswerError("bad-answer", N_("Give a side, or nobody, for each of High, Low, Jack and Game."))
+        out[c] = form.get(c)
+    return out
+
+
+def feedback(expected: Mapping, given: object, lang: str, names: Names) -> list[FeedbackLine]:
+    """One line per category: the right side, and whether the learner named it."""
+    got = given if isinstance(given, Mapping) else {}
+    return [FeedbackLine(i18n.category_name(c, lang), names.side(s), got.get(c) == s) for c, s in expected.items()]

@@ -1,0 +1,59 @@
+"""Hand score: who scores High, Low, Jack and Game once a hand is played out (C22-C27,
+T16-T20). Ask ``hand-score``; the rulesets that score by those categories.
+
+Learner's value: ``{"high", "low", "jack", "game"}``, each a side ``int`` or ``None`` (nobody);
+``hang-jack`` is accepted for ``jack``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+from ..deals import whole_hand
+from ..exercise import Exercise
+from . import register
+from .awards import AWARDS_SCHEMA, awards_of, category_details, feedback, parse_awards, read_awards
+from .base import N_, Ctx, EditorField, ExerciseKind, FeedbackLine, Names, Verdict, rulesets_with_categories
+
+
+@register
+class HandScore(ExerciseKind):
+    name = "hand-score"
+    asks = ("hand-score",)
+    rulesets = rulesets_with_categories()
+    answer_fields = ("awards",)
+    expect_fields = ("awards",)
+    answer_help = "for each of high, low, jack, game: the side that scores it, or none; details: categories"
+    answer_schema: ClassVar[dict] = AWARDS_SCHEMA
+    label = N_("Hand score")
+    prompt = N_("Who scores High, Low, Jack and Game in this hand? Choose a side or nobody for each.")
+    editor_fields = (
+        EditorField("dealer", "seat", N_("Dealer")),
+        EditorField("trump", "suit", N_("Trump")),
+        EditorField("tricks", "tricks", N_("The tricks")),
+    )
+
+    def parse(self, raw: object, ctx: Ctx) -> dict:
+        return parse_awards(raw, ctx)
+
+    def expected(self, answer: dict, ctx: Ctx) -> dict:
+        return awards_of(answer)
+
+    def details(self, given: Any, expected: Any, answer: dict, ctx: Ctx) -> dict:
+        return {"categories": category_details(given, expected, answer),
+                "game_points": answer.get("game_points"), "points": answer.get("points")}
+
+    def read_form(self, ex: Exercise, form: Any) -> object:
+        return read_awards(form)
+
+    def shows_trick_seats(self, answered: bool) -> bool:
+        return True
+
+    def feedback_lines(self, ex: Exercise, verdict: Verdict, lang: str, names: Names) -> list[FeedbackLine]:
+        return feedback(verdict.expected, verdict.given, lang, names)
+
+    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
+        """A whole hand played out: 1: two players; 2: more; 3: a hand with a trap."""
+        sc, _ = whole_hand(ruleset, rng, d)
+        return sc, "Who scores High, Low, Jack and Game?"

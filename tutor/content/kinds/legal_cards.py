@@ -1,0 +1,235 @@
+"""Legal cards: which cards of the hand may be played to this trick (follow suit, ruff, trump
+options). Ask ``legal-plays``; every ruleset (H14-H16, C20-C21, T14-T15).
+
+Learner's value: the chosen cards as canonical card strings, a subset of the hand in hand order (a
+form sends one checkbox per card; JSON a list, or one string separated by commas or spaces).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from ... import i18n
+from ...engine.cards import CARDS, Card, Suit, mask_of
+from ...engine.errors import BadFieldError, NotationError, TutorError
+from ...engine.rulesets import get_ruleset
+from ..deals import SUITS, cap, pick, same_colour, solve, suit_cards, suits_prose
+from ..exercise import Exercise
+from . import register
+from .base import (
+    N_,
+    AnswerError,
+    Ctx,
+    EditorField,
+    ExerciseKind,
+    FeedbackLine,
+    Names,
+    Reject,
+    Verdict,
+    as_list,
+    players_of,
+)
+
+
+def _card_why(ctx: Ctx, card: str, answer: dict) -> list[dict]:
+    """Why ``card`` may not be played: the engine's per-card reason where the ruleset has one
+    (Hokm), else the rule the engine applied to the hand (the answer's ``why``)."""
+    s = ctx.exercise.scenario
+    card_reason = get_ruleset(ctx.ruleset).card_reason
+    if card_reason is not None:
+        try:
+            hand = mask_of(Card.parse(c) for c in s.get("hand", []))
+            trick = [Card.parse(c) for c in s.get("trick") or []]
+            trump = Suit.parse(s["trump"]) if s.get("trump") is not None else None
+            return [card_reason(Card.parse(card), hand, trick, trump).to_json()]
+        except TutorError:
+            pass
+    return list(answer.get("why", []))
+
+
+@register
+class LegalCards(ExerciseKind):
+    name = "legal-cards"
+    asks = ("legal-plays",)
+    answer_fields = ("legal",)
+    expect_fields = ("legal",)
+    answer_help = ("the cards of the hand that may be played (a list of cards); details: illegal (each card with "
+                   "the engine's reasons), missed, right")
+    answer_schema: ClassVar[dict] = {"oneOf": [{"type": "array", "items": {"type": "string", "maxLength": 8}, "maxItems": 52},
+                               {"type": "string", "maxLength": 400}],
+                     "description": "the cards of the hand that may be played", "example": ["AS", "10H"]}
+    label = N_("Legal cards")
+    prompt = N_("Which cards may you play? Select every legal card.")
+    hint = N_("Select every card of your hand that you may play, then check.")
+    picks = "hand"
+    editor_fields = (
+        EditorField("trump", "suit", N_("Trump")),
+        EditorField("hand", "cards", N_("Your hand")),
+        EditorField("trick", "cards", N_("Cards already in the trick"), required=False),
+    )
+
+    # ------------------------------------------------------------------ answer
+
+    def precheck(self, ex: Exercise, raw: object) -> None:
+        """Unknown or foreign cards are ``bad-card`` (the kind's parse calls every problem bad-field)."""
+        values = raw
+        if isinstance(values, str):
+            try:
+                values = as_list(values, "the chosen cards")
+            except BadFieldError:
+                return
+        if not isinstance(values, list):
+            return
+        hand = {str(Card.parse(c)) for c in ex.scenario.get("hand", [])}
+        for v in values:
+            try:
+                card = str(Card.parse(v))
+            except TutorError:
+                raise AnswerError("bad-card", N_("%(card)s is not a card."), card=str(v)[:20]) from None
+            if card not in hand:
+                raise AnswerError("bad-card", N_("%(card)s is not in your hand."), card=card)
+
+    def parse(self, raw: object, ctx: Ctx) -> list[str]:
+        hand = [Card.parse(c) for c in ctx.exercise.scenario.get("hand", [])]
+        chosen: list[Card] = []
+        for item in as_list(raw, "the chosen cards"):
+            try:
+                c = Card.parse(item)
+            except NotationError as e:
+                raise BadFieldError(f"the chosen cards: {e.message}") from None
+            if c not in hand:
+                raise BadFieldError(f"{c} is not in the hand.")
+            if c in chosen:
+                raise BadFieldError(f"{c} is chosen twice.")
+            chosen.append(c)
+        return [str(c) for c in hand if c in chosen]
+
+    def expected(self, answer: dict, ctx: Ctx) -> list[str]:
+        return list(answer["legal"])
+
+    def details(self, given: Any, expected: Any, answer: dict, ctx: Ctx) -> dict:
+        illegal = [{"card": c, "why": _card_why(ctx, c, answer)} for c in given if c not in expected]
+        return {"illegal": illegal, "missed": [c for c in expected if c not in given],
+                "right": [c for c in given if c in expected]}
+
+    def read_form(self, ex: Exercise, form: Any) -> object:
+        if not form.getlist("card"):  # a hand always has a card it may play
+            raise AnswerError("bad-answer", N_("Select the cards you may play first."))
+        return form.getlist("card")
+
+    # ------------------------------------------------------------------ views
+
+    def default_you(self, scenario: Mapping) -> int:
+        """The seat to play: ``(leader + len(trick)) % players``, leader 0 if not given."""
+        trick = scenario.get("trick") or []
+        leader = scenario.get("leader", 0)
+        leader = leader if isinstance(leader, int) and not isinstance(leader, bool) else 0
+        return (leader + (len(trick) if isinstance(trick, list) else 0)) % players_of(scenario)
+
+    def public_extra(self, ex: Exercise) -> dict:
+        return {"choices": list(ex.scenario.get("hand") or [])}
+
+    def view_context(self, ex: Exercise, table: Any, verdict: Verdict | None, lang: str) -> dict:
+        if verdict is None:
+            return {}
+        return {"legal_set": set(verdict.expected), "card_notes": self._card_notes(ex, verdict, lang)}
+
+    def _card_notes(self, ex: Exercise, verdict: Verdict, lang: str) -> list[dict]:
+        """Each hand card: whether it is legal, whether the learner chose it, and a note."""
+        from . import learner_seat
+
+        legal = set(verdict.expected)
+        chosen = set(verdict.given)
+        illegal_why = {d["card"]: d.get("why", []) for d in verdict.details.get("illegal", [])}
+        ctx = {"you": learner_seat(ex), "players": players_of(ex.scenario), "ruleset": ex.ruleset}
+        notes = []
+        for c in ex.scenario.get("hand", []):
+            code = str(Card.parse(c))
+            label = i18n.card_label(code, lang)
+            reasons: list[str] = []
+            text: str | None = None
+            if code in legal and code not in chosen:
+                text = i18n.gettext(lang, N_("You may play the %(card)s too."), card=label)
+            elif code not in legal and code in chosen:
+                text = i18n.gettext(lang, N_("You may not play the %(card)s."), card=label)
+                reasons = i18n.render_reasons(illegal_why.get(code, []), lang, **ctx)
+            notes.append({"card": code, "legal": code in legal, "chosen": code in chosen, "note": text,
+                          "reasons": reasons})
+        return notes
+
+    def feedback_lines(self, ex: Exercise, verdict: Verdict, lang: str, names: Names) -> list[FeedbackLine]:
+        exp = verdict.expected
+        return [FeedbackLine(names.text(N_("Cards you may play")), i18n.cards_label(exp, lang) if exp else "—",
+                             verdict.correct)]
+
+    def localise_details(self, details: dict, render: Any) -> dict:
+        for item in details.get("illegal", []):
+            item["why"] = [dict(r) | {"text": render(r)} for r in item.get("why", [])]
+        return details
+
+    # ------------------------------------------------------------------ generator
+
+    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
+        """1: follow a plain suit, nothing else tempting; 2: trump in hand while holding the suit
+        led, or a card of the same colour as the suit led; 3: trump led, void in the suit led,
+        and the ``must_trump`` and ``no_undertrump`` options where the ruleset has them."""
+        r = get_ruleset(ruleset)
+        options_of = r.option_names()
+        variants = {1: ["follow"], 2: ["follow-trump", "same-colour"],
+                    3: ["trump-led", "void", "void-trump"]
+                    + (["must-trump", "undertrump"] if "void_rule" in options_of else [])}[d]
+        if "no_undertrump" not in options_of:
+            variants = [v for v in variants if v != "undertrump"]
+        v = rng.choice(variants)
+        trump = rng.choice(SUITS)
+        others = [s for s in SUITS if s != trump]
+        led = trump if v == "trump-led" else rng.choice(others)
+        if v == "same-colour":
+            led = rng.choice([s for s in others if same_colour(s) != trump])
+        players = rng.choice(list(r.players)) if len(r.players) > 2 else r.default_players
+        hand_size = rng.randint(3, 5) if d == 1 else rng.randint(4, 8)
+        n_led = 0 if v.startswith("void") or v == "must-trump" else rng.randint(1, max(1, hand_size - 2))
+        n_trump = {"follow": 0, "same-colour": rng.randint(0, 1)}.get(v, rng.randint(1, 3))
+        if v == "trump-led":
+            n_led, n_trump = 0, rng.randint(1, 3)
+        if v == "void":
+            n_trump = 0
+        rest_suits = [s for s in SUITS if s not in (led, trump)]
+        if v == "same-colour":
+            rest_suits = [same_colour(led)]
+        n_rest = max(1, hand_size - n_led - n_trump)
+        trick_len = rng.randint(1, players - 1)
+        first = rng.choice(suit_cards(led))
+        used = {first}
+        hand = pick(rng, suit_cards(led, used), n_led) if led != trump else []
+        hand += pick(rng, suit_cards(trump, used), n_trump)
+        used |= set(hand)
+        rest_pool = [c for c in CARDS if c.suit in rest_suits and c not in used]
+        hand += pick(rng, rest_pool, n_rest)
+        used |= set(hand)
+        trick = [first] + pick(rng, [c for c in CARDS if c not in used], trick_len - 1)
+        options: dict = {}
+        if v == "must-trump":
+            options["void_rule"] = "must_trump"
+        if v == "undertrump":
+            options["no_undertrump"] = True
+            my_trumps = sorted(c for c in hand if c.suit == trump)
+            above = [c for c in suit_cards(trump, set(hand) | set(trick)) if c > my_trumps[0]]
+            if not above or trick_len < 2:
+                raise Reject
+            trick[1] = rng.choice(above)
+        rng.shuffle(hand)
+        sc: dict = {"ruleset": ruleset, "ask": "legal-plays"}
+        if players != r.default_players:
+            sc["players"] = players
+        if options:
+            sc["options"] = options
+        sc.update({"trump": trump.letter, "hand": [str(c) for c in hand], "trick": [str(c) for c in trick]})
+        ans = solve(sc)
+        if v == "must-trump" and len(ans["legal"]) == len(hand):
+            raise Reject
+        if d < 3 and len(ans["legal"]) == len(hand):
+            raise Reject
+        return sc, f"{cap(suits_prose(led))} were led and {suits_prose(trump)} are trump. Which cards may you play?"

@@ -1,0 +1,225 @@
+"""Walk-through: play a recorded deal through — the winner of each trick in turn (each winner
+leads the next), then the result: the round's points in Hokm (H20-H22), or who scores High, Low,
+Jack and Game in All Fours and Trinidad. Asks ``round-playout`` (Hokm) and ``hand-score``.
+
+Learner's value: ``{"trick_winners": [seat, ...], "points": 1|2|3|None}`` (``round-playout``)
+or ``{"trick_winners": [...], "awards": {...}}`` (``hand-score``, awards as hand-score); a list
+``[w1, ..., wn, final]`` is accepted. The page's form sends, per trick, the position of the
+card the learner picked (``t0``, ``t1`` ...), turned into seats by chaining the leads.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from ...engine.errors import BadFieldError, show
+from ...engine.rulesets import get_ruleset
+from ..deals import hokm_round, solve, whole_hand
+from ..exercise import Exercise
+from . import register
+from .awards import AWARDS_SCHEMA, awards_of, category_details, feedback, parse_awards, read_awards
+from .base import (
+    N_,
+    AnswerError,
+    Ctx,
+    EditorField,
+    ExerciseKind,
+    FeedbackLine,
+    Names,
+    Reject,
+    Verdict,
+    as_int,
+    as_list,
+    as_mapping,
+    digits,
+    is_none,
+    players_of,
+)
+
+#: The ask whose result is the round's points (Hokm); the other ask's result is the awards.
+_POINTS_ASK = "round-playout"
+
+
+def _final_key(ask: str | None) -> str:
+    return "points" if ask == _POINTS_ASK else "awards"
+
+
+def _count_tricks(sc: Mapping) -> int:
+    t = sc.get("tricks")
+    return len(t) if isinstance(t, list) else 0
+
+
+def first_leader(ex: Exercise) -> int:
+    """The seat that leads the first trick (the ruleset's rule: hakem, or after the dealer)."""
+    return get_ruleset(ex.ruleset).first_leader(ex.scenario)
+
+
+def chain_winners(ex: Exercise, picks: list[int]) -> list[int]:
+    """Seats of the winners from the learner's picked card positions (each winner leads the next)."""
+    players = players_of(ex.scenario)
+    leader = first_leader(ex)
+    out = []
+    for p in picks:
+        leader = (leader + p) % players
+        out.append(leader)
+    return out
+
+
+def picks_of(ex: Exercise, winners: list) -> list[int]:
+    """Position in each trick of the winning card, from a list of trick winners (-1: unknown)."""
+    players = players_of(ex.scenario)
+    leader = first_leader(ex)
+    out = []
+    for w in winners:
+        if not isinstance(w, int):
+            out.append(-1)
+            continue
+        out.append((w - leader) % players)
+        leader = w
+    return out
+
+
+@register
+class WalkThrough(ExerciseKind):
+    name = "walk-through"
+    asks = ("round-playout", "hand-score")
+    answer_fields = ("trick_winners", "points", "awards")
+    expect_fields = ("trick_winners", "points", "awards")
+    answer_help = ("trick_winners (the seat winning each trick) and the result: points (Hokm) or awards; "
+                   "details: tricks, result/categories")
+    answer_schema: ClassVar[dict] = {"oneOf": [
+        {"type": "object", "additionalProperties": False, "required": ["trick_winners"],
+         "properties": {"trick_winners": {"type": "array", "items": {"type": ["integer", "string"]}, "maxItems": 13},
+                        "points": {"type": ["integer", "string", "null"]}, "awards": AWARDS_SCHEMA}},
+        {"type": "array", "maxItems": 14},
+    ], "description": "the winner of each trick, then the result", "example": {"trick_winners": [0, 1], "points": 1}}
+    label = N_("Walk-through")
+    prompt = N_("Play the deal through: choose the winner of each trick in turn, then the result.")
+    hint = N_("For each trick, pick the card that wins it; the winner leads the next trick.")
+    picks = "tricks"
+    editor_fields = (
+        EditorField("trump", "suit", N_("Trump")),
+        EditorField("tricks", "tricks", N_("The tricks")),
+    )
+
+    # ------------------------------------------------------------------ answer
+
+    def parse(self, raw: object, ctx: Ctx) -> dict:
+        final_key = _final_key(ctx.exercise.ask)
+        if isinstance(raw, list | tuple):
+            if not raw:
+                raise BadFieldError("give the winner of each trick, then the result.")
+            raw = {"trick_winners": list(raw[:-1]), final_key: raw[-1]}
+        m = as_mapping(raw, "the walk-through answer")
+        extra = [k for k in m if k not in ("trick_winners", final_key)]
+        if extra:
+            raise BadFieldError(f"the walk-through answer has no field {show(extra[0])}.")
+        if "trick_winners" not in m or final_key not in m:
+            raise BadFieldError(f"give trick_winners and {final_key}.")
+        winners = as_list(m["trick_winners"], "the trick winners")
+        n = _count_tricks(ctx.exercise.scenario)
+        if len(winners) != n:
+            raise BadFieldError(f"give the winner of each of the {n} tricks, not {len(winners)}.")
+        seats = [as_int(w, f"the winner of trick {i}", 0, ctx.players - 1) for i, w in enumerate(winners, 1)]
+        final: object
+        if final_key == "points":
+            final = None if is_none(m[final_key]) else as_int(m[final_key], "the points", 1, 3)
+        else:
+            final = parse_awards(m[final_key], ctx)
+        return {"trick_winners": seats, final_key: final}
+
+    def expected(self, answer: dict, ctx: Ctx) -> dict:
+        if _final_key(ctx.exercise.ask) == "points":
+            return {"trick_winners": list(answer["trick_winners"]), "points": answer["points"]}
+        return {"trick_winners": list(answer["trick_winners"]), "awards": awards_of(answer)}
+
+    def details(self, given: Any, expected: Any, answer: dict, ctx: Ctx) -> dict:
+        per_trick: dict[int, dict] = {}
+        for r in answer.get("why", []):
+            n = r.get("params", {}).get("trick") if isinstance(r, dict) else None
+            if isinstance(n, int) and n not in per_trick:
+                per_trick[n] = r
+        tricks = [{"trick": i, "given": g, "expected": e, "correct": g == e,
+                   "why": [per_trick[i]] if i in per_trick else []}
+                  for i, (g, e) in enumerate(zip(given["trick_winners"], expected["trick_winners"], strict=True), 1)]
+        out: dict = {"tricks": tricks}
+        if "points" in expected:
+            out["result"] = {k: answer.get(k) for k in ("winner_team", "points", "result", "next_hakem")}
+            out["result_correct"] = given["points"] == expected["points"]
+        else:
+            out["categories"] = category_details(given["awards"], expected["awards"], answer)
+            out["result_correct"] = given["awards"] == expected["awards"]
+            out["points"] = answer.get("points")
+        return out
+
+    def required_expect(self, ex: Exercise, answer: dict) -> list[str]:
+        return ["trick_winners", _final_key(ex.ask)]
+
+    def read_form(self, ex: Exercise, form: Any) -> object:
+        tricks = ex.scenario.get("tricks") or []
+        players = players_of(ex.scenario)
+        picks = []
+        for t in range(len(tricks)):
+            v = digits(form.get(f"t{t}", ""))
+            if not (v.isascii() and v.isdigit() and len(v) < 3) or int(v) >= players:
+                raise AnswerError("bad-answer", N_("Choose the winning card of each trick."))
+            picks.append(int(v))
+        raw: dict = {"trick_winners": chain_winners(ex, picks)}
+        if _final_key(ex.ask) == "points":
+            if not form.get("points"):
+                raise AnswerError("bad-answer", N_("Give the number of points."))
+            raw["points"] = digits(form.get("points", ""))
+        else:
+            raw["awards"] = read_awards(form)
+        return raw
+
+    # ------------------------------------------------------------------ views
+
+    def public_extra(self, ex: Exercise) -> dict:
+        return {"tricks": _count_tricks(ex.scenario)}
+
+    def shows_trick_seats(self, answered: bool) -> bool:
+        return answered
+
+    def view_context(self, ex: Exercise, table: Any, verdict: Verdict | None, lang: str) -> dict:
+        ctx: dict = {
+            "seat_names_json": json.dumps([s.label for s in table.seats], ensure_ascii=False),
+            "seat_numbers_json": json.dumps([s.number for s in table.seats], ensure_ascii=False),
+            "first_leader": first_leader(ex),
+            "points_result": _final_key(ex.ask) == "points",
+        }
+        if verdict is not None:
+            ctx["given_picks"] = picks_of(ex, verdict.given.get("trick_winners") or [])
+            ctx["trick_wins"] = picks_of(ex, verdict.expected.get("trick_winners") or [])
+        return ctx
+
+    def feedback_lines(self, ex: Exercise, verdict: Verdict, lang: str, names: Names) -> list[FeedbackLine]:
+        exp, got = verdict.expected, verdict.given or {}
+        given_winners = got.get("trick_winners") or []
+        lines = [FeedbackLine(names.text(N_("Trick %(n)s"), n=names.num(t + 1)), names.seat(w),
+                              (given_winners[t] if t < len(given_winners) else None) == w)
+                 for t, w in enumerate(exp["trick_winners"])]
+        if "points" in exp:
+            lines.append(FeedbackLine(names.text(N_("Points")), names.num(exp["points"]) if exp["points"] else "—",
+                                      got.get("points") == exp["points"]))
+        else:
+            lines += feedback(exp["awards"], got.get("awards"), lang, names)
+        return lines
+
+    # ------------------------------------------------------------------ generator
+
+    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
+        """Hokm: a round played to 7 tricks (1: short, 2: 9-11 tricks, 3: long). All Fours and
+        Trinidad: a whole hand, as hand-score."""
+        if get_ruleset(ruleset).categories:
+            sc, _ = whole_hand(ruleset, rng, d)
+            return sc, "Say who wins each trick, then who scores High, Low, Jack and Game."
+        sc = hokm_round(rng, d)
+        n = len(sc["tricks"])
+        if (d == 1 and n > 9) or (d == 2 and not 9 <= n <= 11) or (d == 3 and n < 11):
+            raise Reject
+        solve(sc)
+        return sc, "Say who wins each trick, then what the round is worth."
