@@ -180,18 +180,11 @@ def public_view(exercise: Exercise, lang: str = "en") -> dict:
 
 
 def _load() -> None:
-    """Import every kind module (each registers its class); the order is the app's order."""
-    from . import (  # noqa: F401
-        beg,
-        game_winner,
-        hand_score,
-        legal_cards,
-        next_hakem,
-        round_score,
-        trick_winner,
-        turn_up,
-        walk_through,
-    )
+    """Import every kind module (each registers its class); this order is the app's order."""
+    # isort: off
+    from . import legal_cards, trick_winner, round_score, next_hakem, turn_up, beg  # noqa: F401
+    from . import hand_score, game_winner, walk_through  # noqa: F401
+    # isort: on
 
 
 _load()
