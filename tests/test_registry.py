@@ -41,6 +41,7 @@ def _translated(message: str) -> None:
 def test_every_kind_declares_every_piece(name):
     kind = KINDS[name]
     assert isinstance(kind, ExerciseKind) and kind.name == name
+    assert isinstance(kind.order, int) and [k.order for k in KINDS.values()].count(kind.order) == 1
     assert kind.asks and set(kind.asks) <= set(SCENARIO_INPUTS)
     assert kind.rulesets and set(kind.rulesets) <= set(RULESETS)
     assert kind.answer_fields and kind.expect_fields
@@ -82,6 +83,12 @@ def _as_given(kind: ExerciseKind, ex: Exercise) -> object:
 
     value, _ = expected_answer(ex)
     return value
+
+
+def test_the_registry_lists_kinds_in_their_order():
+    orders = [k.order for k in KINDS.values()]
+    assert orders == sorted(orders)
+    assert list(KINDS)[:3] == ["legal-cards", "trick-winner", "round-score"]
 
 
 def test_the_kind_lists_come_from_the_registry():

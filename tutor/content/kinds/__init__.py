@@ -180,11 +180,17 @@ def public_view(exercise: Exercise, lang: str = "en") -> dict:
 
 
 def _load() -> None:
-    """Import every kind module (each registers its class); this order is the app's order."""
-    # isort: off
-    from . import legal_cards, trick_winner, round_score, next_hakem, turn_up, beg  # noqa: F401
-    from . import hand_score, game_winner, walk_through  # noqa: F401
-    # isort: on
+    """Import every module of this package (each kind module registers its class), then put
+    :data:`KINDS` in the kinds' ``order`` (the app's order). A module that fails to import stops
+    the import of this package: a broken kind is never silently left out."""
+    import importlib
+    import pkgutil
+
+    for module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
+        importlib.import_module(f"{__name__}.{module}")
+    ordered = sorted(KINDS.values(), key=lambda k: (k.order, k.name))
+    KINDS.clear()
+    KINDS.update((k.name, k) for k in ordered)
 
 
 _load()

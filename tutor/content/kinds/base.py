@@ -228,7 +228,7 @@ def n_sides(scenario: Mapping) -> int:
 class ExerciseKind:
     """One exercise kind. Subclasses set the class attributes and override what differs.
 
-    Class attributes: ``name``; ``asks`` it accepts; ``rulesets`` it applies to; ``answer_fields``
+    Class attributes: ``name``; ``order`` (where the app lists it); ``asks`` it accepts; ``rulesets`` it applies to; ``answer_fields``
     of the engine answer it checks; ``expect_fields`` the generator stores as ``expect``;
     ``answer_help`` and ``answer_schema`` (JSON Schema) describe the learner's value;
     ``label``, ``prompt`` and ``hint`` are message ids (short name, default question, how to
@@ -240,6 +240,7 @@ class ExerciseKind:
     """
 
     name: ClassVar[str]
+    order: ClassVar[int]
     asks: ClassVar[tuple[str, ...]]
     rulesets: ClassVar[tuple[str, ...]] = ALL_RULESETS
     answer_fields: ClassVar[tuple[str, ...]]

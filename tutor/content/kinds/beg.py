@@ -41,6 +41,7 @@ def _nth(items: object, i: int) -> object:
 @register
 class Beg(ExerciseKind):
     name = "beg"
+    order = 60
     asks = ("make-trump",)
     rulesets = tuple(r.name for r in RULESETS.values() if r.turnup_option)
     answer_fields = ("points",)

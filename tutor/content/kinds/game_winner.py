@@ -37,6 +37,7 @@ _SCORING_RANKS = (11, 14, 6, 11)
 @register
 class GameWinner(ExerciseKind):
     name = "game-winner"
+    order = 80
     asks = ("hand-score", "make-trump", "round-score", "round-playout")
     answer_fields = ("winner", "match_winner")
     expect_fields = ("winner", "match_winner")

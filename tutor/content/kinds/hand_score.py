@@ -20,6 +20,7 @@ from .base import N_, Ctx, EditorField, ExerciseKind, FeedbackLine, Names, Verdi
 @register
 class HandScore(ExerciseKind):
     name = "hand-score"
+    order = 70
     asks = ("hand-score",)
     rulesets = rulesets_with_categories()
     answer_fields = ("awards",)

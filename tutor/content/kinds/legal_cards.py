@@ -52,6 +52,7 @@ def _card_why(ctx: Ctx, card: str, answer: dict) -> list[dict]:
 @register
 class LegalCards(ExerciseKind):
     name = "legal-cards"
+    order = 10
     asks = ("legal-plays",)
     answer_fields = ("legal",)
     expect_fields = ("legal",)

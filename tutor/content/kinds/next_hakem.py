@@ -31,6 +31,7 @@ from .round_score import round_scenario
 @register
 class NextHakem(ExerciseKind):
     name = "next-hakem"
+    order = 40
     asks = ("round-score",)
     rulesets = ("hokm",)
     answer_fields = ("next_hakem",)

@@ -46,6 +46,7 @@ def round_scenario(rng: random.Random, d: int, wraps: bool) -> tuple[dict, str]:
 @register
 class RoundScore(ExerciseKind):
     name = "round-score"
+    order = 30
     asks = ("round-score",)
     rulesets = ("hokm",)
     answer_fields = ("points",)

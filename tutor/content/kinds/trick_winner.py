@@ -35,6 +35,7 @@ from .base import (
 @register
 class TrickWinner(ExerciseKind):
     name = "trick-winner"
+    order = 20
     asks = ("trick-winner",)
     answer_fields = ("winner",)
     expect_fields = ("winner", "card")

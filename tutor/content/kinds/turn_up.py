@@ -39,6 +39,7 @@ _LOOK_ALIKES = {"turnup_scale": (10, 13, 12, 14, 2, 6, 7), "kick_scale": (10, 2,
 @register
 class TurnUp(ExerciseKind):
     name = "turn-up"
+    order = 50
     asks = ("turn-up",)
     rulesets = tuple(r.name for r in RULESETS.values() if r.turnup_option)
     answer_fields = ("points",)

@@ -85,6 +85,7 @@ def picks_of(ex: Exercise, winners: list) -> list[int]:
 @register
 class WalkThrough(ExerciseKind):
     name = "walk-through"
+    order = 90
     asks = ("round-playout", "hand-score")
     answer_fields = ("trick_winners", "points", "awards")
     expect_fields = ("trick_winners", "points", "awards")
