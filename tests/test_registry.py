@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 from jinja2 import Environment, FileSystemLoader, meta
+from werkzeug.datastructures import MultiDict
 
 from tutor import i18n
 from tutor.content import generators
@@ -61,7 +62,7 @@ def test_every_kind_declares_every_piece(name):
     # its own module, named after it
     assert type(kind).__module__ == "tutor.content.kinds." + name.replace("-", "_")
     # every method the web and the content check call is its own or the base's, and not abstract
-    for method in ("parse", "read_form", "feedback_lines", "generate"):
+    for method in ("parse", "read_form", "form_fields", "distractor", "feedback_lines", "generate"):
         assert getattr(type(kind), method) is not getattr(ExerciseKind, method), (name, method)
 
 
@@ -73,8 +74,14 @@ def test_every_kind_generates_and_grades_at_every_difficulty(name):
             ex = generators.generate(ruleset, name, 11, d)
             assert ex.kind == name and ex.ruleset == ruleset and ex.ask in kind.asks
             assert set(ex.expect) <= set(kind.expect_fields)
-            right = grade(ex, _as_given(kind, ex))
+            value = _as_given(kind, ex)
+            right = grade(ex, value)
             assert right.correct is True, (ruleset, d)
+            # the form fields of the right answer read back to it, and a distractor is wrong
+            raw = kind.read_form(ex, MultiDict(kind.form_fields(ex, value)))
+            assert grade(ex, raw).correct is True, (ruleset, d)
+            wrong = grade(ex, kind.distractor(ex, value))
+            assert wrong.correct is False and wrong.expected == right.expected, (ruleset, d)
 
 
 def _as_given(kind: ExerciseKind, ex: Exercise) -> object:

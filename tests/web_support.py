@@ -7,11 +7,11 @@ import re
 from sqlalchemy import func, select
 
 from tutor.content import kinds
+from tutor.content.kinds import KINDS
 from tutor.web import create_app
 from tutor.web import exercises as X
 from tutor.web.db import Attempt, Learner, Mistake, Quiz, StepProgress
 from tutor.web.review import LEAVE_AFTER
-from tutor.web.table import players_of
 
 
 def make_app(tmp_path, **config):
@@ -67,60 +67,10 @@ def expected(ex):
 
 def form_for(ex, value) -> dict:
     """Form fields of the answer widgets that give ``value`` (a normalised answer of the kind)."""
-    k = ex.kind
-    if k == "legal-cards":
-        return {"card": list(value)}
-    if k in ("trick-winner", "next-hakem"):
-        return {"seat": str(value)}
-    if k in ("round-score", "turn-up"):
-        return {"points": str(value)}
-    if k == "beg":
-        return {f"points-{i}": str(v) for i, v in enumerate(value)}
-    if k == "hand-score":
-        return {c: ("none" if v is None else str(v)) for c, v in value.items()}
-    if k == "game-winner":
-        return {"winner": "none" if value is None else str(value)}
-    if k == "walk-through":
-        players = players_of(ex.scenario)
-        leader = X.first_leader(ex)
-        out = {}
-        for t, w in enumerate(value["trick_winners"]):
-            out[f"t{t}"] = str((w - leader) % players)
-            leader = w
-        if "points" in value:
-            out["points"] = str(value["points"])
-        else:
-            out.update({c: ("none" if v is None else str(v)) for c, v in value["awards"].items()})
-        return out
-    raise ValueError(k)
+    return KINDS[ex.kind].form_fields(ex, value)
 
 
 def wrong_value(ex, right):
     """A well-formed but wrong answer of the exercise's kind."""
-    k = ex.kind
-    players = players_of(ex.scenario)
-    if k == "legal-cards":
-        hand = [str(c) for c in ex.scenario["hand"]]
-        wrong = [c for c in hand if c not in right]
-        return wrong[:1] + list(right) if wrong else list(right)[:-1]
-    if k in ("trick-winner", "next-hakem"):
-        return (right + 1) % players
-    if k == "round-score":
-        return 1 if right != 1 else 2
-    if k == "turn-up":
-        return right + 1
-    if k == "beg":
-        return [v + 1 for v in right]
-    if k == "game-winner":
-        return None if right is not None else 0
-    if k == "hand-score":
-        return dict(right) | {"game": None if right["game"] is not None else 0}
-    if k == "walk-through":
-        if "points" in right:
-            return dict(right) | {"points": 1 if right["points"] != 1 else 2}
-        return dict(right) | {"awards": wrong_value_awards(right["awards"])}
-    raise ValueError(k)
+    return KINDS[ex.kind].distractor(ex, right)
 
-
-def wrong_value_awards(awards: dict) -> dict:
-    return dict(awards) | {"game": None if awards["game"] is not None else 0}

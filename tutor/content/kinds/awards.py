@@ -14,7 +14,8 @@ from ... import i18n
 from ...engine.errors import BadFieldError, show
 from .base import CATEGORIES, N_, AnswerError, Ctx, FeedbackLine, Names, as_mapping, as_side
 
-__all__ = ["AWARDS_SCHEMA", "awards_of", "category_details", "feedback", "parse_awards", "read_awards"]
+__all__ = ["AWARDS_SCHEMA", "awards_distractor", "awards_form", "awards_of", "category_details", "feedback",
+           "parse_awards", "read_awards"]
 
 #: JSON Schema of an awards value.
 AWARDS_SCHEMA: dict = {
@@ -76,3 +77,13 @@ def feedback(expected: Mapping, given: object, lang: str, names: Names) -> list[
     """One line per category: the right side, and whether the learner named it."""
     got = given if isinstance(given, Mapping) else {}
     return [FeedbackLine(i18n.category_name(c, lang), names.side(s), got.get(c) == s) for c, s in expected.items()]
+
+
+def awards_form(value: Mapping) -> dict:
+    """The form fields of an awards value (one radio group per category)."""
+    return {c: ("none" if v is None else str(v)) for c, v in value.items()}
+
+
+def awards_distractor(right: Mapping) -> dict:
+    """A wrong awards value: Game given to nobody, or to side 0 if nobody scored it."""
+    return dict(right) | {"game": None if right["game"] is not None else 0}

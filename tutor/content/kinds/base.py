@@ -288,6 +288,16 @@ class ExerciseKind:
         part is missing."""
         raise NotImplementedError
 
+    def form_fields(self, ex: Exercise, value: Any) -> dict:
+        """The page form's fields that :meth:`read_form` reads back as ``value`` (a normalised
+        answer): the inverse of :meth:`read_form`, for replaying an answer and for tests."""
+        raise NotImplementedError
+
+    def distractor(self, ex: Exercise, right: Any) -> Any:
+        """A well-formed but wrong answer, near the right one (``right``: the normalised right
+        answer): for multiple-choice exports and tests."""
+        raise NotImplementedError
+
     # ---------------------------------------------------------------- views
 
     def default_you(self, scenario: Mapping) -> int:

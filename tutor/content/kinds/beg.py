@@ -84,6 +84,12 @@ class Beg(ExerciseKind):
         return [FeedbackLine(names.side(s), names.num(pts), _nth(verdict.given, s) == pts)
                 for s, pts in enumerate(verdict.expected or [])]
 
+    def form_fields(self, ex: Exercise, value: Any) -> dict:
+        return {f"points-{i}": str(v) for i, v in enumerate(value)}
+
+    def distractor(self, ex: Exercise, right: Any) -> Any:
+        return [v + 1 for v in right]
+
     def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
         """1: stand; 2: beg and give (take) one; 3: beg and run the pack (same-suit turn-ups,
         more players)."""

@@ -76,6 +76,12 @@ class GameWinner(ExerciseKind):
         value = names.side(exp) if exp is not None else names.text(N_("nobody yet"))
         return [FeedbackLine(names.text(N_("Winner")), value, verdict.correct)]
 
+    def form_fields(self, ex: Exercise, value: Any) -> dict:
+        return {"winner": "none" if value is None else str(value)}
+
+    def distractor(self, ex: Exercise, right: Any) -> Any:
+        return None if right is not None else 0
+
     def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
         """Hokm: a round that may end the match (3: target 3, or nobody wins yet). All Fours and
         Trinidad: turn-up or gift points (1-2), or a whole hand counted in order (3)."""

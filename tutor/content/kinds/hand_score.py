@@ -13,7 +13,16 @@ from typing import Any, ClassVar
 from ..deals import whole_hand
 from ..exercise import Exercise
 from . import register
-from .awards import AWARDS_SCHEMA, awards_of, category_details, feedback, parse_awards, read_awards
+from .awards import (
+    AWARDS_SCHEMA,
+    awards_distractor,
+    awards_form,
+    awards_of,
+    category_details,
+    feedback,
+    parse_awards,
+    read_awards,
+)
 from .base import N_, Ctx, EditorField, ExerciseKind, FeedbackLine, Names, Verdict, rulesets_with_categories
 
 
@@ -53,6 +62,12 @@ class HandScore(ExerciseKind):
 
     def feedback_lines(self, ex: Exercise, verdict: Verdict, lang: str, names: Names) -> list[FeedbackLine]:
         return feedback(verdict.expected, verdict.given, lang, names)
+
+    def form_fields(self, ex: Exercise, value: Any) -> dict:
+        return awards_form(value)
+
+    def distractor(self, ex: Exercise, right: Any) -> Any:
+        return awards_distractor(right)
 
     def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
         """A whole hand played out: 1: two players; 2: more; 3: a hand with a trap."""

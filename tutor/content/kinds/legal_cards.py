@@ -172,6 +172,14 @@ class LegalCards(ExerciseKind):
 
     # ------------------------------------------------------------------ generator
 
+    def form_fields(self, ex: Exercise, value: Any) -> dict:
+        return {"card": list(value)}
+
+    def distractor(self, ex: Exercise, right: Any) -> Any:
+        hand = [str(c) for c in ex.scenario["hand"]]
+        wrong = [c for c in hand if c not in right]
+        return wrong[:1] + list(right) if wrong else list(right)[:-1]
+
     def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
         """1: follow a plain suit, nothing else tempting; 2: trump in hand while holding the suit
         led, or a card of the same colour as the suit led; 3: trump led, void in the suit led,

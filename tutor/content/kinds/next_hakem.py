@@ -63,6 +63,12 @@ class NextHakem(ExerciseKind):
     def feedback_lines(self, ex: Exercise, verdict: Verdict, lang: str, names: Names) -> list[FeedbackLine]:
         return [FeedbackLine(names.text(N_("Next hakem")), names.seat(verdict.expected), verdict.correct)]
 
+    def form_fields(self, ex: Exercise, value: Any) -> dict:
+        return {"seat": str(value)}
+
+    def distractor(self, ex: Exercise, right: Any) -> Any:
+        return (right + 1) % players_of(ex.scenario)
+
     def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
         """As round-score; at difficulty 3 the hakem is often seat 3, so the turn wraps to seat 0."""
         sc, words = round_scenario(rng, d, wraps=True)

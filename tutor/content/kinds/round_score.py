@@ -78,6 +78,12 @@ class RoundScore(ExerciseKind):
             lines.append(FeedbackLine(names.text(N_("Result")), i18n.result_name(verdict.answer["result"], lang)))
         return lines
 
+    def form_fields(self, ex: Exercise, value: Any) -> dict:
+        return {"points": str(value)}
+
+    def distractor(self, ex: Exercise, right: Any) -> Any:
+        return 1 if right != 1 else 2
+
     def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
         """1: the hakem's team wins normally; 2: kot, or the hakem's team loses; 3: hakem-kot."""
         sc, words = round_scenario(rng, d, wraps=False)

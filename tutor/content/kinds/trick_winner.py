@@ -74,6 +74,12 @@ class TrickWinner(ExerciseKind):
         value = names.seat(verdict.expected) + (" — " + i18n.card_label(card, lang) if card else "")
         return [FeedbackLine(names.text(N_("Winner")), value, verdict.correct)]
 
+    def form_fields(self, ex: Exercise, value: Any) -> dict:
+        return {"seat": str(value)}
+
+    def distractor(self, ex: Exercise, right: Any) -> Any:
+        return (right + 1) % players_of(ex.scenario)
+
     def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
         """1: everyone follows; 2: an off-suit ace or one trump; 3: several trumps, trump led, a
         leader other than seat 0."""

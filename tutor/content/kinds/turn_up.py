@@ -65,6 +65,12 @@ class TurnUp(ExerciseKind):
     def feedback_lines(self, ex: Exercise, verdict: Verdict, lang: str, names: Names) -> list[FeedbackLine]:
         return [FeedbackLine(names.text(N_("Points")), names.num(verdict.expected), verdict.correct)]
 
+    def form_fields(self, ex: Exercise, value: Any) -> dict:
+        return {"points": str(value)}
+
+    def distractor(self, ex: Exercise, right: Any) -> Any:
+        return right + 1
+
     def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
         """1: a card that scores or not on the default scale; 2: look-alikes; 3: the other scale."""
         r = get_ruleset(ruleset)

@@ -20,7 +20,16 @@ from ...engine.rulesets import get_ruleset
 from ..deals import hokm_round, solve, whole_hand
 from ..exercise import Exercise
 from . import register
-from .awards import AWARDS_SCHEMA, awards_of, category_details, feedback, parse_awards, read_awards
+from .awards import (
+    AWARDS_SCHEMA,
+    awards_distractor,
+    awards_form,
+    awards_of,
+    category_details,
+    feedback,
+    parse_awards,
+    read_awards,
+)
 from .base import (
     N_,
     AnswerError,
@@ -211,6 +220,19 @@ class WalkThrough(ExerciseKind):
         return lines
 
     # ------------------------------------------------------------------ generator
+
+    def form_fields(self, ex: Exercise, value: Any) -> dict:
+        out = {f"t{t}": str(p) for t, p in enumerate(picks_of(ex, value["trick_winners"]))}
+        if "points" in value:
+            out["points"] = str(value["points"])
+        else:
+            out.update(awards_form(value["awards"]))
+        return out
+
+    def distractor(self, ex: Exercise, right: Any) -> Any:
+        if "points" in right:
+            return dict(right) | {"points": 1 if right["points"] != 1 else 2}
+        return dict(right) | {"awards": awards_distractor(right["awards"])}
 
     def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
         """Hokm: a round played to 7 tricks (1: short, 2: 9-11 tricks, 3: long). All Fours and
