@@ -1,0 +1,129 @@
+"""Game points: count the Game points of the cards each side took in its tricks — ten 10, ace 4,
+king 3, queen 2, jack 1, lower cards 0 — and say which side scores Game, or nobody when a tie
+gives it to nobody (C26-C27, K4; T20). Ask ``hand-score``; the rulesets that score by High, Low,
+Jack and Game.
+
+Learner's value: ``{"points": [int per side], "game": side int or None}``; a form sends one field
+per side (``points-0`` ...) and a radio ``game`` (a side or ``none``).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+from ...engine.errors import BadFieldError, show
+from ..deals import whole_hand
+from ..exercise import Exercise
+from . import register
+from .awards import awards_of
+from .base import (
+    N_,
+    AnswerError,
+    Ctx,
+    EditorField,
+    ExerciseKind,
+    FeedbackLine,
+    Names,
+    Reject,
+    Verdict,
+    as_int,
+    as_list,
+    as_mapping,
+    as_side,
+    digits,
+    n_sides,
+    rulesets_with_categories,
+)
+
+#: The most Game points one side can hold: the whole pack counts 80 (C26).
+MAX_POINTS = 80
+
+
+@register
+class GamePoints(ExerciseKind):
+    name = "game-points"
+    order = 75
+    asks = ("hand-score",)
+    rulesets = rulesets_with_categories()
+    answer_fields = ("game_points", "awards")
+    expect_fields = ("game_points", "awards")
+    answer_help = ("points: the Game points each side took (one number per side); game: the side that scores "
+                   "Game, or none; details: sides, game_correct")
+    answer_schema: ClassVar[dict] = {
+        "type": "object", "additionalProperties": False, "required": ["points", "game"],
+        "properties": {"points": {"oneOf": [{"type": "array", "items": {"type": ["integer", "string"]},
+                                             "maxItems": 4}, {"type": "string", "maxLength": 40}]},
+                       "game": {"type": ["integer", "string", "null"]}},
+        "description": "the Game points of each side, and the side that scores Game (null: nobody)",
+        "example": {"points": [17, 9], "game": 0}}
+    label = N_("Game points")
+    prompt = N_("Count the Game points each side took. Who scores Game?")
+    hint = N_("Count the cards each side won in its tricks: ten 10, ace 4, king 3, queen 2, jack 1.")
+    editor_fields = (
+        EditorField("dealer", "seat", N_("Dealer")),
+        EditorField("trump", "suit", N_("Trump")),
+        EditorField("tricks", "tricks", N_("The tricks")),
+    )
+
+    def parse(self, raw: object, ctx: Ctx) -> dict:
+        m = as_mapping(raw, "the Game points answer")
+        extra = [k for k in m if k not in ("points", "game")]
+        if extra:
+            raise BadFieldError(f"the Game points answer has no field {show(extra[0])}.")
+        if "points" not in m or "game" not in m:
+            raise BadFieldError("give points (per side) and game (a side, or none).")
+        items = as_list(m["points"], "the Game points per side")
+        if len(items) != ctx.sides:
+            raise BadFieldError(f"give the Game points of each of the {ctx.sides} sides, not {len(items)} numbers.")
+        points = [as_int(x, f"the Game points of side {i}", 0, MAX_POINTS) for i, x in enumerate(items)]
+        return {"points": points, "game": as_side(m["game"], "the side that scores Game", ctx)}
+
+    def expected(self, answer: dict, ctx: Ctx) -> dict:
+        return {"points": list(answer["game_points"]), "game": awards_of(answer)["game"]}
+
+    def details(self, given: Any, expected: Any, answer: dict, ctx: Ctx) -> dict:
+        sides = [{"side": i, "given": g, "expected": e, "correct": g == e}
+                 for i, (g, e) in enumerate(zip(given["points"], expected["points"], strict=True))]
+        return {"sides": sides, "game_correct": given["game"] == expected["game"]}
+
+    def required_expect(self, ex: Exercise, answer: dict) -> list[str]:
+        return ["game_points", "awards"]
+
+    def read_form(self, ex: Exercise, form: Any) -> object:
+        values = [digits(form.get(f"points-{s}", "")) for s in range(n_sides(ex.scenario))]
+        if not all(values):
+            raise AnswerError("bad-answer", N_("Give the Game points of every side."))
+        if "game" not in form:
+            raise AnswerError("bad-answer", N_("Choose the side that scores Game, or nobody."))
+        return {"points": values, "game": form.get("game")}
+
+    def shows_trick_seats(self, answered: bool) -> bool:
+        return True
+
+    def feedback_lines(self, ex: Exercise, verdict: Verdict, lang: str, names: Names) -> list[FeedbackLine]:
+        exp, got = verdict.expected, verdict.given or {}
+        given_points = got.get("points") or []
+        lines = [FeedbackLine(names.text(N_("Game points (%(side)s)"), side=names.side(s)), names.num(pts),
+                              (given_points[s] if s < len(given_points) else None) == pts)
+                 for s, pts in enumerate(exp["points"])]
+        lines.append(FeedbackLine(names.text(N_("Game")), names.side(exp["game"]), got.get("game") == exp["game"]))
+        return lines
+
+    def form_fields(self, ex: Exercise, value: Any) -> dict:
+        out = {f"points-{i}": str(v) for i, v in enumerate(value["points"])}
+        out["game"] = "none" if value["game"] is None else str(value["game"])
+        return out
+
+    def distractor(self, ex: Exercise, right: Any) -> Any:
+        return dict(right) | {"points": [right["points"][0] + 1, *right["points"][1:]]}
+
+    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
+        """A whole hand played out: 1: two players; 2: more players; 3: the two best totals within
+        two points of each other, or tied."""
+        sc, ans = whole_hand(ruleset, rng, min(d, 2))
+        if d == 3:
+            top = sorted(ans["game_points"], reverse=True)
+            if top[0] - top[1] > 2:
+                raise Reject
+        return sc, "Count the Game points each side took (ten 10, ace 4, king 3, queen 2, jack 1). Who scores Game?"
