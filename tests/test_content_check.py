@@ -7,11 +7,10 @@ import textwrap
 
 import pytest
 
-from tutor.content.kinds import KINDS
-
 from tutor.cli import main as tutor_main
 from tutor.content.check import check
 from tutor.content.check import main as check_main
+from tutor.content.kinds import KINDS
 
 PROMPTS = {"en": "Clubs were led. Which cards may you play?", "fa": "گشنیز آمده است. کدام کارت‌ها مجازند؟",
            "bg": "Изиграна е спатия. Кои карти може да играете?", "te": "క్లబ్స్ వేశారు. మీరు ఏ కార్డులు ఆడవచ్చు?"}
