@@ -11,6 +11,7 @@ from pathlib import Path
 from sqlalchemy import func, select
 
 from tutor.content import kinds
+from tutor.content.store import ContentStore
 from tutor.migrations import upgrade
 from tutor.web import create_app
 from tutor.web import exercises as X
@@ -33,7 +34,8 @@ def migrated_database(path: Path) -> str:
 
 
 def make_app(tmp_path, **config):
-    """A fresh app with its own instance folder and database; CSRF on unless told otherwise.
+    """A fresh app with its own instance folder and database; CSRF on unless told otherwise. The
+    apps share one content store (``create_app`` alone would load all the content for each).
 
     The database is ``tmp_path/test.sqlite3``: a migrated new one, unless the test made that file
     itself (then the test migrates it)."""
@@ -41,7 +43,7 @@ def make_app(tmp_path, **config):
     conf = {"TESTING": True, "INSTANCE_PATH": str(tmp_path / "instance"), "SECRET_KEY": "test-secret",
             "DATABASE_URL": f"sqlite:///{db}" if db.exists() else migrated_database(db)}
     conf.update(config)
-    return create_app(conf)
+    return create_app(conf, content=ContentStore.shared())  # the content is loaded once per test run
 
 
 def rows(app, model) -> int:

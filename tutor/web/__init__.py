@@ -18,6 +18,8 @@ from pathlib import Path
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
+from tutor.content.store import ContentStore
+
 __all__ = ["configure", "create_app", "csrf"]
 
 csrf = CSRFProtect()
@@ -81,11 +83,15 @@ def configure(config: dict | None = None) -> Flask:
     return app
 
 
-def create_app(config: dict | None = None) -> Flask:
+def create_app(config: dict | None = None, *, content: ContentStore | None = None) -> Flask:
     """Build the app. ``config`` (a dict) overrides the environment, e.g. for tests.
 
-    Raises :class:`~tutor.migrations.SchemaNotCurrent` if the database is not at the migrations'
-    head (run ``tutor db upgrade`` first).
+    Every lesson and quiz is loaded and validated here, once, and kept in
+    ``app.extensions["tutor_content"]`` (``content``: an already loaded
+    :class:`~tutor.content.store.ContentStore` to use instead, e.g. one shared by many test apps).
+    Raises :class:`~tutor.content.problems.ContentError` (``file:line: message`` per problem) if a
+    content file is broken, and :class:`~tutor.migrations.SchemaNotCurrent` if the database is not
+    at the migrations' head (run ``tutor db upgrade`` first).
     """
     app = configure(config)
 
@@ -93,6 +99,7 @@ def create_app(config: dict | None = None) -> Flask:
     from .views import api, lessons, main, practice, progress
 
     db.init_app(app)
+    app.extensions["tutor_content"] = content or ContentStore.load()
     lang.init_app(app)
     csrf.init_app(app)
     security.init_app(app)
