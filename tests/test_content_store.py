@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from web_support import migrated_database
 
+from tutor import i18n
 from tutor.content import lessons, quizzes
 from tutor.content.exercise import LANGUAGES, RULESETS
 from tutor.content.lessons import content_root
@@ -110,3 +111,21 @@ def test_tutor_serve_refuses_broken_content_with_file_and_line(tmp_path):
     shown = path.relative_to(root)  # relative to the current folder, as tutor check prints it
     assert f"{shown}:{line}: front matter: order must be a positive whole number, not 'first'\n" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_missing_content_or_catalogues_stop_start_up(tmp_path, monkeypatch):
+    """A server without its lessons, quizzes or compiled catalogues does not start silently."""
+    (tmp_path / "empty").mkdir()
+    monkeypatch.setenv("TUTOR_CONTENT_DIR", str(tmp_path / "empty"))
+    with pytest.raises(ContentError) as e:
+        create_app(_config(tmp_path))
+    assert {str(p).removeprefix(str(tmp_path / "empty") + "/") for p in e.value.problems} == (
+        {f"lessons/{r}/en:0: no lessons for {r}" for r in RULESETS}
+        | {f"quizzes/{r}.yaml:0: quiz file missing for {r}" for r in RULESETS})
+    monkeypatch.delenv("TUTOR_CONTENT_DIR")
+    monkeypatch.setattr(i18n, "LOCALES_DIR", tmp_path / "no-locales")
+    with pytest.raises(ContentError) as e:
+        create_app(_config(tmp_path), content=ContentStore.shared())
+    assert [str(p) for p in e.value.problems] == [
+        f"{tmp_path}/no-locales/{lang}/LC_MESSAGES/messages.mo:0: compiled catalogue missing (pybabel compile -d locales)"
+        for lang in LANGUAGES]

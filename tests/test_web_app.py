@@ -6,9 +6,19 @@ from __future__ import annotations
 import re
 
 import pytest
-from web_support import all_rows, csrf_of, expected, form_for, lesson_exercise, make_app, rows
+from web_support import (
+    all_rows,
+    csrf_of,
+    expected,
+    form_for,
+    lesson_exercise,
+    make_app,
+    migrated_database,
+    rows,
+)
 
 from tutor import cli
+from tutor.content.store import ContentStore
 from tutor.migrations import head
 from tutor.web import configure, create_app
 from tutor.web.db import Attempt, Learner
@@ -28,12 +38,15 @@ def client(app):
 def test_secret_key_generated_once_and_kept(tmp_path, monkeypatch):
     monkeypatch.delenv("TUTOR_SECRET_KEY", raising=False)
     monkeypatch.setenv("TUTOR_INSTANCE_PATH", str(tmp_path / "inst"))
-    a = configure()
+    monkeypatch.setenv("TUTOR_DATABASE_URL", migrated_database(tmp_path / "db.sqlite3"))
+    assert configure().config.get("SECRET_KEY") is None  # tutor db makes no key
+    assert not (tmp_path / "inst" / "secret_key").exists()
+    a = create_app(content=ContentStore.shared())
     key_file = tmp_path / "inst" / "secret_key"
     assert key_file.read_text() == a.config["SECRET_KEY"]
     assert len(a.config["SECRET_KEY"]) == 64
     assert key_file.stat().st_mode & 0o077 == 0
-    b = configure()
+    b = create_app(content=ContentStore.shared())
     assert b.config["SECRET_KEY"] == a.config["SECRET_KEY"]
 
 

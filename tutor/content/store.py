@@ -2,9 +2,11 @@
 
 ``create_app`` builds one store (:meth:`ContentStore.load`) before it serves anything and keeps it
 in ``app.extensions["tutor_content"]``; the look-ups of :mod:`tutor.web.exercises` read it, so no
-request ever reads a content file. Broken content stops start-up: :meth:`ContentStore.load` raises
-:class:`~tutor.content.problems.ContentError` carrying every problem the loaders found, each
-``file:line: message``. (Checking every exercise against the engine stays with ``tutor check``.)
+request ever reads a content file. Broken or missing content stops start-up:
+:meth:`ContentStore.load` raises :class:`~tutor.content.problems.ContentError` carrying every
+problem the loaders found, each ``file:line: message``, and names a ruleset without English
+lessons or without a quiz file. (Checking every exercise against the engine stays with
+``tutor check``.)
 
 Shapes: a store holds, for every ruleset × language, the :class:`LessonPath` in which English
 steps fill in for missing translations; every quiz :class:`Exercise` by question id; the ruleset
@@ -20,9 +22,9 @@ from pathlib import Path
 from types import MappingProxyType
 
 from .exercise import LANGUAGES, RULESETS, Exercise
-from .lessons import LessonPath, LessonStep, content_root, load_all_paths
-from .problems import Problems
-from .quizzes import load_all_quizzes
+from .lessons import LessonPath, LessonStep, content_root, lessons_dir, load_all_paths
+from .problems import Problems, display_path
+from .quizzes import load_all_quizzes, quiz_file
 
 __all__ = ["ContentStore"]
 
@@ -46,6 +48,11 @@ class ContentStore:
         problems = Problems()
         own = load_all_paths(root, problems)
         quizzes = load_all_quizzes(root, problems)
+        for r in RULESETS:  # a server without its lessons or quizzes must not start silently
+            if not own[(r, "en")].steps:
+                problems.add(display_path(lessons_dir(root) / r / "en"), 0, f"no lessons for {r}")
+            if not quiz_file(r, root).is_file():
+                problems.add(display_path(quiz_file(r, root)), 0, f"quiz file missing for {r}")
         problems.sort()
         problems.raise_if_any()
         paths = {key: _with_english(own[key], own[(key[0], "en")]) for key in own}

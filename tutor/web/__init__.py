@@ -52,9 +52,9 @@ def _env_flag(name: str, default: bool) -> bool:
 
 
 def configure(config: dict | None = None) -> Flask:
-    """A bare app with its configuration and instance folder, nothing else (no database opened,
-    no content loaded): what :func:`create_app` starts from, and how ``tutor db`` finds the
-    database URL. ``config`` (a dict) overrides the environment."""
+    """A bare app with its configuration and instance folder, nothing else (no secret key made,
+    no database opened, no content loaded): what :func:`create_app` starts from, and how
+    ``tutor db`` finds the database URL. ``config`` (a dict) overrides the environment."""
     config = dict(config or {})
     instance = os.environ.get("TUTOR_INSTANCE_PATH") or config.pop("INSTANCE_PATH", None)
     app = Flask(__name__, instance_path=instance, instance_relative_config=True)
@@ -76,8 +76,6 @@ def configure(config: dict | None = None) -> Flask:
         JSON_SORT_KEYS=False,
     )
     app.config.update(config)
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
     app.json.ensure_ascii = False
     app.json.sort_keys = False
     return app
@@ -94,6 +92,8 @@ def create_app(config: dict | None = None, *, content: ContentStore | None = Non
     at the migrations' head (run ``tutor db upgrade`` first).
     """
     app = configure(config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
 
     from . import db, lang, security
     from .views import api, lessons, main, practice, progress
