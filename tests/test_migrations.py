@@ -16,6 +16,7 @@ import urllib.request
 import uuid
 from pathlib import Path
 
+import psycopg
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
@@ -202,7 +203,6 @@ def test_processes_starting_together_on_a_new_sqlite_database_do_not_race(tmp_pa
 def pg_url():
     """The URL of a new, empty PostgreSQL database, dropped afterwards. Skipped when no server
     answers, except in CI (the environment variable CI set), where that is a failure."""
-    psycopg = pytest.importorskip("psycopg")
     server = PG_SERVER.replace("postgresql+psycopg://", "postgresql://")
     try:
         admin = psycopg.connect(f"{server}/postgres", autocommit=True, connect_timeout=3)
