@@ -6,9 +6,21 @@ from __future__ import annotations
 import re
 
 import pytest
-from web_support import all_rows, csrf_of, expected, form_for, lesson_exercise, make_app, rows
+from web_support import (
+    all_rows,
+    csrf_of,
+    expected,
+    form_for,
+    lesson_exercise,
+    make_app,
+    migrated_database,
+    rows,
+)
 
-from tutor.web import create_app
+from tutor import cli
+from tutor.content.store import ContentStore
+from tutor.migrations import head
+from tutor.web import configure, create_app
 from tutor.web.db import Attempt, Learner
 from tutor.web.security import CSP
 
@@ -26,23 +38,26 @@ def client(app):
 def test_secret_key_generated_once_and_kept(tmp_path, monkeypatch):
     monkeypatch.delenv("TUTOR_SECRET_KEY", raising=False)
     monkeypatch.setenv("TUTOR_INSTANCE_PATH", str(tmp_path / "inst"))
-    monkeypatch.setenv("TUTOR_DATABASE_URL", f"sqlite:///{tmp_path / 'db.sqlite3'}")
-    a = create_app()
+    monkeypatch.setenv("TUTOR_DATABASE_URL", migrated_database(tmp_path / "db.sqlite3"))
+    assert configure().config.get("SECRET_KEY") is None  # tutor db makes no key
+    assert not (tmp_path / "inst" / "secret_key").exists()
+    a = create_app(content=ContentStore.shared())
     key_file = tmp_path / "inst" / "secret_key"
     assert key_file.read_text() == a.config["SECRET_KEY"]
     assert len(a.config["SECRET_KEY"]) == 64
     assert key_file.stat().st_mode & 0o077 == 0
-    b = create_app()
+    b = create_app(content=ContentStore.shared())
     assert b.config["SECRET_KEY"] == a.config["SECRET_KEY"]
 
 
-def test_environment_configures_key_and_database(tmp_path, monkeypatch):
+def test_environment_configures_key_and_database(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("TUTOR_SECRET_KEY", "from-the-environment")
     monkeypatch.setenv("TUTOR_INSTANCE_PATH", str(tmp_path / "inst"))
     monkeypatch.setenv("TUTOR_DATABASE_URL", f"sqlite:///{tmp_path / 'custom.sqlite3'}")
+    assert cli.main(["db", "upgrade"]) == 0  # the deploy step: tables made in the configured database
+    assert f"sqlite:///{tmp_path / 'custom.sqlite3'}: no revision -> {head()}" in capsys.readouterr().err
     app = create_app()
     assert app.config["SECRET_KEY"] == "from-the-environment"
-    assert (tmp_path / "custom.sqlite3").exists()  # tables created on first start
     assert not (tmp_path / "inst" / "secret_key").exists()
     assert rows(app, Learner) == 0
 
@@ -50,9 +65,11 @@ def test_environment_configures_key_and_database(tmp_path, monkeypatch):
 def test_default_database_is_sqlite_in_instance_folder(tmp_path, monkeypatch):
     monkeypatch.delenv("TUTOR_DATABASE_URL", raising=False)
     monkeypatch.setenv("TUTOR_INSTANCE_PATH", str(tmp_path / "inst"))
-    app = create_app()
-    assert app.config["DATABASE_URL"] == f"sqlite:///{tmp_path / 'inst' / 'tutor.sqlite3'}"
+    assert configure().config["DATABASE_URL"] == f"sqlite:///{tmp_path / 'inst' / 'tutor.sqlite3'}"
+    assert not (tmp_path / "inst" / "tutor.sqlite3").exists()
+    assert cli.main(["db", "upgrade"]) == 0
     assert (tmp_path / "inst" / "tutor.sqlite3").exists()
+    assert create_app().config["DATABASE_URL"] == f"sqlite:///{tmp_path / 'inst' / 'tutor.sqlite3'}"
 
 
 @pytest.mark.parametrize("url", ["/en/", "/fa/learn/hokm/", "/bg/practice/", "/te/progress/", "/api/v1/openapi.json",
@@ -187,24 +204,3 @@ def test_bench_web_measures_answer_and_ceiling():
         assert result[name]["requests"] == 40
         assert result[name]["requests/s"] > 0 and 0 < result[name]["p50 ms"] <= result[name]["p99 ms"]
     assert result["ratio"]["answer/healthz"] > 0
-
-
-def test_table_creation_survives_a_racing_worker(tmp_path, monkeypatch):
-    """Two gunicorn workers starting on a new database: the loser of CREATE TABLE retries."""
-    from sqlalchemy.exc import OperationalError
-
-    from tutor.web import db
-
-    real = db.Base.metadata.create_all
-    calls = []
-
-    def flaky(engine, *a, **kw):
-        calls.append(1)
-        if len(calls) == 1:
-            real(engine, *a, **kw)  # the other worker made the tables...
-            raise OperationalError("CREATE TABLE learner", {}, Exception("table learner already exists"))
-        return real(engine, *a, **kw)
-
-    monkeypatch.setattr(db.Base.metadata, "create_all", flaky)
-    app = make_app(tmp_path)
-    assert len(calls) == 2 and rows(app, Learner) == 0

@@ -26,6 +26,7 @@ from web_support import (
 from web_support import wrong_value as wrong_of
 
 from tutor import i18n
+from tutor.migrations import head, upgrade
 from tutor.web import exercises as X
 from tutor.web import review
 from tutor.web.db import Attempt, Mistake, Quiz
@@ -305,8 +306,10 @@ def test_a_database_from_before_reviews_keeps_working(tmp_path, clock):
                 (X.ref_of(ex),))
     con.commit()
     con.close()
+    url = f"sqlite:///{path}"
+    assert upgrade(url) == (None, head())  # made before migrations: adopted in place
+    assert upgrade(url) == (head(), head())  # a second upgrade finds the columns there
     app = make_app(tmp_path, CLOCK=clock)
-    make_app(tmp_path, CLOCK=clock)  # a second start finds the columns there
     con = sqlite3.connect(path)
     cols = {r[1] for r in con.execute("PRAGMA table_info(mistake)")}
     indexes = {r[1] for r in con.execute("PRAGMA index_list(mistake)")}

@@ -2,24 +2,48 @@
 
 from __future__ import annotations
 
+import atexit
 import re
+import shutil
+import tempfile
+from pathlib import Path
 
 from sqlalchemy import func, select
 
 from tutor.content import kinds
 from tutor.content.kinds import KINDS
+from tutor.content.store import ContentStore
+from tutor.migrations import upgrade
 from tutor.web import create_app
 from tutor.web import exercises as X
 from tutor.web.db import Attempt, Learner, Mistake, Quiz, StepProgress
 from tutor.web.review import LEAVE_AFTER
 
+_MIGRATED = tempfile.TemporaryDirectory(prefix="tutor-migrated-")
+atexit.register(_MIGRATED.cleanup)
+
+
+def migrated_database(path: Path) -> str:
+    """The URL of a new SQLite database at ``path``, at the migrations' head: a copy of one that
+    ``tutor db upgrade`` made once in this test run (as a deploy runs it before the app starts)."""
+    template = Path(_MIGRATED.name) / "head.sqlite3"
+    if not template.exists():
+        upgrade(f"sqlite:///{template}")
+    shutil.copyfile(template, path)
+    return f"sqlite:///{path}"
+
 
 def make_app(tmp_path, **config):
-    """A fresh app with its own instance folder and database; CSRF on unless told otherwise."""
+    """A fresh app with its own instance folder and database; CSRF on unless told otherwise. The
+    apps share one content store (``create_app`` alone would load all the content for each).
+
+    The database is ``tmp_path/test.sqlite3``: a migrated new one, unless the test made that file
+    itself (then the test migrates it)."""
+    db = tmp_path / "test.sqlite3"
     conf = {"TESTING": True, "INSTANCE_PATH": str(tmp_path / "instance"), "SECRET_KEY": "test-secret",
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'test.sqlite3'}"}
+            "DATABASE_URL": f"sqlite:///{db}" if db.exists() else migrated_database(db)}
     conf.update(config)
-    return create_app(conf)
+    return create_app(conf, content=ContentStore.shared())  # the content is loaded once per test run
 
 
 def rows(app, model) -> int:

@@ -178,9 +178,70 @@ def _serve(args: argparse.Namespace) -> int:
     if args.host not in ("127.0.0.1", "localhost", "::1") and not os.environ.get("TUTOR_COOKIE_SECURE"):
         # Browsers keep Secure cookies over plain http only for loopback addresses.
         os.environ["TUTOR_COOKIE_SECURE"] = "0"
-    from .web import create_app
-    app = create_app()
+    from .content.problems import ContentError
+    from .web import configure, create_app
+    if _migrate(configure().config["DATABASE_URL"], quiet=True):
+        return 2
+    try:
+        app = create_app()
+    except ContentError as e:
+        for p in e.problems:
+            print(p, file=sys.stderr)
+        return 2
     app.run(host=args.host, port=args.port, debug=args.debug, use_reloader=args.debug)
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# tutor db (tutor.migrations)
+
+def _migrate(url: str, target: str = "head", quiet: bool = False) -> int:
+    """Apply the migrations to ``url``; prints what changed (unless ``quiet`` and nothing did).
+    Returns the exit status (2 with a one-line message if the database cannot be migrated)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from .migrations import upgrade
+    shown = make_url(url).render_as_string(hide_password=True)
+    try:
+        before, after = upgrade(url, target)
+    except (SQLAlchemyError, OSError) as e:
+        reason = str(getattr(e, "orig", None) or e).strip().splitlines()[0]
+        print(f"tutor db upgrade: {shown}: {reason}", file=sys.stderr)
+        return 2
+    if before != after:
+        print(f"tutor db upgrade: {shown}: {before or 'no revision'} -> {after}", file=sys.stderr)
+    elif not quiet:
+        print(f"tutor db upgrade: {shown}: already at {after}", file=sys.stderr)
+    return 0
+
+
+@command("db", help="database migrations (Alembic): `tutor db upgrade` applies them (run it on every "
+                    "deploy, before gunicorn starts); `tutor db current` prints the database's revision",
+         arguments=[(("action",), {"choices": ("upgrade", "current", "head", "revision"),
+                                   "help": "upgrade: apply the migrations; current: the database's revision; "
+                                           "head: the revision this code needs; revision: write a new "
+                                           "migration script (developers)"}),
+                    (("--to",), {"default": "head", "metavar": "REVISION",
+                                 "help": "upgrade: the revision to reach (default head)"}),
+                    (("-m", "--message"), {"default": "", "help": "revision: what the migration does"}),
+                    (("--autogenerate",), {"action": "store_true",
+                                           "help": "revision: compare the models with the database (at head)"})])
+def _db(args: argparse.Namespace) -> int:
+    from .web import configure
+    url = configure().config["DATABASE_URL"]
+    if args.action == "upgrade":
+        return _migrate(url, args.to)
+    from . import migrations
+    if args.action == "current":
+        print(migrations.current(url) or "none")
+    elif args.action == "head":
+        print(migrations.head())
+    else:
+        if not args.message:
+            print("tutor db revision: give -m MESSAGE", file=sys.stderr)
+            return 2
+        print(migrations.revision(args.message, args.autogenerate, url))
     return 0
 
 

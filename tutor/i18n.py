@@ -29,6 +29,7 @@ from babel.lists import format_list
 from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 
+from tutor import shipped_content
 from tutor.engine.cards import Card, Suit
 from tutor.engine.errors import TutorError
 from tutor.engine.reasons import N_, REASON_TEXTS
@@ -46,6 +47,7 @@ __all__ = [
     "card_short",
     "cards_count_label",
     "cards_label",
+    "catalogue_files",
     "category_name",
     "current_lang",
     "fmt_datetime",
@@ -80,8 +82,8 @@ DEFAULT_LANGUAGE = "en"
 #: Each language's name in itself (for the language menu).
 LANGUAGE_NAMES: dict[str, str] = {"en": "English", "fa": "فارسی", "bg": "Български", "te": "తెలుగు"}
 RTL_LANGUAGES = frozenset({"fa"})
-#: The repository's catalogue directory (``locales/``).
-LOCALES_DIR: Path = Path(__file__).resolve().parent.parent / "locales"
+#: The catalogue directory (``locales/`` of the checkout or of the installed package).
+LOCALES_DIR: Path = shipped_content() / "locales"
 #: Name of the cookie that remembers the learner's language.
 LANG_COOKIE = "lang"
 DOMAIN = "messages"
@@ -181,8 +183,15 @@ def ngettext(lang: str, singular: str, plural: str, n: int, **params: object) ->
         return text
 
 
+def catalogue_files() -> dict[str, Path]:
+    """Language -> its compiled catalogue, ``LOCALES_DIR/<lang>/LC_MESSAGES/messages.mo``."""
+    return {lang: LOCALES_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo" for lang in LANGUAGES}
+
+
 def init_app(app) -> None:
     """Configure Flask-Babel on ``app``: catalogues from ``locales/``, locale from :func:`current_lang`.
+
+    Raises :class:`~tutor.content.problems.ContentError` if a language's compiled catalogue is missing.
 
     The locale selector uses ``flask.g.lang`` when a view (or ``url_value_preprocessor``) set it,
     otherwise :func:`select_locale` on the URL's ``lang`` view argument, the ``lang`` cookie and the
@@ -191,6 +200,12 @@ def init_app(app) -> None:
     """
     from flask_babel import Babel
 
+    from tutor.content.problems import ContentError, Problem
+
+    missing = [p for p in catalogue_files().values() if not p.is_file()]
+    if missing:  # Babel would fall back to English without a word
+        raise ContentError([Problem(str(p), 0, "compiled catalogue missing (pybabel compile -d locales)")
+                            for p in missing])
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LANGUAGE)
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(LOCALES_DIR)
     app.config.setdefault("BABEL_DOMAIN", DOMAIN)

@@ -18,7 +18,8 @@ Loaders take an optional :class:`~tutor.content.problems.Problems` collector: pr
 ``file:line``) are added to it and whatever could be loaded is returned; without a collector the
 first load that finds a problem raises :class:`~tutor.content.problems.ContentError`.
 
-The content root is the repository root (``Path(__file__).parents[2]``) unless the environment
+The content root is the content shipped with the code (:func:`tutor.shipped_content`: the
+repository root in a checkout, ``tutor/_content/`` in an installed wheel) unless the environment
 variable ``TUTOR_CONTENT_DIR`` names another directory (it must hold ``lessons/`` and ``quizzes/``).
 """
 
@@ -33,6 +34,8 @@ from types import MappingProxyType
 
 import markdown
 import nh3
+
+from tutor import shipped_content
 
 from .exercise import LANGUAGES, RULESETS, Exercise, parse_exercise
 from .problems import ContentError, Problem, Problems, display_path
@@ -68,9 +71,9 @@ _FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*exercise\s*$")
 
 
 def content_root() -> Path:
-    """Directory holding ``lessons/`` and ``quizzes/``: ``$TUTOR_CONTENT_DIR`` or the repository root."""
+    """Directory holding ``lessons/`` and ``quizzes/``: ``$TUTOR_CONTENT_DIR`` or the shipped content."""
     env = os.environ.get("TUTOR_CONTENT_DIR")
-    return Path(env) if env else Path(__file__).resolve().parents[2]
+    return Path(env) if env else shipped_content()
 
 
 def lessons_dir(root: Path | None = None) -> Path:

@@ -3,8 +3,10 @@
 ``create_app(config)`` builds a Flask app. Configuration comes from the environment
 (``TUTOR_SECRET_KEY``, ``TUTOR_DATABASE_URL``, ``TUTOR_COOKIE_SECURE``) and then from ``config``.
 Without ``TUTOR_SECRET_KEY`` a random key is generated once and kept in the instance folder; the
-default database is SQLite in the instance folder. Tables are created on first start. Nothing is
-fetched from the network at run time: all CSS and JS are static files of this package.
+default database is SQLite in the instance folder. The app never creates or alters a table: it
+checks at start-up that the database is at the migrations' head (:mod:`tutor.migrations`;
+``tutor db upgrade`` applies them, ``tutor serve`` does so before it starts). Nothing is fetched
+from the network at run time: all CSS and JS are static files of this package.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from pathlib import Path
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-__all__ = ["create_app", "csrf"]
+from tutor.content.store import ContentStore
+
+__all__ = ["configure", "create_app", "csrf"]
 
 csrf = CSRFProtect()
 
@@ -47,8 +51,10 @@ def _env_flag(name: str, default: bool) -> bool:
     return value.strip().lower() not in ("0", "false", "no", "off")
 
 
-def create_app(config: dict | None = None) -> Flask:
-    """Build the app. ``config`` (a dict) overrides the environment, e.g. for tests."""
+def configure(config: dict | None = None) -> Flask:
+    """A bare app with its configuration and instance folder, nothing else (no secret key made,
+    no database opened, no content loaded): what :func:`create_app` starts from, and how
+    ``tutor db`` finds the database URL. ``config`` (a dict) overrides the environment."""
     config = dict(config or {})
     instance = os.environ.get("TUTOR_INSTANCE_PATH") or config.pop("INSTANCE_PATH", None)
     app = Flask(__name__, instance_path=instance, instance_relative_config=True)
@@ -70,15 +76,30 @@ def create_app(config: dict | None = None) -> Flask:
         JSON_SORT_KEYS=False,
     )
     app.config.update(config)
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
     app.json.ensure_ascii = False
     app.json.sort_keys = False
+    return app
+
+
+def create_app(config: dict | None = None, *, content: ContentStore | None = None) -> Flask:
+    """Build the app. ``config`` (a dict) overrides the environment, e.g. for tests.
+
+    Every lesson and quiz is loaded and validated here, once, and kept in
+    ``app.extensions["tutor_content"]`` (``content``: an already loaded
+    :class:`~tutor.content.store.ContentStore` to use instead, e.g. one shared by many test apps).
+    Raises :class:`~tutor.content.problems.ContentError` (``file:line: message`` per problem) if a
+    content file is broken, and :class:`~tutor.migrations.SchemaNotCurrent` if the database is not
+    at the migrations' head (run ``tutor db upgrade`` first).
+    """
+    app = configure(config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
 
     from . import db, lang, security
     from .views import api, lessons, main, practice, progress
 
     db.init_app(app)
+    app.extensions["tutor_content"] = content or ContentStore.load()
     lang.init_app(app)
     csrf.init_app(app)
     security.init_app(app)

@@ -3,13 +3,15 @@
 A *learner* is anonymous: a random id kept in the signed session cookie, with an optional display
 name. Every answer given on a page is one :class:`Attempt`, written in one transaction together with
 the lesson progress and the mistakes queue it changes. The JSON API keeps nothing.
+
+The tables are made and changed only by the migrations (:mod:`tutor.migrations`, ``tutor db
+upgrade``); a change to these models needs a new migration script (``tutor db revision
+--autogenerate``), and a test compares the models with the migrations' head.
 """
 
 from __future__ import annotations
 
-import random
 import secrets
-import time
 from datetime import UTC, datetime
 
 from flask import Flask, current_app, g, has_app_context, session
@@ -23,11 +25,10 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
-    inspect,
     select,
     text,
 )
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "get_session",
     "init_app",
     "learner_for_write",
+    "make_engine",
     "now",
 ]
 
@@ -138,70 +140,50 @@ class Mistake(Base):
     streak: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
 
 
-def _sqlite_pragmas(dbapi_connection, _record) -> None:
-    cur = dbapi_connection.cursor()
-    cur.execute("PRAGMA busy_timeout=5000")
-    cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA foreign_keys=ON")
-    cur.close()
+def _sqlite_pragmas(busy_ms: int):
+    def on_connect(dbapi_connection, _record) -> None:
+        cur = dbapi_connection.cursor()
+        cur.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.close()
+    return on_connect
 
 
-def _create_tables(engine, attempts: int = 20) -> None:
-    """Create missing tables. Several server workers may start at once on a new database: the
-    one that loses the race to create a table retries and then finds it there."""
-    for i in range(attempts):
-        try:
-            Base.metadata.create_all(engine)
-            return
-        except OperationalError:
-            if i == attempts - 1:
-                raise
-            time.sleep(0.05 + random.random() * 0.1)
+def make_engine(url: str, *, migrating: bool = False) -> Engine:
+    """A SQLAlchemy engine for ``url`` (SQLite: busy timeout, WAL journal, foreign keys on).
 
-
-#: Columns added to existing tables after their first release: a database made before them
-#: gets them with ALTER TABLE at start-up (create_all only makes missing tables).
-ADDED_COLUMNS: dict[str, tuple[str, ...]] = {"mistake": ("card", "due", "streak")}
-
-
-def _add_columns(engine, attempts: int = 20) -> None:
-    """Add the :data:`ADDED_COLUMNS` an older database lacks. Rows of the mistakes queue made
-    before spaced repetition become new review cards, due when they were added."""
-    for i in range(attempts):
-        try:
-            with engine.begin() as conn:
-                for table, names in ADDED_COLUMNS.items():
-                    have = {c["name"] for c in inspect(conn).get_columns(table)}
-                    for name in names:
-                        if name in have:
-                            continue
-                        col = Base.metadata.tables[table].c[name]
-                        ddl = f"ALTER TABLE {table} ADD COLUMN {name} {col.type.compile(dialect=engine.dialect)}"
-                        if col.server_default is not None:
-                            ddl += f" DEFAULT {col.server_default.arg.text} NOT NULL"
-                        conn.execute(text(ddl))
-                        for index in Base.metadata.tables[table].indexes:
-                            if name in index.columns:
-                                index.create(conn, checkfirst=True)
-                        if (table, name) == ("mistake", "due"):
-                            conn.execute(text("UPDATE mistake SET due = added_at WHERE due IS NULL"))
-            return
-        except OperationalError:  # another worker altered the table meanwhile: look again
-            if i == attempts - 1:
-                raise
-            time.sleep(0.05 + random.random() * 0.1)
+    ``migrating=True`` gives the engine that :mod:`tutor.migrations` runs the migrations on: on
+    SQLite its transactions start with ``BEGIN IMMEDIATE`` (the database's write lock, so DDL is
+    transactional and two processes migrating one file take turns) and wait up to 60 s for the lock.
+    """
+    kwargs: dict = {}
+    sqlite = url.startswith("sqlite")
+    if sqlite:
+        kwargs["connect_args"] = {"check_same_thread": False}
+    engine = create_engine(url, **kwargs)
+    if sqlite:
+        event.listen(engine, "connect", _sqlite_pragmas(60_000 if migrating else 5_000))
+        if migrating:
+            # pysqlite's own transaction handling would run DDL outside any transaction: turn it off
+            # and begin explicitly (SQLAlchemy's documented recipe for SQLite transactional DDL).
+            event.listen(engine, "connect", lambda dbapi_connection, _r: setattr(dbapi_connection,
+                                                                                 "isolation_level", None))
+            event.listen(engine, "begin", lambda conn: conn.exec_driver_sql("BEGIN IMMEDIATE"))
+    return engine
 
 
 def init_app(app: Flask) -> None:
-    url = app.config["DATABASE_URL"]
-    kwargs: dict = {}
-    if url.startswith("sqlite"):
-        kwargs["connect_args"] = {"check_same_thread": False}
-    engine = create_engine(url, **kwargs)
-    if url.startswith("sqlite"):
-        event.listen(engine, "connect", _sqlite_pragmas)
-    _create_tables(engine)
-    _add_columns(engine)
+    """Open the app's database (``DATABASE_URL``) and check that it is at the migrations' head.
+
+    Nothing is created or altered here: ``tutor db upgrade`` (or ``tutor serve``, which runs it
+    first) applies the migrations of :mod:`tutor.migrations`. Raises
+    :class:`~tutor.migrations.SchemaNotCurrent` if the database is not at head.
+    """
+    from tutor.migrations import require_head
+
+    engine = make_engine(app.config["DATABASE_URL"])
+    require_head(engine)
     app.extensions["tutor_db"] = sessionmaker(engine, expire_on_commit=False)
     app.teardown_appcontext(_close_session)
 

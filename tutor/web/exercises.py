@@ -18,15 +18,18 @@ import dataclasses
 import functools
 import json
 import re
+from collections.abc import Mapping
 
+from flask import current_app, has_app_context
 from flask_babel import gettext as _
 
 from tutor import i18n
-from tutor.content import generators, kinds, quizzes
+from tutor.content import generators, kinds
 from tutor.content.exercise import RULESETS, Exercise
 from tutor.content.kinds import KINDS, AnswerError
 from tutor.content.kinds.walk_through import first_leader
-from tutor.content.lessons import LessonPath, LessonStep, Problems, load_lesson_path
+from tutor.content.lessons import LessonPath, LessonStep
+from tutor.content.store import ContentStore
 from tutor.engine import BadFieldError, TutorError
 from tutor.solve import answer as engine_answer
 
@@ -55,45 +58,34 @@ _MAX_SEED = 10**9
 
 # ---------------------------------------------------------------------------------------------- lookup
 
-@functools.cache
+def content() -> ContentStore:
+    """The current app's content store (loaded by ``create_app``); outside an app (scripts,
+    tests) the content root's shared store."""
+    if has_app_context():
+        return current_app.extensions["tutor_content"]
+    return ContentStore.shared()
+
+
 def lesson_path(ruleset: str, lang: str) -> LessonPath:
     """The lesson path of ``ruleset`` in ``lang`` (English steps fill in for missing translations)."""
-    problems = Problems()
-    path = load_lesson_path(ruleset, lang, problems=problems)
-    if lang != "en":
-        english = load_lesson_path(ruleset, "en", problems=Problems())
-        have = {s.id for s in path.steps}
-        steps = list(path.steps) + [s for s in english.steps if s.id not in have]
-        steps.sort(key=lambda s: (s.order, s.path))
-        path = LessonPath(ruleset, lang, tuple(steps))
-    return path
+    return content().lesson_path(ruleset, lang)
 
 
-@functools.cache
-def _step_index() -> dict[str, str]:
+def _step_index() -> Mapping[str, str]:
     """Step id -> ruleset."""
-    return {s.id: r for r in RULESETS for s in lesson_path(r, "en").steps}
+    return content().step_rulesets
 
 
 def find_step(step_id: str, lang: str) -> LessonStep | None:
-    ruleset = _step_index().get(step_id)
-    if ruleset is None:
-        return None
-    return lesson_path(ruleset, lang).get(step_id)
+    return content().find_step(step_id, lang)
 
 
-@functools.cache
-def _quiz_questions() -> dict[str, Exercise]:
-    out: dict[str, Exercise] = {}
-    for ruleset in RULESETS:
-        quiz = quizzes.load_quiz(ruleset, problems=Problems())
-        for q in quiz.questions:
-            out[q.id] = q
-    return out
+def _quiz_questions() -> Mapping[str, Exercise]:
+    return content().questions
 
 
 def quiz_questions(ruleset: str) -> list[Exercise]:
-    return [q for q in _quiz_questions().values() if q.ruleset == ruleset]
+    return content().quiz_questions(ruleset)
 
 
 @functools.lru_cache(maxsize=2048)
@@ -155,14 +147,8 @@ def teaching_step(ex: Exercise) -> str | None:
     return _first_step_of_kind(ex.ruleset or "", ex.kind)
 
 
-@functools.cache
 def _first_step_of_kind(ruleset: str, kind: str) -> str | None:
-    if ruleset not in RULESETS:
-        return None
-    for s in lesson_path(ruleset, "en").steps:
-        if any(e.kind == kind for e in s.exercises):
-            return s.id
-    return None
+    return content().first_step_of_kind(ruleset, kind)
 
 
 def you_of(ex: Exercise) -> int:
