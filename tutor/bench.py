@@ -20,6 +20,24 @@ by ``legal``/``legal_reason``); ``trick winners/s`` —
 * ``solve scenarios/s`` — ``tutor solve`` (JSON decode, checks, answer, JSON encode) over a
   generated JSON Lines file of the ruleset's asks.
 
+Then, per ruleset, the calls the app makes timed beside the bare ones (:func:`call_costs`: the
+median time per call over ``--repeats`` passes of ``--items`` inputs, and the median ratio, each
+pair timed back to back in the same run):
+
+* ``legal plays + reason`` — what ``tutor.solve`` does for ``legal-plays`` (Hokm:
+  :meth:`~tutor.engine.hokm.Hokm.legal_plays` then :meth:`~tutor.engine.hokm.Hokm.why`; All Fours
+  and Trinidad: :meth:`~tutor.engine.allfours.AllFoursFamily.legal`) beside the bare legal set
+  (the ``legal-plays decisions/s`` call), on the same decision points passed as the app passes
+  them (a hand bit set, the trick as a list of ``Card``, trump a ``Suit``);
+* ``trick winner + reason`` — ``trick_winner`` with its reason beside the bare winner (the
+  ``trick winners/s`` call);
+* ``solve <ask>`` — :func:`tutor.solve.solve` (dict in, answer dict out, as the web app's grading
+  calls it) on generated scenarios of each ask, beside the engine's verdict on the already parsed
+  fields (legal set, winner seat, round value, turn-up points, trump making, replay and count).
+
+A reason may cost at most :data:`REASON_RATIO_LIMIT` (10) times its bare call: ``tutor bench``
+says so, and exits with status 1 when a ``+ reason`` ratio is over it.
+
 Adding a ruleset (the hook for All Fours / Trinidad) is two registrations in this module::
 
     @bench("all-fours")
@@ -41,6 +59,7 @@ import io
 import json
 import os
 import random
+import statistics
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -308,35 +327,289 @@ for _ruleset in ("all-fours", "trinidad"):
 
 
 # ---------------------------------------------------------------------------------------------
+# The calls the app makes, beside the bare ones: ``tutor bench`` "calls" rows
+
+#: ruleset -> function(rng, items) -> {label: (bare pass, app pass, items)} (see :func:`call_costs`)
+CALLS: dict[str, Callable[[random.Random, int], dict[str, tuple[Callable[[], object], Callable[[], object], int]]]] = {}
+
+#: Labels of the rows whose ratio is the cost of a reason (the engine call with its reason beside
+#: the bare verdict): ``tutor bench`` holds them to :data:`REASON_RATIO_LIMIT`.
+REASON_ROWS = ("legal plays + reason", "trick winner + reason")
+#: Most a reason may cost, as a multiple of the bare call (issue 7).
+REASON_RATIO_LIMIT = 10.0
+
+
+def calls(ruleset: str):
+    """Register ``fn(rng, items) -> {label: (bare, call, n)}``: two zero-argument functions that
+    each make ``n`` calls (the bare engine call and the call the app makes) over the same inputs."""
+    def deco(fn):
+        CALLS[ruleset] = fn
+        return fn
+    return deco
+
+
+def compare(bare: Callable[[], object], call: Callable[[], object], n: int, repeats: int) -> dict[str, float]:
+    """Time ``bare()`` and ``call()`` (each ``n`` calls over the same inputs) back to back,
+    ``repeats`` times. Returns ``{"bare ns", "ns", "ratio"}``: the median time per call of each
+    (nanoseconds) and the median over the repeats of ``call / bare`` (each pair measured
+    together, so a load spike on a shared machine moves both)."""
+    clock = time.perf_counter
+    bare(), call()  # warm-up: caches, lazy imports
+    b_times, c_times, ratios = [], [], []
+    for _ in range(max(1, repeats)):
+        t0 = clock()
+        bare()
+        t1 = clock()
+        call()
+        t2 = clock()
+        b_times.append((t1 - t0) / n)
+        c_times.append((t2 - t1) / n)
+        ratios.append((t2 - t1) / (t1 - t0))
+    return {"bare ns": 1e9 * statistics.median(b_times), "ns": 1e9 * statistics.median(c_times),
+            "ratio": statistics.median(ratios)}
+
+
+def call_costs(ruleset: str, repeats: int = 7, items: int = 2000, seed: int = 1,
+               only: Sequence[str] | None = None) -> dict[str, dict[str, float]]:
+    """``{label: {"bare ns", "ns", "ratio"}}`` for ``ruleset``: legal plays and trick winner with
+    their reason (:data:`REASON_ROWS`) and ``solve`` per ask, each beside its bare call (see
+    :func:`compare`); ``items`` inputs per pass (decision points from random games), ``only``
+    restricts the labels."""
+    pairs = CALLS[ruleset](random.Random(seed), items)
+    return {label: compare(bare, call, n, repeats) for label, (bare, call, n) in pairs.items()
+            if only is None or label in only}
+
+
+def reason_ratios(ruleset: str, repeats: int = 7, items: int = 2000) -> dict[str, float]:
+    """``{label: ratio}`` of the :data:`REASON_ROWS` of ``ruleset``: what a reason costs as a
+    multiple of the bare call (median of ``repeats``)."""
+    costs = call_costs(ruleset, repeats, items, only=REASON_ROWS)
+    return {label: costs[label]["ratio"] for label in REASON_ROWS}
+
+
+def _app_decisions(decisions: list) -> list[tuple[int, list, object]]:
+    """Decision points as the app passes them to the engine: hand bit set, the trick's cards so
+    far as a list of :class:`~tutor.engine.cards.Card`, trump a :class:`~tutor.engine.cards.Suit`
+    (what :mod:`tutor.solve` parses a scenario into)."""
+    from .engine.cards import CARDS, Suit
+    return [(hand, [CARDS[c] for c in cards], Suit(trump)) for hand, cards, trump in decisions]
+
+
+def _app_tricks(tricks: list) -> list[tuple[list, object, int]]:
+    """Complete tricks as the app passes them: ``(cards, trump, leader)``, cards as Card objects."""
+    from .engine.cards import CARDS, Suit
+    return [([CARDS[c] for c in cards], Suit(trump), leader) for cards, trump, leader in tricks]
+
+
+def _solve_pairs(ruleset: str, rng: random.Random, per_ask: int,
+                 bare_of: Callable[[object], Callable[[], object]]) -> dict[str, tuple]:
+    """``solve <ask>`` rows: ``per_ask`` generated scenarios of each ask of ``ruleset``, timed
+    through :func:`tutor.solve.solve` (dict in, answer dict out: what the web app's grading calls)
+    beside ``bare_of(scenario)()``, the engine's verdict on the already parsed fields."""
+    from .solve import solve
+    from .solve.common import get_ruleset, parse_scenario
+    asks = set(get_ruleset(ruleset).asks)
+    by_ask: dict[str, list[dict]] = {ask: [] for ask in asks}
+    for s in SCENARIO_SOURCES[ruleset](rng):
+        group = by_ask[s["ask"]]
+        if len(group) < per_ask:
+            group.append(s)
+            if all(len(g) >= per_ask for g in by_ask.values()):
+                break
+    out = {}
+    for ask, scenarios in sorted(by_ask.items()):
+        bares = [bare_of(parse_scenario(s)[0]) for s in scenarios]
+
+        def bare(bares=bares) -> None:
+            for f in bares:
+                f()
+
+        def call(scenarios=scenarios) -> None:
+            for s in scenarios:
+                solve(s)
+
+        out[f"solve {ask}"] = (bare, call, len(scenarios))
+    return out
+
+
+@calls("hokm")
+def _hokm_calls(rng: random.Random, items: int) -> dict[str, tuple]:
+    from .engine.hokm import Hokm, round_result
+    from .engine.tricks import make_winner_seat, trick_winner
+    decisions, tricks = _hokm_positions(rng, max(1, items // 40))
+    decisions = _app_decisions(decisions[:items])
+    full = _app_tricks([(cards, trump, 0) for cards, trump in tricks[:items]])
+    legal, why, winner, app_winner = Hokm.legal_plays, Hokm.why, trick_winner, Hokm.trick_winner
+
+    def legal_bare() -> None:
+        for hand, trick, trump in decisions:
+            legal(hand, trick, trump)
+
+    def legal_reason() -> None:  # tutor.solve.hokm.legal_plays: the legal set, then the reason
+        for hand, trick, trump in decisions:
+            legal(hand, trick, trump)
+            why(None, hand, trick, trump)
+
+    def winner_bare() -> None:
+        for cards, trump, leader in full:
+            winner(cards, trump, leader)
+
+    def winner_reason() -> None:
+        for cards, trump, leader in full:
+            app_winner(cards, trump, leader)
+
+    seat = make_winner_seat(4)
+
+    def bare_of(s) -> Callable[[], object]:
+        from .engine.cards import mask_of
+        if s.ask == "legal-plays":
+            hand, trick, trump = mask_of(s.cards("hand")), s.cards("trick", required=False), s.suit("trump")
+            return lambda: legal(hand, trick, trump)
+        if s.ask == "trick-winner":
+            cards, trump, leader = s.cards("trick"), s.suit("trump"), s.seat("leader", default=0)
+            return lambda: winner(cards, trump, leader)
+        if s.ask == "round-score":
+            hakem, counts = s.seat("hakem"), s.int_list("team_tricks", 2, 0, 13)
+            return lambda: round_result(hakem, counts)
+        hakem, trump, played = s.seat("hakem"), s.suit("trump"), s.tricks("tricks", size=4)
+
+        def playout() -> object:  # the winner of each trick, the round's value once a team has 7
+            leader, counts = hakem, [0, 0]
+            for t in played:
+                leader = seat(t, trump, leader)
+                counts[leader % 2] += 1
+                if counts[leader % 2] == 7:
+                    return round_result(hakem, counts)
+            return counts
+        return playout
+
+    return {"legal plays + reason": (legal_bare, legal_reason, len(decisions)),
+            "trick winner + reason": (winner_bare, winner_reason, len(full)),
+            **_solve_pairs("hokm", rng, max(1, items // 10), bare_of)}
+
+
+def _af_calls(ruleset: str):
+    def fn(rng: random.Random, items: int) -> dict[str, tuple]:
+        from .engine.cards import mask_of
+        rules = _af_rules(ruleset)
+        decisions, tricks, _ = _af_positions(rules, rng, max(1, items // 40))
+        decisions = _app_decisions(decisions[:items])
+        full = _app_tricks(tricks[:items])
+        legal, legal_reason_call, seat, app_winner = rules.legal_plays, rules.legal, rules.winner_seat, rules.trick_winner
+
+        def legal_bare() -> None:
+            for hand, trick, trump in decisions:
+                legal(hand, trick, trump)
+
+        def legal_reason() -> None:  # tutor.solve.allfours.legal_plays: AllFoursFamily.legal
+            for hand, trick, trump in decisions:
+                legal_reason_call(hand, trick, trump)
+
+        def winner_bare() -> None:
+            for cards, trump, leader in full:
+                seat(cards, trump, leader)
+
+        def winner_reason() -> None:
+            for cards, trump, leader in full:
+                app_winner(cards, trump, leader)
+
+        def bare_of(s) -> Callable[[], object]:
+            from .solve.allfours import engine_for
+            eng = engine_for(s)
+            if s.ask == "legal-plays":
+                hand, trick, trump = mask_of(s.cards("hand")), s.cards("trick", required=False), s.suit("trump")
+                return lambda: eng.legal_plays(hand, trick, trump)
+            if s.ask == "trick-winner":
+                cards, trump, leader = s.cards("trick"), s.suit("trump"), s.seat("leader", default=0)
+                return lambda: eng.winner_seat(cards, trump, leader)
+            if s.ask == "turn-up":
+                card = s.card("card")
+                return lambda: eng.turnup_points(card)
+            if s.ask == "make-trump":
+                dealer, ups = s.seat("dealer"), s.cards("turn_ups")
+                decision, choice = s.data["decision"], s.data.get("dealer_choice")
+                scores = s.int_list("scores", eng.n_sides, 0, 999, required=False)
+                return lambda: eng.make_trump(dealer, ups, decision, choice, scores)
+            dealer, trump, played = s.seat("dealer"), s.suit("trump"), s.tricks("tricks", size=eng.players)
+
+            def hand_score() -> object:
+                start, _, winners = eng.replay(dealer, trump, played)
+                return eng.score_hand(dealer, trump, start, played, winners)
+            return hand_score
+
+        return {"legal plays + reason": (legal_bare, legal_reason, len(decisions)),
+                "trick winner + reason": (winner_bare, winner_reason, len(full)),
+                **_solve_pairs(ruleset, rng, max(1, items // 10), bare_of)}
+    return fn
+
+
+for _ruleset in ("all-fours", "trinidad"):
+    calls(_ruleset)(_af_calls(_ruleset))
+
+
+# ---------------------------------------------------------------------------------------------
 
 def run(rulesets: Sequence[str] | None = None, budget: float = 1.0, scenarios: int = 5000,
-        seed: int = 1, keep: str | None = None) -> dict[str, dict[str, float]]:
-    """Run the benchmarks; ``{ruleset: {label: rate}}``."""
-    out: dict[str, dict[str, float]] = {}
+        seed: int = 1, keep: str | None = None, repeats: int = 7, items: int = 2000) -> dict[str, dict]:
+    """Run the benchmarks; ``{ruleset: {label: rate, ..., "calls": {label: {"bare ns", "ns",
+    "ratio"}}}}`` (``"calls"``: :func:`call_costs`, left out when ``repeats`` is 0)."""
+    out: dict[str, dict] = {}
     for name in rulesets or list(BENCHES):
         rng = random.Random(seed)
-        figures = dict(BENCHES[name](budget, rng)) if name in BENCHES else {}
+        figures: dict = dict(BENCHES[name](budget, rng)) if name in BENCHES else {}
         if name in SCENARIO_SOURCES and scenarios:
             figures["solve scenarios/s"] = solve_rate(name, scenarios, rng, keep)
+        if name in CALLS and repeats:
+            figures["calls"] = call_costs(name, repeats, items, seed)
         out[name] = figures
     return out
 
 
+def reason_verdict(results: dict[str, dict]) -> tuple[bool, list[str]]:
+    """``(ok, lines)``: whether every :data:`REASON_ROWS` ratio in ``results`` (from :func:`run`)
+    is at most :data:`REASON_RATIO_LIMIT`, and one line per row over it."""
+    over = []
+    for name, figures in results.items():
+        costs = figures.get("calls", {})
+        for label in REASON_ROWS:
+            if label in costs and costs[label]["ratio"] > REASON_RATIO_LIMIT:
+                over.append(f"{name} {label}: {costs[label]['ratio']:.1f}x the bare call")
+    return not over, over
+
+
 def main(rulesets: Sequence[str] | None = None, budget: float = 1.0, scenarios: int = 5000,
-         as_json: bool = False, keep: str | None = None) -> int:
-    """Print the figures (a table, or JSON); returns the exit status."""
+         as_json: bool = False, keep: str | None = None, repeats: int = 7, items: int = 2000) -> int:
+    """Print the figures (a table, or JSON); returns the exit status: 2 for an unknown ruleset,
+    1 if a reason costs more than :data:`REASON_RATIO_LIMIT` times its bare call, else 0."""
     unknown = [r for r in rulesets or () if r not in BENCHES and r not in SCENARIO_SOURCES]
     if unknown:
         print(f"no benchmark for: {', '.join(unknown)} (have: {', '.join(sorted(BENCHES))})")
         return 2
-    results = run(rulesets, budget, scenarios, keep=keep)
+    results = run(rulesets, budget, scenarios, keep=keep, repeats=repeats, items=items)
+    ok, over = reason_verdict(results)
     if as_json:
         print(json.dumps(results, indent=2))
-        return 0
+        return 0 if ok else 1
     for name, figures in results.items():
         for label, rate in figures.items():
-            print(f"{name:10} {label:34} {rate:>14,.0f}")
-    return 0
+            if label != "calls":
+                print(f"{name:10} {label:34} {rate:>14,.0f}")
+    if any("calls" in f for f in results.values()):
+        print(f"\ntime per call (median of {repeats} repeats over the same inputs), bare call beside the "
+              "call the app makes:")
+        for name, figures in results.items():
+            for label, c in figures.get("calls", {}).items():
+                print(f"{name:10} {label:26} bare {_ns(c['bare ns']):>10}   app {_ns(c['ns']):>10}   "
+                      f"ratio {c['ratio']:6.1f}")
+        if ok:
+            print(f"reason cost: at most {REASON_RATIO_LIMIT:g}x the bare call in every ruleset")
+        else:
+            print(f"reason cost OVER {REASON_RATIO_LIMIT:g}x the bare call: " + "; ".join(over))
+    return 0 if ok else 1
+
+
+def _ns(ns: float) -> str:
+    return f"{ns:,.0f} ns" if ns < 10_000 else f"{ns / 1000:,.1f} us"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -143,13 +143,19 @@ def _check(args: argparse.Namespace) -> int:
     return run(args)
 
 
-@command("bench", help="measure the engine's speed per ruleset (decisions/s, rounds/s, solve scenarios/s)",
+@command("bench", help="measure the engine's speed per ruleset (decisions/s, rounds/s, solve scenarios/s) and "
+                       "the calls the app makes (with reasons, solve per ask) beside the bare ones",
          arguments=[
              (("rulesets",), {"nargs": "*", "help": "rulesets to measure (default: all)"}),
              (("--seconds",), {"type": float, "default": 1.0, "help": "time per figure (default 1)"}),
              (("--scenarios",), {"type": int, "default": 5000,
                                  "help": "scenarios in the generated JSON Lines file (default 5000; 0 skips)"}),
              (("--keep",), {"metavar": "FILE", "help": "keep the generated JSON Lines file (one ruleset)"}),
+             (("--repeats",), {"type": int, "default": 7,
+                               "help": "repeats of each timed call beside its bare call; the median is "
+                                       "reported (default 7; 0 skips these rows)"}),
+             (("--items",), {"type": int, "default": 2000,
+                             "help": "inputs per timed pass of those rows (default 2000)"}),
              (("--json",), {"action": "store_true", "help": "print JSON"}),
              (("--web",), {"action": "store_true",
                            "help": "measure the web app instead: gunicorn with 2 workers, answering a question "
@@ -161,7 +167,8 @@ def _bench(args: argparse.Namespace) -> int:
         from .bench import main_web
         return main_web(max(1, args.requests), args.json)
     from .bench import main as bench_main
-    return bench_main(args.rulesets, args.seconds, args.scenarios, args.json, args.keep)
+    return bench_main(args.rulesets, args.seconds, args.scenarios, args.json, args.keep, max(0, args.repeats),
+                      max(1, args.items))
 
 
 # ---------------------------------------------------------------------------------------------
