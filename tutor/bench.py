@@ -64,6 +64,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
+from typing import Any
 
 __all__ = ["BENCHES", "SCENARIO_SOURCES", "bench", "main", "measure", "run", "scenario_source", "solve_rate"]
 
@@ -329,8 +330,11 @@ for _ruleset in ("all-fours", "trinidad"):
 # ---------------------------------------------------------------------------------------------
 # The calls the app makes, beside the bare ones: ``tutor bench`` "calls" rows
 
-#: ruleset -> function(rng, items) -> {label: (bare pass, app pass, items)} (see :func:`call_costs`)
-CALLS: dict[str, Callable[[random.Random, int], dict[str, tuple[Callable[[], object], Callable[[], object], int]]]] = {}
+#: ruleset -> function(rng, items) -> the engine calls the app makes for that ruleset: ``(legal,
+#: trick winner, decision points, complete tricks)``, see :func:`_reason_passes`
+CALLS: dict[str, Callable[[random.Random, int], tuple]] = {}
+#: ruleset -> function(parsed scenario) -> zero-argument bare engine call for its ask (``solve`` rows)
+SOLVE_BARE: dict[str, Callable[[Any], Callable[[], object]]] = {}
 
 #: Labels of the rows whose ratio is the cost of a reason (the engine call with its reason beside
 #: the bare verdict): ``tutor bench`` holds them to :data:`REASON_RATIO_LIMIT`.
@@ -340,8 +344,10 @@ REASON_RATIO_LIMIT = 10.0
 
 
 def calls(ruleset: str):
-    """Register ``fn(rng, items) -> {label: (bare, call, n)}``: two zero-argument functions that
-    each make ``n`` calls (the bare engine call and the call the app makes) over the same inputs."""
+    """Register ``fn(rng, items) -> (legal, winner, decisions, tricks)`` for ``ruleset``: ``legal``
+    is ``(bare, with_reason)``, each ``f(hand, trick, trump)``; ``winner`` is ``(bare,
+    with_reason)``, each ``f(cards, trump, leader)``; ``decisions`` holds ``(hand, trick, trump)``
+    and ``tricks`` ``(cards, trump, leader)`` as the app passes them (:func:`_app_decisions`)."""
     def deco(fn):
         CALLS[ruleset] = fn
         return fn
@@ -370,21 +376,37 @@ def compare(bare: Callable[[], object], call: Callable[[], object], n: int, repe
 
 
 def call_costs(ruleset: str, repeats: int = 7, items: int = 2000, seed: int = 1,
-               only: Sequence[str] | None = None) -> dict[str, dict[str, float]]:
-    """``{label: {"bare ns", "ns", "ratio"}}`` for ``ruleset``: legal plays and trick winner with
-    their reason (:data:`REASON_ROWS`) and ``solve`` per ask, each beside its bare call (see
-    :func:`compare`); ``items`` inputs per pass (decision points from random games), ``only``
-    restricts the labels."""
-    pairs = CALLS[ruleset](random.Random(seed), items)
-    return {label: compare(bare, call, n, repeats) for label, (bare, call, n) in pairs.items()
-            if only is None or label in only}
+               solve_rows: bool = True) -> dict[str, dict[str, float]]:
+    """``{label: {"bare ns", "ns", "ratio"}}`` for ``ruleset`` (see :func:`compare`): legal plays
+    and trick winner with their reason (:data:`REASON_ROWS`, over ``items`` decision points and
+    tricks of random games) and, with ``solve_rows``, ``solve <ask>`` for each ask of the ruleset
+    (``items // 10`` generated scenarios each)."""
+    rng = random.Random(seed)
+    passes = _reason_passes(*CALLS[ruleset](rng, items))
+    if solve_rows:
+        passes |= _solve_passes(ruleset, rng, max(1, items // 10))
+    return {label: compare(bare, call, n, repeats) for label, (bare, call, n) in passes.items()}
 
 
 def reason_ratios(ruleset: str, repeats: int = 7, items: int = 2000) -> dict[str, float]:
     """``{label: ratio}`` of the :data:`REASON_ROWS` of ``ruleset``: what a reason costs as a
     multiple of the bare call (median of ``repeats``)."""
-    costs = call_costs(ruleset, repeats, items, only=REASON_ROWS)
+    costs = call_costs(ruleset, repeats, items, solve_rows=False)
     return {label: costs[label]["ratio"] for label in REASON_ROWS}
+
+
+def _reason_passes(legal: tuple, winner: tuple, decisions: list, tricks: list) -> dict[str, tuple]:
+    """The :data:`REASON_ROWS` as ``{label: (bare pass, app pass, calls per pass)}``."""
+    (legal_bare, legal_why), (winner_bare, winner_why) = legal, winner
+
+    def loop(fn: Callable[[Any, Any, Any], object], items: list) -> Callable[[], None]:
+        def run() -> None:
+            for a, b, c in items:
+                fn(a, b, c)
+        return run
+
+    return {REASON_ROWS[0]: (loop(legal_bare, decisions), loop(legal_why, decisions), len(decisions)),
+            REASON_ROWS[1]: (loop(winner_bare, tricks), loop(winner_why, tricks), len(tricks))}
 
 
 def _app_decisions(decisions: list) -> list[tuple[int, list, object]]:
@@ -401,15 +423,13 @@ def _app_tricks(tricks: list) -> list[tuple[list, object, int]]:
     return [([CARDS[c] for c in cards], Suit(trump), leader) for cards, trump, leader in tricks]
 
 
-def _solve_pairs(ruleset: str, rng: random.Random, per_ask: int,
-                 bare_of: Callable[[object], Callable[[], object]]) -> dict[str, tuple]:
+def _solve_passes(ruleset: str, rng: random.Random, per_ask: int) -> dict[str, tuple]:
     """``solve <ask>`` rows: ``per_ask`` generated scenarios of each ask of ``ruleset``, timed
     through :func:`tutor.solve.solve` (dict in, answer dict out: what the web app's grading calls)
-    beside ``bare_of(scenario)()``, the engine's verdict on the already parsed fields."""
+    beside :data:`SOLVE_BARE` (the engine's verdict on the already parsed fields)."""
     from .solve import solve
     from .solve.common import get_ruleset, parse_scenario
-    asks = set(get_ruleset(ruleset).asks)
-    by_ask: dict[str, list[dict]] = {ask: [] for ask in asks}
+    by_ask: dict[str, list[dict]] = {ask: [] for ask in get_ruleset(ruleset).asks}
     for s in SCENARIO_SOURCES[ruleset](rng):
         group = by_ask[s["ask"]]
         if len(group) < per_ask:
@@ -418,7 +438,7 @@ def _solve_pairs(ruleset: str, rng: random.Random, per_ask: int,
                 break
     out = {}
     for ask, scenarios in sorted(by_ask.items()):
-        bares = [bare_of(parse_scenario(s)[0]) for s in scenarios]
+        bares = [SOLVE_BARE[ruleset](parse_scenario(s)[0]) for s in scenarios]
 
         def bare(bares=bares) -> None:
             for f in bares:
@@ -432,119 +452,90 @@ def _solve_pairs(ruleset: str, rng: random.Random, per_ask: int,
     return out
 
 
+def _bare_legal_or_winner(s: Any, legal: Callable, winner: Callable) -> Callable[[], object] | None:
+    """The bare call of a ``legal-plays`` or ``trick-winner`` scenario (else ``None``)."""
+    from .engine.cards import mask_of
+    if s.ask == "legal-plays":
+        hand, trick, trump = mask_of(s.cards("hand")), s.cards("trick", required=False), s.suit("trump")
+        return lambda: legal(hand, trick, trump)
+    if s.ask == "trick-winner":
+        cards, trump, leader = s.cards("trick"), s.suit("trump"), s.seat("leader", default=0)
+        return lambda: winner(cards, trump, leader)
+    return None
+
+
 @calls("hokm")
-def _hokm_calls(rng: random.Random, items: int) -> dict[str, tuple]:
-    from .engine.hokm import Hokm, round_result
-    from .engine.tricks import make_winner_seat, trick_winner
+def _hokm_calls(rng: random.Random, items: int) -> tuple:
+    from .engine.hokm import Hokm
+    from .engine.tricks import trick_winner
     decisions, tricks = _hokm_positions(rng, max(1, items // 40))
-    decisions = _app_decisions(decisions[:items])
     full = _app_tricks([(cards, trump, 0) for cards, trump in tricks[:items]])
-    legal, why, winner, app_winner = Hokm.legal_plays, Hokm.why, trick_winner, Hokm.trick_winner
+    # tutor.solve.hokm: Hokm.legal (legal set and reason), Hokm.trick_winner
+    return ((Hokm.legal_plays, Hokm.legal), (trick_winner, Hokm.trick_winner), _app_decisions(decisions[:items]),
+            full)
 
-    def legal_bare() -> None:
-        for hand, trick, trump in decisions:
-            legal(hand, trick, trump)
 
-    def legal_reason() -> None:  # tutor.solve.hokm.legal_plays: the legal set, then the reason
-        for hand, trick, trump in decisions:
-            legal(hand, trick, trump)
-            why(None, hand, trick, trump)
-
-    def winner_bare() -> None:
-        for cards, trump, leader in full:
-            winner(cards, trump, leader)
-
-    def winner_reason() -> None:
-        for cards, trump, leader in full:
-            app_winner(cards, trump, leader)
-
+def _hokm_bare(s: Any) -> Callable[[], object]:
+    from .engine.hokm import TRICKS_TO_WIN, Hokm, round_result
+    from .engine.tricks import make_winner_seat, trick_winner
+    bare = _bare_legal_or_winner(s, Hokm.legal_plays, trick_winner)
+    if bare is not None:
+        return bare
+    if s.ask == "round-score":
+        hakem, counts = s.seat("hakem"), s.int_list("team_tricks", 2, 0, 13)
+        return lambda: round_result(hakem, counts)
+    hakem, trump, played = s.seat("hakem"), s.suit("trump"), s.tricks("tricks", size=4)
     seat = make_winner_seat(4)
 
-    def bare_of(s) -> Callable[[], object]:
-        from .engine.cards import mask_of
-        if s.ask == "legal-plays":
-            hand, trick, trump = mask_of(s.cards("hand")), s.cards("trick", required=False), s.suit("trump")
-            return lambda: legal(hand, trick, trump)
-        if s.ask == "trick-winner":
-            cards, trump, leader = s.cards("trick"), s.suit("trump"), s.seat("leader", default=0)
-            return lambda: winner(cards, trump, leader)
-        if s.ask == "round-score":
-            hakem, counts = s.seat("hakem"), s.int_list("team_tricks", 2, 0, 13)
-            return lambda: round_result(hakem, counts)
-        hakem, trump, played = s.seat("hakem"), s.suit("trump"), s.tricks("tricks", size=4)
-
-        def playout() -> object:  # the winner of each trick, the round's value once a team has 7
-            leader, counts = hakem, [0, 0]
-            for t in played:
-                leader = seat(t, trump, leader)
-                counts[leader % 2] += 1
-                if counts[leader % 2] == 7:
-                    return round_result(hakem, counts)
-            return counts
-        return playout
-
-    return {"legal plays + reason": (legal_bare, legal_reason, len(decisions)),
-            "trick winner + reason": (winner_bare, winner_reason, len(full)),
-            **_solve_pairs("hokm", rng, max(1, items // 10), bare_of)}
+    def playout() -> object:  # the winner of each trick, the round's value once a team has 7
+        leader, counts = hakem, [0, 0]
+        for t in played:
+            leader = seat(t, trump, leader)
+            counts[leader % 2] += 1
+            if counts[leader % 2] == TRICKS_TO_WIN:
+                return round_result(hakem, counts)
+        return counts
+    return playout
 
 
-def _af_calls(ruleset: str):
-    def fn(rng: random.Random, items: int) -> dict[str, tuple]:
-        from .engine.cards import mask_of
+SOLVE_BARE["hokm"] = _hokm_bare
+
+
+def _af_calls(ruleset: str) -> Callable[[random.Random, int], tuple]:
+    def fn(rng: random.Random, items: int) -> tuple:
         rules = _af_rules(ruleset)
         decisions, tricks, _ = _af_positions(rules, rng, max(1, items // 40))
-        decisions = _app_decisions(decisions[:items])
-        full = _app_tricks(tricks[:items])
-        legal, legal_reason_call, seat, app_winner = rules.legal_plays, rules.legal, rules.winner_seat, rules.trick_winner
-
-        def legal_bare() -> None:
-            for hand, trick, trump in decisions:
-                legal(hand, trick, trump)
-
-        def legal_reason() -> None:  # tutor.solve.allfours.legal_plays: AllFoursFamily.legal
-            for hand, trick, trump in decisions:
-                legal_reason_call(hand, trick, trump)
-
-        def winner_bare() -> None:
-            for cards, trump, leader in full:
-                seat(cards, trump, leader)
-
-        def winner_reason() -> None:
-            for cards, trump, leader in full:
-                app_winner(cards, trump, leader)
-
-        def bare_of(s) -> Callable[[], object]:
-            from .solve.allfours import engine_for
-            eng = engine_for(s)
-            if s.ask == "legal-plays":
-                hand, trick, trump = mask_of(s.cards("hand")), s.cards("trick", required=False), s.suit("trump")
-                return lambda: eng.legal_plays(hand, trick, trump)
-            if s.ask == "trick-winner":
-                cards, trump, leader = s.cards("trick"), s.suit("trump"), s.seat("leader", default=0)
-                return lambda: eng.winner_seat(cards, trump, leader)
-            if s.ask == "turn-up":
-                card = s.card("card")
-                return lambda: eng.turnup_points(card)
-            if s.ask == "make-trump":
-                dealer, ups = s.seat("dealer"), s.cards("turn_ups")
-                decision, choice = s.data["decision"], s.data.get("dealer_choice")
-                scores = s.int_list("scores", eng.n_sides, 0, 999, required=False)
-                return lambda: eng.make_trump(dealer, ups, decision, choice, scores)
-            dealer, trump, played = s.seat("dealer"), s.suit("trump"), s.tricks("tricks", size=eng.players)
-
-            def hand_score() -> object:
-                start, _, winners = eng.replay(dealer, trump, played)
-                return eng.score_hand(dealer, trump, start, played, winners)
-            return hand_score
-
-        return {"legal plays + reason": (legal_bare, legal_reason, len(decisions)),
-                "trick winner + reason": (winner_bare, winner_reason, len(full)),
-                **_solve_pairs(ruleset, rng, max(1, items // 10), bare_of)}
+        # tutor.solve.allfours: AllFoursFamily.legal (legal set and reason), .trick_winner
+        return ((rules.legal_plays, rules.legal), (rules.winner_seat, rules.trick_winner),
+                _app_decisions(decisions[:items]), _app_tricks(tricks[:items]))
     return fn
+
+
+def _af_bare(s: Any) -> Callable[[], object]:
+    from .solve.allfours import engine_for
+    eng = engine_for(s)
+    bare = _bare_legal_or_winner(s, eng.legal_plays, eng.winner_seat)
+    if bare is not None:
+        return bare
+    if s.ask == "turn-up":
+        card = s.card("card")
+        return lambda: eng.turnup_points(card)
+    if s.ask == "make-trump":
+        dealer, ups = s.seat("dealer"), s.cards("turn_ups")
+        decision, choice = s.data["decision"], s.data.get("dealer_choice")
+        scores = s.int_list("scores", eng.n_sides, 0, 999, required=False)
+        return lambda: eng.make_trump(dealer, ups, decision, choice, scores)
+    dealer, trump, played = s.seat("dealer"), s.suit("trump"), s.tricks("tricks", size=eng.players)
+
+    def hand_score() -> object:
+        start, _, winners = eng.replay(dealer, trump, played)
+        return eng.score_hand(dealer, trump, start, played, winners)
+    return hand_score
 
 
 for _ruleset in ("all-fours", "trinidad"):
     calls(_ruleset)(_af_calls(_ruleset))
+    SOLVE_BARE[_ruleset] = _af_bare
 
 
 # ---------------------------------------------------------------------------------------------
