@@ -138,6 +138,8 @@ def positions(draw, max_hand: int = 13, max_trick: int = 3):
     trick = [CARDS[c] if as_cards else c for c in deck[n_hand:n_hand + n_trick]]
     trump = draw(st.integers(0, 3))
     card = draw(st.one_of(st.none(), st.integers(0, 51)))
+    if as_cards and card is not None:
+        card = CARDS[card]
     return hand, trick, Suit(trump) if as_cards else trump, card
 
 

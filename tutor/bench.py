@@ -31,6 +31,9 @@ pair timed back to back in the same run):
   them (a hand bit set, the trick as a list of ``Card``, trump a ``Suit``);
 * ``trick winner + reason`` — ``trick_winner`` with its reason beside the bare winner (the
   ``trick winners/s`` call);
+* ``card reason`` (rulesets that explain single cards, i.e. Hokm) — the registry's
+  ``card_reason`` for one card of the hand, the feedback on a wrong legal-cards answer, beside
+  the bare legal set;
 * ``solve <ask>`` — :func:`tutor.solve.solve` (dict in, answer dict out, as the web app's grading
   calls it) on generated scenarios of each ask, beside the engine's verdict on the already parsed
   fields (legal set, winner seat, round value, turn-up points, trump making, replay and count).
@@ -338,7 +341,7 @@ SOLVE_BARE: dict[str, Callable[[Any], Callable[[], object]]] = {}
 
 #: Labels of the rows whose ratio is the cost of a reason (the engine call with its reason beside
 #: the bare verdict): ``tutor bench`` holds them to :data:`REASON_RATIO_LIMIT`.
-REASON_ROWS = ("legal plays + reason", "trick winner + reason")
+REASON_ROWS = ("legal plays + reason", "trick winner + reason", "card reason")
 #: Most a reason may cost, as a multiple of the bare call (issue 7).
 REASON_RATIO_LIMIT = 10.0
 
@@ -378,11 +381,14 @@ def compare(bare: Callable[[], object], call: Callable[[], object], n: int, repe
 def call_costs(ruleset: str, repeats: int = 7, items: int = 2000, seed: int = 1,
                solve_rows: bool = True) -> dict[str, dict[str, float]]:
     """``{label: {"bare ns", "ns", "ratio"}}`` for ``ruleset`` (see :func:`compare`): legal plays
-    and trick winner with their reason (:data:`REASON_ROWS`, over ``items`` decision points and
-    tricks of random games) and, with ``solve_rows``, ``solve <ask>`` for each ask of the ruleset
-    (``items // 10`` generated scenarios each)."""
+    and trick winner with their reason, and the reason for one card where the ruleset explains
+    cards (:data:`REASON_ROWS`, over ``items`` decision points and tricks of random games) and,
+    with ``solve_rows``, ``solve <ask>`` for each ask of the ruleset (``items // 10`` generated
+    scenarios each)."""
+    from .engine.rulesets import get_ruleset
     rng = random.Random(seed)
-    passes = _reason_passes(*CALLS[ruleset](rng, items))
+    legal, winner, decisions, tricks = CALLS[ruleset](rng, items)
+    passes = _reason_passes(legal, winner, decisions, tricks, get_ruleset(ruleset).card_reason, rng)
     if solve_rows:
         passes |= _solve_passes(ruleset, rng, max(1, items // 10))
     return {label: compare(bare, call, n, repeats) for label, (bare, call, n) in passes.items()}
@@ -392,11 +398,16 @@ def reason_ratios(ruleset: str, repeats: int = 7, items: int = 2000) -> dict[str
     """``{label: ratio}`` of the :data:`REASON_ROWS` of ``ruleset``: what a reason costs as a
     multiple of the bare call (median of ``repeats``)."""
     costs = call_costs(ruleset, repeats, items, solve_rows=False)
-    return {label: costs[label]["ratio"] for label in REASON_ROWS}
+    return {label: costs[label]["ratio"] for label in REASON_ROWS if label in costs}
 
 
-def _reason_passes(legal: tuple, winner: tuple, decisions: list, tricks: list) -> dict[str, tuple]:
-    """The :data:`REASON_ROWS` as ``{label: (bare pass, app pass, calls per pass)}``."""
+def _reason_passes(legal: tuple, winner: tuple, decisions: list, tricks: list,
+                   card_reason: Callable[..., object] | None = None, rng: random.Random | None = None
+                   ) -> dict[str, tuple]:
+    """The :data:`REASON_ROWS` as ``{label: (bare pass, app pass, calls per pass)}``; ``card
+    reason`` (why one card of the hand may or may not be played: the feedback on a wrong answer)
+    only for a ruleset whose registry entry has a ``card_reason``, timed beside the bare legal set
+    on the same decision points."""
     (legal_bare, legal_why), (winner_bare, winner_why) = legal, winner
 
     def loop(fn: Callable[[Any, Any, Any], object], items: list) -> Callable[[], None]:
@@ -405,8 +416,19 @@ def _reason_passes(legal: tuple, winner: tuple, decisions: list, tricks: list) -
                 fn(a, b, c)
         return run
 
-    return {REASON_ROWS[0]: (loop(legal_bare, decisions), loop(legal_why, decisions), len(decisions)),
-            REASON_ROWS[1]: (loop(winner_bare, tricks), loop(winner_why, tricks), len(tricks))}
+    out = {REASON_ROWS[0]: (loop(legal_bare, decisions), loop(legal_why, decisions), len(decisions)),
+           REASON_ROWS[1]: (loop(winner_bare, tricks), loop(winner_why, tricks), len(tricks))}
+    if card_reason is not None:
+        from .engine.cards import CARDS
+        pick = (rng or random.Random(0)).choice
+        cards = [CARDS[pick([c for c in range(52) if hand >> c & 1])] for hand, _, _ in decisions]
+        why = card_reason
+
+        def card_pass() -> None:
+            for card, (hand, trick, trump) in zip(cards, decisions):
+                why(card, hand, trick, trump)
+        out[REASON_ROWS[2]] = (loop(legal_bare, decisions), card_pass, len(decisions))
+    return out
 
 
 def _app_decisions(decisions: list) -> list[tuple[int, list, object]]:

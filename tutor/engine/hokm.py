@@ -212,15 +212,12 @@ class Hokm:
     #: ``trump-led-must-trump`` (H19): :func:`~tutor.engine.tricks.follow_verdict`.
     legal = staticmethod(follow_verdict)
 
-    @staticmethod
-    def why(card: int | None, hand_mask: int, trick: Sequence[int], trump: int | None = None) -> Reason:
-        """Why ``card`` is legal or illegal here (``card=None``: the rule that applies to the hand).
-
-        Codes: ``lead-any`` (H6), ``follows-suit`` (H14/H19), ``void-any-card`` (H15),
-        ``must-follow-suit`` (H14) or ``trump-led-must-trump`` (H19) with the led-suit cards
-        held, ``card-not-in-hand``.
-        """
-        return follow_reason(card, hand_mask, trick, trump)
+    #: ``why(card, hand_mask, trick, trump=None) -> Reason``: why ``card`` is legal or illegal
+    #: here (``card=None``: the rule that applies to the hand). Codes: ``lead-any`` (H6),
+    #: ``follows-suit`` (H14/H19), ``void-any-card`` (H15), ``must-follow-suit`` (H14) or
+    #: ``trump-led-must-trump`` (H19) with the led-suit cards held, ``card-not-in-hand``:
+    #: :func:`~tutor.engine.tricks.follow_reason` with Hokm's rule ids.
+    why = staticmethod(follow_reason)
 
     @staticmethod
     def is_legal(card: int, hand_mask: int, trick: Sequence[int]) -> bool:

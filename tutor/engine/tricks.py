@@ -222,7 +222,7 @@ def shared_reason(code: str, rule: str, suit_param: str | None = None, suit: int
     return Reason(code, rule, {suit_param: SUIT_LETTERS[suit]} if suit_param else {})
 
 
-def follow_verdict(hand: int, cards: Sequence[int], trump: int | None = None, *, lead_rule: str = "H6",
+def follow_verdict(hand: int, cards: Sequence[int], trump: int | None = None, lead_rule: str = "H6",
                    follow_rule: str = "H14", void_rule: str = "H15", trump_rule: str = "H19") -> tuple[int, Reason]:
     """``(legal bit set, reason)`` under :func:`follow_suit` for ``hand`` and the trick's cards so
     far (``cards``, play order); the rule ids default to Hokm's (seed 002).
@@ -263,10 +263,13 @@ def follow_reason(card: int | None, hand: int, cards: Sequence[int], trump: int 
             return make_reason("card-not-in-hand", follow_rule, {"card": CARD_NAMES[card]})
         if cards and card // 13 == cards[0] // 13:
             led = cards[0] // 13
-            return make_reason("follows-suit", trump_rule if led == trump else follow_rule,
-                          {"card": CARD_NAMES[card], "led": SUIT_LETTERS[led]})
-    return follow_verdict(hand, cards, trump, lead_rule=lead_rule, follow_rule=follow_rule, void_rule=void_rule,
-                          trump_rule=trump_rule)[1]
+            return lazy_reason("follows-suit", trump_rule if led == trump else follow_rule, _card_and_led, card, led)
+    return follow_verdict(hand, cards, trump, lead_rule, follow_rule, void_rule, trump_rule)[1]
+
+
+def _card_and_led(card: int, led: int) -> dict[str, object]:
+    """Params of ``follows-suit``: the card and the suit led."""
+    return {"card": CARD_NAMES[card], "led": SUIT_LETTERS[led]}
 
 
 @dataclass(frozen=True, slots=True)
