@@ -90,11 +90,18 @@ def test_subcommands_registered():
 
 def test_bench_hokm_json(capsys, tmp_path):
     keep = tmp_path / "hokm.jsonl"
-    assert main(["bench", "hokm", "--seconds", "0.01", "--scenarios", "60", "--json", "--keep", str(keep)]) == 0
+    assert main(["bench", "hokm", "--seconds", "0.01", "--scenarios", "60", "--json", "--keep", str(keep),
+                 "--repeats", "3", "--items", "200"]) in (0, 1)  # 1: a reason over 10x (tested in test_bench)
     figures = json.loads(capsys.readouterr().out)["hokm"]
+    calls = figures.pop("calls")
     assert sorted(figures) == ["legal-plays decisions/s", "random rounds/s (fast loop)",
                                "random rounds/s (state machine)", "solve scenarios/s", "trick winners/s"]
     assert all(v > 0 for v in figures.values())
+    assert sorted(calls) == ["card reason", "legal plays + reason", "solve legal-plays", "solve round-playout",
+                             "solve round-score", "solve trick-winner", "trick winner + reason"]
+    for c in calls.values():
+        assert sorted(c) == ["bare ns", "ns", "ratio"]
+        assert c["bare ns"] > 0 and c["ns"] > 0 and c["ratio"] > 0
     scenarios = [json.loads(x) for x in keep.read_text(encoding="utf-8").splitlines()]
     assert len(scenarios) == 60
     assert {s["ask"] for s in scenarios} == {"round-playout", "round-score", "trick-winner", "legal-plays"}

@@ -217,7 +217,7 @@ def test_order_file_number_and_rule_ids(tree):
     status, out = run("lessons/hokm/en")
     assert status == 2
     assert out[:-1] == [
-        f"{EN1}:9: rules: 'H99' is not a RULES.md rule id (C1-C33, T1-T23, H1-H27, K1-K27)",
+        f"{EN1}:9: rules: 'H99' is not a rule point (C1-C33, T1-T23, H1-H27, K1-K27, def-*: tutor rule --list)",
         "lessons/hokm/en/02-void.md:6: order is 3 but the file name starts with 02",
         ("lessons/hokm/en/02-void.md:6: order jumps to 3: the steps must be numbered 1, 2, 3 … without gaps "
         "(expected 2)"),

@@ -20,6 +20,27 @@ by ``legal``/``legal_reason``); ``trick winners/s`` —
 * ``solve scenarios/s`` — ``tutor solve`` (JSON decode, checks, answer, JSON encode) over a
   generated JSON Lines file of the ruleset's asks.
 
+Then, per ruleset, the calls the app makes timed beside the bare ones (:func:`call_costs`: the
+median time per call over ``--repeats`` passes of ``--items`` inputs, and the median ratio, each
+pair timed back to back in the same run):
+
+* ``legal plays + reason`` — what ``tutor.solve`` does for ``legal-plays`` (Hokm:
+  :meth:`~tutor.engine.hokm.Hokm.legal_plays` then :meth:`~tutor.engine.hokm.Hokm.why`; All Fours
+  and Trinidad: :meth:`~tutor.engine.allfours.AllFoursFamily.legal`) beside the bare legal set
+  (the ``legal-plays decisions/s`` call), on the same decision points passed as the app passes
+  them (a hand bit set, the trick as a list of ``Card``, trump a ``Suit``);
+* ``trick winner + reason`` — ``trick_winner`` with its reason beside the bare winner (the
+  ``trick winners/s`` call);
+* ``card reason`` (rulesets that explain single cards, i.e. Hokm) — the registry's
+  ``card_reason`` for one card of the hand, the feedback on a wrong legal-cards answer, beside
+  the bare legal set;
+* ``solve <ask>`` — :func:`tutor.solve.solve` (dict in, answer dict out, as the web app's grading
+  calls it) on generated scenarios of each ask, beside the engine's verdict on the already parsed
+  fields (legal set, winner seat, round value, turn-up points, trump making, replay and count).
+
+A reason may cost at most :data:`REASON_RATIO_LIMIT` (10) times its bare call: ``tutor bench``
+says so, and exits with status 1 when a ``+ reason`` ratio is over it.
+
 Adding a ruleset (the hook for All Fours / Trinidad) is two registrations in this module::
 
     @bench("all-fours")
@@ -41,10 +62,12 @@ import io
 import json
 import os
 import random
+import statistics
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
+from typing import Any
 
 __all__ = ["BENCHES", "SCENARIO_SOURCES", "bench", "main", "measure", "run", "scenario_source", "solve_rate"]
 
@@ -308,35 +331,298 @@ for _ruleset in ("all-fours", "trinidad"):
 
 
 # ---------------------------------------------------------------------------------------------
+# The calls the app makes, beside the bare ones: ``tutor bench`` "calls" rows
+
+#: ruleset -> function(rng, items) -> the engine calls the app makes for that ruleset: ``(legal,
+#: trick winner, decision points, complete tricks)``, see :func:`_reason_passes`
+CALLS: dict[str, Callable[[random.Random, int], tuple]] = {}
+#: ruleset -> function(parsed scenario) -> zero-argument bare engine call for its ask (``solve`` rows)
+SOLVE_BARE: dict[str, Callable[[Any], Callable[[], object]]] = {}
+
+#: Labels of the rows whose ratio is the cost of a reason (the engine call with its reason beside
+#: the bare verdict): ``tutor bench`` holds them to :data:`REASON_RATIO_LIMIT`.
+REASON_ROWS = ("legal plays + reason", "trick winner + reason", "card reason")
+#: Most a reason may cost, as a multiple of the bare call (issue 7).
+REASON_RATIO_LIMIT = 10.0
+
+
+def calls(ruleset: str):
+    """Register ``fn(rng, items) -> (legal, winner, decisions, tricks)`` for ``ruleset``: ``legal``
+    is ``(bare, with_reason)``, each ``f(hand, trick, trump)``; ``winner`` is ``(bare,
+    with_reason)``, each ``f(cards, trump, leader)``; ``decisions`` holds ``(hand, trick, trump)``
+    and ``tricks`` ``(cards, trump, leader)`` as the app passes them (:func:`_app_decisions`)."""
+    def deco(fn):
+        CALLS[ruleset] = fn
+        return fn
+    return deco
+
+
+def compare(bare: Callable[[], object], call: Callable[[], object], n: int, repeats: int) -> dict[str, float]:
+    """Time ``bare()`` and ``call()`` (each ``n`` calls over the same inputs) back to back,
+    ``repeats`` times. Returns ``{"bare ns", "ns", "ratio"}``: the median time per call of each
+    (nanoseconds) and the median over the repeats of ``call / bare`` (each pair measured
+    together, so a load spike on a shared machine moves both)."""
+    clock = time.perf_counter
+    bare(), call()  # warm-up: caches, lazy imports
+    b_times, c_times, ratios = [], [], []
+    for _ in range(max(1, repeats)):
+        t0 = clock()
+        bare()
+        t1 = clock()
+        call()
+        t2 = clock()
+        b_times.append((t1 - t0) / n)
+        c_times.append((t2 - t1) / n)
+        ratios.append((t2 - t1) / (t1 - t0))
+    return {"bare ns": 1e9 * statistics.median(b_times), "ns": 1e9 * statistics.median(c_times),
+            "ratio": statistics.median(ratios)}
+
+
+def call_costs(ruleset: str, repeats: int = 7, items: int = 2000, seed: int = 1,
+               solve_rows: bool = True) -> dict[str, dict[str, float]]:
+    """``{label: {"bare ns", "ns", "ratio"}}`` for ``ruleset`` (see :func:`compare`): legal plays
+    and trick winner with their reason, and the reason for one card where the ruleset explains
+    cards (:data:`REASON_ROWS`, over ``items`` decision points and tricks of random games) and,
+    with ``solve_rows``, ``solve <ask>`` for each ask of the ruleset (``items // 10`` generated
+    scenarios each)."""
+    from .engine.rulesets import get_ruleset
+    rng = random.Random(seed)
+    legal, winner, decisions, tricks = CALLS[ruleset](rng, items)
+    passes = _reason_passes(legal, winner, decisions, tricks, get_ruleset(ruleset).card_reason, rng)
+    if solve_rows:
+        passes |= _solve_passes(ruleset, rng, max(1, items // 10))
+    return {label: compare(bare, call, n, repeats) for label, (bare, call, n) in passes.items()}
+
+
+def reason_ratios(ruleset: str, repeats: int = 7, items: int = 2000) -> dict[str, float]:
+    """``{label: ratio}`` of the :data:`REASON_ROWS` of ``ruleset``: what a reason costs as a
+    multiple of the bare call (median of ``repeats``)."""
+    costs = call_costs(ruleset, repeats, items, solve_rows=False)
+    return {label: costs[label]["ratio"] for label in REASON_ROWS if label in costs}
+
+
+def _reason_passes(legal: tuple, winner: tuple, decisions: list, tricks: list,
+                   card_reason: Callable[..., object] | None = None, rng: random.Random | None = None
+                   ) -> dict[str, tuple]:
+    """The :data:`REASON_ROWS` as ``{label: (bare pass, app pass, calls per pass)}``; ``card
+    reason`` (why one card of the hand may or may not be played: the feedback on a wrong answer)
+    only for a ruleset whose registry entry has a ``card_reason``, timed beside the bare legal set
+    on the same decision points."""
+    (legal_bare, legal_why), (winner_bare, winner_why) = legal, winner
+
+    def loop(fn: Callable[[Any, Any, Any], object], items: list) -> Callable[[], None]:
+        def run() -> None:
+            for a, b, c in items:
+                fn(a, b, c)
+        return run
+
+    out = {REASON_ROWS[0]: (loop(legal_bare, decisions), loop(legal_why, decisions), len(decisions)),
+           REASON_ROWS[1]: (loop(winner_bare, tricks), loop(winner_why, tricks), len(tricks))}
+    if card_reason is not None:
+        from .engine.cards import CARDS
+        pick = (rng or random.Random(0)).choice
+        cards = [CARDS[pick([c for c in range(52) if hand >> c & 1])] for hand, _, _ in decisions]
+        why = card_reason
+
+        def card_pass() -> None:
+            for card, (hand, trick, trump) in zip(cards, decisions):
+                why(card, hand, trick, trump)
+        out[REASON_ROWS[2]] = (loop(legal_bare, decisions), card_pass, len(decisions))
+    return out
+
+
+def _app_decisions(decisions: list) -> list[tuple[int, list, object]]:
+    """Decision points as the app passes them to the engine: hand bit set, the trick's cards so
+    far as a list of :class:`~tutor.engine.cards.Card`, trump a :class:`~tutor.engine.cards.Suit`
+    (what :mod:`tutor.solve` parses a scenario into)."""
+    from .engine.cards import CARDS, Suit
+    return [(hand, [CARDS[c] for c in cards], Suit(trump)) for hand, cards, trump in decisions]
+
+
+def _app_tricks(tricks: list) -> list[tuple[list, object, int]]:
+    """Complete tricks as the app passes them: ``(cards, trump, leader)``, cards as Card objects."""
+    from .engine.cards import CARDS, Suit
+    return [([CARDS[c] for c in cards], Suit(trump), leader) for cards, trump, leader in tricks]
+
+
+def _solve_passes(ruleset: str, rng: random.Random, per_ask: int) -> dict[str, tuple]:
+    """``solve <ask>`` rows: ``per_ask`` generated scenarios of each ask of ``ruleset``, timed
+    through :func:`tutor.solve.solve` (dict in, answer dict out: what the web app's grading calls)
+    beside :data:`SOLVE_BARE` (the engine's verdict on the already parsed fields)."""
+    from .solve import solve
+    from .solve.common import get_ruleset, parse_scenario
+    by_ask: dict[str, list[dict]] = {ask: [] for ask in get_ruleset(ruleset).asks}
+    for s in SCENARIO_SOURCES[ruleset](rng):
+        group = by_ask[s["ask"]]
+        if len(group) < per_ask:
+            group.append(s)
+            if all(len(g) >= per_ask for g in by_ask.values()):
+                break
+    out = {}
+    for ask, scenarios in sorted(by_ask.items()):
+        bares = [SOLVE_BARE[ruleset](parse_scenario(s)[0]) for s in scenarios]
+
+        def bare(bares=bares) -> None:
+            for f in bares:
+                f()
+
+        def call(scenarios=scenarios) -> None:
+            for s in scenarios:
+                solve(s)
+
+        out[f"solve {ask}"] = (bare, call, len(scenarios))
+    return out
+
+
+def _bare_legal_or_winner(s: Any, legal: Callable, winner: Callable) -> Callable[[], object] | None:
+    """The bare call of a ``legal-plays`` or ``trick-winner`` scenario (else ``None``)."""
+    from .engine.cards import mask_of
+    if s.ask == "legal-plays":
+        hand, trick, trump = mask_of(s.cards("hand")), s.cards("trick", required=False), s.suit("trump")
+        return lambda: legal(hand, trick, trump)
+    if s.ask == "trick-winner":
+        cards, trump, leader = s.cards("trick"), s.suit("trump"), s.seat("leader", default=0)
+        return lambda: winner(cards, trump, leader)
+    return None
+
+
+@calls("hokm")
+def _hokm_calls(rng: random.Random, items: int) -> tuple:
+    from .engine.hokm import Hokm
+    from .engine.tricks import trick_winner
+    decisions, tricks = _hokm_positions(rng, max(1, items // 40))
+    full = _app_tricks([(cards, trump, 0) for cards, trump in tricks[:items]])
+    # tutor.solve.hokm: Hokm.legal (legal set and reason), Hokm.trick_winner
+    return ((Hokm.legal_plays, Hokm.legal), (trick_winner, Hokm.trick_winner), _app_decisions(decisions[:items]),
+            full)
+
+
+def _hokm_bare(s: Any) -> Callable[[], object]:
+    from .engine.hokm import TRICKS_TO_WIN, Hokm, round_result
+    from .engine.tricks import make_winner_seat, trick_winner
+    bare = _bare_legal_or_winner(s, Hokm.legal_plays, trick_winner)
+    if bare is not None:
+        return bare
+    if s.ask == "round-score":
+        hakem, counts = s.seat("hakem"), s.int_list("team_tricks", 2, 0, 13)
+        return lambda: round_result(hakem, counts)
+    hakem, trump, played = s.seat("hakem"), s.suit("trump"), s.tricks("tricks", size=4)
+    seat = make_winner_seat(4)
+
+    def playout() -> object:  # the winner of each trick, the round's value once a team has 7
+        leader, counts = hakem, [0, 0]
+        for t in played:
+            leader = seat(t, trump, leader)
+            counts[leader % 2] += 1
+            if counts[leader % 2] == TRICKS_TO_WIN:
+                return round_result(hakem, counts)
+        return counts
+    return playout
+
+
+SOLVE_BARE["hokm"] = _hokm_bare
+
+
+def _af_calls(ruleset: str) -> Callable[[random.Random, int], tuple]:
+    def fn(rng: random.Random, items: int) -> tuple:
+        rules = _af_rules(ruleset)
+        decisions, tricks, _ = _af_positions(rules, rng, max(1, items // 40))
+        # tutor.solve.allfours: AllFoursFamily.legal (legal set and reason), .trick_winner
+        return ((rules.legal_plays, rules.legal), (rules.winner_seat, rules.trick_winner),
+                _app_decisions(decisions[:items]), _app_tricks(tricks[:items]))
+    return fn
+
+
+def _af_bare(s: Any) -> Callable[[], object]:
+    from .solve.allfours import engine_for
+    eng = engine_for(s)
+    bare = _bare_legal_or_winner(s, eng.legal_plays, eng.winner_seat)
+    if bare is not None:
+        return bare
+    if s.ask == "turn-up":
+        card = s.card("card")
+        return lambda: eng.turnup_points(card)
+    if s.ask == "make-trump":
+        dealer, ups = s.seat("dealer"), s.cards("turn_ups")
+        decision, choice = s.data["decision"], s.data.get("dealer_choice")
+        scores = s.int_list("scores", eng.n_sides, 0, 999, required=False)
+        return lambda: eng.make_trump(dealer, ups, decision, choice, scores)
+    dealer, trump, played = s.seat("dealer"), s.suit("trump"), s.tricks("tricks", size=eng.players)
+
+    def hand_score() -> object:
+        start, _, winners = eng.replay(dealer, trump, played)
+        return eng.score_hand(dealer, trump, start, played, winners)
+    return hand_score
+
+
+for _ruleset in ("all-fours", "trinidad"):
+    calls(_ruleset)(_af_calls(_ruleset))
+    SOLVE_BARE[_ruleset] = _af_bare
+
+
+# ---------------------------------------------------------------------------------------------
 
 def run(rulesets: Sequence[str] | None = None, budget: float = 1.0, scenarios: int = 5000,
-        seed: int = 1, keep: str | None = None) -> dict[str, dict[str, float]]:
-    """Run the benchmarks; ``{ruleset: {label: rate}}``."""
-    out: dict[str, dict[str, float]] = {}
+        seed: int = 1, keep: str | None = None, repeats: int = 7, items: int = 2000) -> dict[str, dict]:
+    """Run the benchmarks; ``{ruleset: {label: rate, ..., "calls": {label: {"bare ns", "ns",
+    "ratio"}}}}`` (``"calls"``: :func:`call_costs`, left out when ``repeats`` is 0)."""
+    out: dict[str, dict] = {}
     for name in rulesets or list(BENCHES):
         rng = random.Random(seed)
-        figures = dict(BENCHES[name](budget, rng)) if name in BENCHES else {}
+        figures: dict = dict(BENCHES[name](budget, rng)) if name in BENCHES else {}
         if name in SCENARIO_SOURCES and scenarios:
             figures["solve scenarios/s"] = solve_rate(name, scenarios, rng, keep)
+        if name in CALLS and repeats:
+            figures["calls"] = call_costs(name, repeats, items, seed)
         out[name] = figures
     return out
 
 
+def reason_verdict(results: dict[str, dict]) -> tuple[bool, list[str]]:
+    """``(ok, lines)``: whether every :data:`REASON_ROWS` ratio in ``results`` (from :func:`run`)
+    is at most :data:`REASON_RATIO_LIMIT`, and one line per row over it."""
+    over = []
+    for name, figures in results.items():
+        costs = figures.get("calls", {})
+        for label in REASON_ROWS:
+            if label in costs and costs[label]["ratio"] > REASON_RATIO_LIMIT:
+                over.append(f"{name} {label}: {costs[label]['ratio']:.1f}x the bare call")
+    return not over, over
+
+
 def main(rulesets: Sequence[str] | None = None, budget: float = 1.0, scenarios: int = 5000,
-         as_json: bool = False, keep: str | None = None) -> int:
-    """Print the figures (a table, or JSON); returns the exit status."""
+         as_json: bool = False, keep: str | None = None, repeats: int = 7, items: int = 2000) -> int:
+    """Print the figures (a table, or JSON); returns the exit status: 2 for an unknown ruleset,
+    1 if a reason costs more than :data:`REASON_RATIO_LIMIT` times its bare call, else 0."""
     unknown = [r for r in rulesets or () if r not in BENCHES and r not in SCENARIO_SOURCES]
     if unknown:
         print(f"no benchmark for: {', '.join(unknown)} (have: {', '.join(sorted(BENCHES))})")
         return 2
-    results = run(rulesets, budget, scenarios, keep=keep)
+    results = run(rulesets, budget, scenarios, keep=keep, repeats=repeats, items=items)
+    ok, over = reason_verdict(results)
     if as_json:
         print(json.dumps(results, indent=2))
-        return 0
+        return 0 if ok else 1
     for name, figures in results.items():
         for label, rate in figures.items():
-            print(f"{name:10} {label:34} {rate:>14,.0f}")
-    return 0
+            if label != "calls":
+                print(f"{name:10} {label:34} {rate:>14,.0f}")
+    if any("calls" in f for f in results.values()):
+        print(f"\ntime per call (median of {repeats} repeats over the same inputs), bare call beside the "
+              "call the app makes:")
+        for name, figures in results.items():
+            for label, c in figures.get("calls", {}).items():
+                print(f"{name:10} {label:26} bare {_ns(c['bare ns']):>10}   app {_ns(c['ns']):>10}   "
+                      f"ratio {c['ratio']:6.1f}")
+        if ok:
+            print(f"reason cost: at most {REASON_RATIO_LIMIT:g}x the bare call in every ruleset")
+        else:
+            print(f"reason cost OVER {REASON_RATIO_LIMIT:g}x the bare call: " + "; ".join(over))
+    return 0 if ok else 1
+
+
+def _ns(ns: float) -> str:
+    return f"{ns:,.0f} ns" if ns < 10_000 else f"{ns / 1000:,.1f} us"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -21,6 +21,10 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .rules import RulePoint
 
 __all__ = ["build_parser", "command", "main"]
 
@@ -143,13 +147,19 @@ def _check(args: argparse.Namespace) -> int:
     return run(args)
 
 
-@command("bench", help="measure the engine's speed per ruleset (decisions/s, rounds/s, solve scenarios/s)",
+@command("bench", help="measure the engine's speed per ruleset (decisions/s, rounds/s, solve scenarios/s) and "
+                       "the calls the app makes (with reasons, solve per ask) beside the bare ones",
          arguments=[
              (("rulesets",), {"nargs": "*", "help": "rulesets to measure (default: all)"}),
              (("--seconds",), {"type": float, "default": 1.0, "help": "time per figure (default 1)"}),
              (("--scenarios",), {"type": int, "default": 5000,
                                  "help": "scenarios in the generated JSON Lines file (default 5000; 0 skips)"}),
              (("--keep",), {"metavar": "FILE", "help": "keep the generated JSON Lines file (one ruleset)"}),
+             (("--repeats",), {"type": int, "default": 7,
+                               "help": "repeats of each timed call beside its bare call; the median is "
+                                       "reported (default 7; 0 skips these rows)"}),
+             (("--items",), {"type": int, "default": 2000,
+                             "help": "inputs per timed pass of those rows (default 2000)"}),
              (("--json",), {"action": "store_true", "help": "print JSON"}),
              (("--web",), {"action": "store_true",
                            "help": "measure the web app instead: gunicorn with 2 workers, answering a question "
@@ -161,7 +171,73 @@ def _bench(args: argparse.Namespace) -> int:
         from .bench import main_web
         return main_web(max(1, args.requests), args.json)
     from .bench import main as bench_main
-    return bench_main(args.rulesets, args.seconds, args.scenarios, args.json, args.keep)
+    return bench_main(args.rulesets, args.seconds, args.scenarios, args.json, args.keep, max(0, args.repeats),
+                      max(1, args.items))
+
+
+# ---------------------------------------------------------------------------------------------
+# tutor rule (tutor.rules)
+
+@command("rule", help="print rule points (e.g. H14, C21,K20, def-jack) or list them: the reference the reasons cite",
+         arguments=[(("ids",), {"nargs": "*", "metavar": "ID",
+                                "help": "rule point ids; several may be joined by commas as in a reason's rule"}),
+                    (("--list",), {"nargs": "?", "const": "", "default": None, "metavar": "RULESET",
+                                   "help": "list every point (or those of RULESET: hokm, all-fours, trinidad)"}),
+                    (("--lang",), {"default": "en", "help": "language of the texts (default en; English where "
+                                                            "a text is not translated yet)"})])
+def _rule(args: argparse.Namespace) -> int:
+    from .i18n import LANGUAGES
+    from .rules import UnknownRulePoint, cited, points_for
+    from .rules import all_points as every_point
+    if args.lang not in LANGUAGES:
+        print(f"tutor: unknown language {args.lang!r} (languages: {', '.join(LANGUAGES)})", file=sys.stderr)
+        return 2
+    if args.list is not None:
+        if args.ids:
+            print("tutor: give rule point ids or --list, not both", file=sys.stderr)
+            return 2
+        try:
+            points = points_for(args.list) if args.list else every_point()
+        except ValueError as e:
+            print(f"tutor: {e}", file=sys.stderr)
+            return 2
+        sys.stdout.write("".join(f"{p.id:16} {p.kind:11} {','.join(p.games):26} {p.title_in(args.lang)}\n"
+                                 for p in points))
+        return 0
+    if not args.ids:
+        print("tutor: give a rule point id (e.g. tutor rule H14) or --list", file=sys.stderr)
+        return 2
+    try:
+        shown = [p for text in args.ids for p in cited(text)]
+    except UnknownRulePoint as e:
+        print(f"tutor: {e}", file=sys.stderr)
+        return 2
+    sys.stdout.write("\n\n".join(_show_point(p, args.lang) for p in shown) + "\n")
+    return 0
+
+
+def _show_point(p: RulePoint, lang: str) -> str:
+    """A rule point as text: heading, statement, source or reason, related points."""
+    import textwrap
+
+    from .rules import documents, get
+
+    def wrap(text: str, indent: str = "") -> str:
+        return textwrap.fill(text, width=100, initial_indent=indent, subsequent_indent=" " * len(indent))
+
+    kind = "decision (the source documents are silent or disagree)" if p.decision else p.kind
+    out = [f"{p.id}  {p.title_in(lang)}", f"{', '.join(p.games)} - {kind}", "", wrap(p.text_in(lang))]
+    if p.decision:
+        out += ["", wrap(p.reason_in(lang), "Why: ")]
+    for place in p.sources:
+        doc = documents()[place.document]
+        lines = ", ".join(map(str, place.lines))
+        out.append(wrap(f"{place.document} ({doc.language}: {doc.about}), \"{place.section}\", "
+                        f"line{'s' if len(place.lines) > 1 else ''} {lines}", "Source: "))
+    if p.see:
+        label = "Settles: " if p.decision else "See also: "
+        out.append(wrap("; ".join(f"{r} ({get(r).title_in(lang)})" for r in p.see), label))
+    return "\n".join(out)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -38,6 +38,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .. import rules as rulepoints
 from ..engine.cards import Card, Suit
 from ..engine.errors import NotationError, TutorError
 from ..engine.rulesets import RULESETS as RULESET_REGISTRY
@@ -53,10 +54,9 @@ __all__ = [
 
 #: Rule points each ruleset's lessons must cover (RULES.md; T23 is the seeds' reference list).
 COVERED_RULES: dict[str, tuple[str, ...]] = {name: r.rule_points() for name, r in RULESET_REGISTRY.items()}
-#: Every id a step's ``rules`` may name: rule points and §3.4 decisions K1-K27.
-RULE_IDS: frozenset[str] = frozenset(
-    [f"C{i}" for i in range(1, 34)] + [f"T{i}" for i in range(1, 24)] + [f"H{i}" for i in range(1, 28)]
-    + [f"K{i}" for i in range(1, 28)])
+#: Every id a step's ``rules`` may name: every point of the rule-point reference (:mod:`tutor.rules`:
+#: C1-C33, T1-T23, H1-H27, the decisions K1-K27 and the definitions def-*).
+RULE_IDS: frozenset[str] = frozenset(p.id for p in rulepoints.all_points())
 MIN_STEPS = 25
 MIN_QUESTIONS = 60
 
@@ -298,7 +298,8 @@ def _check_lesson_file(les: _Lesson, problems: Problems, report: Report) -> None
     for rule in step.rules:
         if rule not in RULE_IDS:
             problems.add(les.shown, step.line_of("rules"),
-                         f"rules: {rule!r} is not a RULES.md rule id (C1-C33, T1-T23, H1-H27, K1-K27)")
+                         f"rules: {rule!r} is not a rule point (C1-C33, T1-T23, H1-H27, K1-K27, def-*: "
+                         "tutor rule --list)")
     seen: set[str] = set()
     for ex in step.exercises:
         report.exercises += 1

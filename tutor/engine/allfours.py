@@ -53,6 +53,7 @@ from typing import Any, ClassVar
 
 from .cards import (
     ACE,
+    CARD_NAMES,
     CARDS,
     JACK,
     KING,
@@ -63,10 +64,18 @@ from .cards import (
     Suit,
     format_cards,
     iter_cards,
+    names_desc,
 )
 from .errors import BadFieldError, IllegalPlayError, ImpossibleStateError, show
-from .reasons import N_, REASON_TEXTS, Reason
-from .tricks import make_follow_or_trump, make_winner_seat, winner_reason, winning_index
+from .reasons import N_, REASON_TEXTS, Reason, lazy_reason, make_reason
+from .tricks import (
+    make_follow_or_trump,
+    make_winner_seat,
+    shared_reason,
+    suit_and_cards,
+    winner_reason,
+    winning_index,
+)
 
 __all__ = [
     "GAME_VALUE",
@@ -518,26 +527,27 @@ class AllFoursFamily:
         """The reason of :meth:`legal` (``mask``: the legal bit set, if already known)."""
         R = self.RULE
         if not trick:
-            return Reason("lead-any", R["lead"], {})
-        if mask is None:
-            mask = self.legal_plays(hand, trick, trump)
+            return shared_reason("lead-any", R["lead"])
         led = trick[0] // 13
         trumps = hand & SUIT_MASK[trump]
-        ls, ts = SUIT_LETTERS[led], SUIT_LETTERS[trump]
         if led == trump:
             if trumps:
-                return Reason("trump-led-must-trump", R["trump_led"], {"trump": ts, "cards": _desc(trumps)})
-            return Reason("trump-led-no-trump", R["trump_led"], {"trump": ts})
+                return lazy_reason("trump-led-must-trump", R["trump_led"], suit_and_cards, "trump", led, trumps)
+            return shared_reason("trump-led-no-trump", R["trump_led"], "trump", led)
         follow = hand & SUIT_MASK[led]
         if follow:
-            under = trumps & ~mask
-            if under:
-                top = max(c for c in trick if c // 13 == trump)
-                return Reason("no-undertrump", "K22", {"card": str(CARDS[top]), "led": ls, "cards": _desc(under)})
-            return Reason("follow-or-trump", R["follow"], {"led": ls, "trump": ts, "cards": _desc(follow)})
+            if self.no_undertrump and trumps:
+                if mask is None:
+                    mask = self.legal_plays(hand, trick, trump)
+                under = trumps & ~mask
+                if under:
+                    top = max(c for c in trick if c // 13 == trump)
+                    return make_reason("no-undertrump", "K22",
+                                  {"card": CARD_NAMES[top], "led": SUIT_LETTERS[led], "cards": names_desc(under)})
+            return lazy_reason("follow-or-trump", R["follow"], _follow_or_trump_params, led, trump, follow)
         if self.strict_void and trumps:
-            return Reason("void-must-trump", R["void_strict"], {"led": ls, "cards": _desc(trumps)})
-        return Reason("void-any-card", R["void"], {"led": ls})
+            return lazy_reason("void-must-trump", R["void_strict"], suit_and_cards, "led", led, trumps)
+        return shared_reason("void-any-card", R["void"], "led", led)
 
     def legal_plays(self, hand: int, trick: Sequence[int], trump: int) -> int:
         """The legal bit set of :meth:`legal`, building no reason: the hot path. Each instance
@@ -557,7 +567,7 @@ class AllFoursFamily:
         """``(seat, card, reason)`` for a complete trick led by ``leader`` (C22/T16)."""
         i = winning_index(trick, trump)
         return ((leader + i) % self.players, CARDS[trick[i]],
-                winner_reason(trick, trump, leader, self.players, self.RULE["winner"]))
+                winner_reason(trick, trump, leader, self.players, self.RULE["winner"], i))
 
     # ----------------------------------------------------------------- trump making
     def turnup_points(self, card: int) -> tuple[int, Reason]:
@@ -1061,16 +1071,9 @@ class AllFoursFamily:
         return _with(state, exposed=tuple(exposed))
 
 
-def _desc(mask: int) -> list[str]:
-    """Cards of ``mask`` by suit (S H D C), highest first in each, as canonical strings (for
-    reason params)."""
-    out = []
-    for m in (mask & SUIT_MASK[0], mask & SUIT_MASK[1], mask & SUIT_MASK[2], mask & SUIT_MASK[3]):
-        while m:
-            top = m.bit_length() - 1
-            out.append(top)
-            m ^= 1 << top
-    return format_cards(out)
+def _follow_or_trump_params(led: int, trump: int, follow: int) -> dict[str, object]:
+    """Params of ``follow-or-trump``: suit led, trump, the cards of the suit led held (highest first)."""
+    return {"led": SUIT_LETTERS[led], "trump": SUIT_LETTERS[trump], "cards": names_desc(follow)}
 
 
 REASON_TEXTS.update({

@@ -24,6 +24,7 @@ from .errors import DuplicateCardError, NotationError, show
 __all__ = [
     "ACE",
     "CARDS",
+    "CARD_NAMES",
     "FULL_DECK",
     "JACK",
     "KING",
@@ -39,6 +40,7 @@ __all__ = [
     "highest",
     "lowest",
     "mask_of",
+    "names_desc",
     "parse_card",
     "parse_cards",
     "parse_suit",
@@ -133,7 +135,11 @@ class Card(int):
 
         Raises :class:`NotationError` (code ``bad-card``) naming the bad text.
         """
-        if isinstance(text, Card):
+        if type(text) is str:  # the canonical spelling (what the app and the spec send): one look-up
+            card = _BY_NAME.get(text)
+            if card is not None:
+                return card
+        elif isinstance(text, Card):
             return text
         if not isinstance(text, str):
             raise NotationError(f"{show(text)} is not a card: write rank then suit, e.g. \"AS\" or \"10H\".")
@@ -184,6 +190,9 @@ class Card(int):
 _SUIT_OF = tuple(Suit(i // 13) for i in range(52))
 CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(52))
 _NAMES = tuple(RANK_NAMES[i % 13 + 2] + "SHDC"[i // 13] for i in range(52))
+#: Canonical text of each card index: ``CARD_NAMES[c] == str(CARDS[c])`` (for hot paths).
+CARD_NAMES: tuple[str, ...] = _NAMES
+_BY_NAME: dict[str, Card] = dict(zip(_NAMES, CARDS, strict=True))
 
 #: Bit set of every card of a suit, indexed by suit (int or :class:`Suit`).
 SUIT_MASK: tuple[int, int, int, int] = tuple(0x1FFF << (13 * s) for s in range(4))  # type: ignore[assignment]
@@ -261,6 +270,31 @@ def lowest(mask: int) -> Card:
 def format_cards(cards: Iterable[int]) -> list[str]:
     """Canonical texts of ``cards``, keeping order."""
     return [_NAMES[c] for c in cards]
+
+
+#: :func:`names_desc` of every one-suit bit set met so far (at most 4 x 8192 entries).
+_DESC_NAMES: dict[int, tuple[str, ...]] = {}
+
+
+def names_desc(mask: int) -> list[str]:
+    """Canonical texts of the cards of bit set ``mask``, suit by suit (S, H, D, C) and highest rank
+    first within a suit: how reasons list the cards a hand holds (``["KC", "3C"]``).
+
+    A new list on every call; the texts of a one-suit set are computed once and kept.
+    """
+    names = _DESC_NAMES.get(mask)
+    if names is None:
+        out = []
+        for s in range(4):
+            m = mask & SUIT_MASK[s]
+            while m:
+                top = m.bit_length() - 1
+                out.append(_NAMES[top])
+                m ^= 1 << top
+        names = tuple(out)
+        if any(not mask & ~m for m in SUIT_MASK):  # one suit (or none): a bounded key space
+            _DESC_NAMES[mask] = names
+    return list(names)
 
 
 def shuffled_deck(rng: random.Random | int | None = None) -> list[Card]:

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from .cards import CARDS, SUIT_MASK, Card, Suit, cards_of, shuffled_deck
 from .errors import BadFieldError, IllegalPlayError, ImpossibleStateError, show
 from .reasons import N_, REASON_TEXTS, Reason
-from .tricks import Trick, follow_reason, follow_suit, winner_reason, winning_index
+from .tricks import Trick, follow_reason, follow_suit, follow_verdict, winner_reason, winning_index
 
 __all__ = [
     "TRICKS_TO_WIN",
@@ -205,15 +205,19 @@ class Hokm:
             return hand_mask
         return hand_mask & SUIT_MASK[trick[0] // 13] or hand_mask
 
-    @staticmethod
-    def why(card: int | None, hand_mask: int, trick: Sequence[int], trump: int | None = None) -> Reason:
-        """Why ``card`` is legal or illegal here (``card=None``: the rule that applies to the hand).
+    #: ``legal(hand_mask, trick, trump=None) -> (legal bit set, reason)``: :meth:`legal_plays` and
+    #: ``why(None, ...)`` in one call (what the ``legal-plays`` ask answers; the same shape as
+    #: :meth:`AllFoursFamily.legal <tutor.engine.allfours.AllFoursFamily.legal>`). Reasons
+    #: ``lead-any`` (H6), ``void-any-card`` (H15), ``must-follow-suit`` (H14),
+    #: ``trump-led-must-trump`` (H19): :func:`~tutor.engine.tricks.follow_verdict`.
+    legal = staticmethod(follow_verdict)
 
-        Codes: ``lead-any`` (H6), ``follows-suit`` (H14/H19), ``void-any-card`` (H15),
-        ``must-follow-suit`` (H14) or ``trump-led-must-trump`` (H19) with the led-suit cards
-        held, ``card-not-in-hand``.
-        """
-        return follow_reason(card, hand_mask, trick, trump)
+    #: ``why(card, hand_mask, trick, trump=None) -> Reason``: why ``card`` is legal or illegal
+    #: here (``card=None``: the rule that applies to the hand). Codes: ``lead-any`` (H6),
+    #: ``follows-suit`` (H14/H19), ``void-any-card`` (H15), ``must-follow-suit`` (H14) or
+    #: ``trump-led-must-trump`` (H19) with the led-suit cards held, ``card-not-in-hand``:
+    #: :func:`~tutor.engine.tricks.follow_reason` with Hokm's rule ids.
+    why = staticmethod(follow_reason)
 
     @staticmethod
     def is_legal(card: int, hand_mask: int, trick: Sequence[int]) -> bool:
@@ -225,7 +229,7 @@ class Hokm:
         """``(seat, card, reason)`` for a complete trick (H16): reason ``highest-trump-wins`` or
         ``highest-of-suit-led-wins``."""
         i = winning_index(trick, trump)
-        return (leader + i) % 4, CARDS[trick[i]], winner_reason(trick, trump, leader, 4, "H16")
+        return (leader + i) % 4, CARDS[trick[i]], winner_reason(trick, trump, leader, 4, "H16", i)
 
     @staticmethod
     def round_result(hakem: int, team_tricks: Sequence[int]) -> RoundResult:

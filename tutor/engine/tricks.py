@@ -24,19 +24,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
-from .cards import CARDS, SUIT_LETTERS, SUIT_MASK, Card, Suit, format_cards, iter_cards
-from .reasons import N_, REASON_TEXTS, Reason
+from .cards import CARD_NAMES, CARDS, SUIT_LETTERS, SUIT_MASK, Card, Suit, format_cards, names_desc
+from .reasons import N_, REASON_TEXTS, Reason, lazy_reason, make_reason
 
 __all__ = [
     "Trick",
     "follow_or_trump",
     "follow_reason",
     "follow_suit",
+    "follow_verdict",
     "led_suit",
     "legal_mask",
     "make_follow_or_trump",
     "make_winner_seat",
+    "shared_reason",
+    "suit_and_cards",
     "trick_winner",
     "winner_reason",
     "winning_index",
@@ -196,44 +200,76 @@ def legal_mask(hand: int, cards: Sequence[int], trump: int | None = None, rule: 
 
 
 def winner_reason(cards: Sequence[int], trump: int | None, leader: int = 0, players: int = 4,
-                  rule: str = "H16") -> Reason:
+                  rule: str = "H16", index: int | None = None) -> Reason:
     """The :class:`Reason` for a complete trick's winner (``highest-trump-wins`` or
-    ``highest-of-suit-led-wins``), with ``card``, ``winner`` and ``trump``/``led`` params."""
-    i = winning_index(cards, trump)
-    card = CARDS[cards[i]]
-    winner = (leader + i) % players
-    if trump is not None and card // 13 == trump:
-        return Reason("highest-trump-wins", rule, {"card": str(card), "winner": winner, "trump": SUIT_LETTERS[trump]})
-    return Reason("highest-of-suit-led-wins", rule,
-                  {"card": str(card), "winner": winner, "led": SUIT_LETTERS[cards[0] // 13]})
+    ``highest-of-suit-led-wins``), with ``card``, ``winner`` and ``trump``/``led`` params.
+    ``index``: the :func:`winning_index`, if already known."""
+    i = winning_index(cards, trump) if index is None else index
+    c = cards[i]
+    suit = c // 13
+    if suit == trump:
+        return make_reason("highest-trump-wins", rule,
+                      {"card": CARD_NAMES[c], "winner": (leader + i) % players, "trump": SUIT_LETTERS[suit]})
+    return make_reason("highest-of-suit-led-wins", rule,
+                  {"card": CARD_NAMES[c], "winner": (leader + i) % players, "led": SUIT_LETTERS[suit]})
+
+
+@cache
+def shared_reason(code: str, rule: str, suit_param: str | None = None, suit: int = 0) -> Reason:
+    """The one :class:`Reason` ``code``/``rule`` whose only param, if any, is the suit letter
+    ``suit_param`` (e.g. ``void-any-card`` with ``led``): built on first use, then shared (such
+    reasons are immutable; a few dozen exist)."""
+    return Reason(code, rule, {suit_param: SUIT_LETTERS[suit]} if suit_param else {})
+
+
+def follow_verdict(hand: int, cards: Sequence[int], trump: int | None = None, lead_rule: str = "H6",
+                   follow_rule: str = "H14", void_rule: str = "H15", trump_rule: str = "H19") -> tuple[int, Reason]:
+    """``(legal bit set, reason)`` under :func:`follow_suit` for ``hand`` and the trick's cards so
+    far (``cards``, play order); the rule ids default to Hokm's (seed 002).
+
+    Reasons: ``lead-any`` (leading); ``void-any-card`` (the hand holds none of the suit led, param
+    ``led``); ``must-follow-suit`` / ``trump-led-must-trump`` (the hand holds the suit led; params
+    ``led``/``trump`` and ``cards``, the cards of that suit held, highest first).
+    """
+    if not cards:
+        return hand, shared_reason("lead-any", lead_rule)
+    led = cards[0] // 13
+    held = hand & SUIT_MASK[led]
+    if not held:
+        return hand, shared_reason("void-any-card", void_rule, "led", led)
+    if led == trump:
+        return held, lazy_reason("trump-led-must-trump", trump_rule, suit_and_cards, "trump", led, held)
+    return held, lazy_reason("must-follow-suit", follow_rule, suit_and_cards, "led", led, held)
+
+
+def suit_and_cards(name: str, suit: int, mask: int) -> dict[str, object]:
+    """Reason params ``{name: suit letter, "cards": the cards of bit set mask, highest first}``
+    (built by :func:`~tutor.engine.reasons.lazy_reason` when first read)."""
+    return {name: SUIT_LETTERS[suit], "cards": names_desc(mask)}
 
 
 def follow_reason(card: int | None, hand: int, cards: Sequence[int], trump: int | None = None, *,
                   lead_rule: str = "H6", follow_rule: str = "H14", void_rule: str = "H15",
                   trump_rule: str = "H19") -> Reason:
     """Why ``card`` may or may not be played under :func:`follow_suit` (or, with ``card=None``,
-    the rule that applies to this hand at this point of the trick).
+    the rule that applies to this hand at this point of the trick: the reason of
+    :func:`follow_verdict`).
 
-    Codes: ``card-not-in-hand``; ``lead-any`` (leading); ``must-follow-suit`` /
-    ``trump-led-must-trump`` (the hand holds the suit led; params ``led``/``trump`` and ``cards``,
-    the cards of that suit held); ``follows-suit`` (``card`` is of the suit led);
-    ``void-any-card`` (the hand holds none of the suit led).
+    Codes: ``card-not-in-hand``; ``follows-suit`` (``card`` is of the suit led); else those of
+    :func:`follow_verdict`.
     """
-    if card is not None and not hand >> card & 1:
-        return Reason("card-not-in-hand", follow_rule, {"card": str(CARDS[card])})
-    if not cards:
-        return Reason("lead-any", lead_rule, {})
-    led = cards[0] // 13
-    held = hand & SUIT_MASK[led]
-    if not held:
-        return Reason("void-any-card", void_rule, {"led": Suit(led).letter})
-    if card is not None and card // 13 == led:
-        return Reason("follows-suit", trump_rule if led == trump else follow_rule,
-                      {"card": str(CARDS[card]), "led": Suit(led).letter})
-    held_cards = format_cards(sorted(iter_cards(held), reverse=True))
-    if led == trump:
-        return Reason("trump-led-must-trump", trump_rule, {"trump": Suit(led).letter, "cards": held_cards})
-    return Reason("must-follow-suit", follow_rule, {"led": Suit(led).letter, "cards": held_cards})
+    if card is not None:
+        if not hand >> card & 1:
+            return make_reason("card-not-in-hand", follow_rule, {"card": CARD_NAMES[card]})
+        if cards and card // 13 == cards[0] // 13:
+            led = cards[0] // 13
+            return lazy_reason("follows-suit", trump_rule if led == trump else follow_rule, _card_and_led, card, led)
+    return follow_verdict(hand, cards, trump, lead_rule, follow_rule, void_rule, trump_rule)[1]
+
+
+def _card_and_led(card: int, led: int) -> dict[str, object]:
+    """Params of ``follows-suit``: the card and the suit led."""
+    return {"card": CARD_NAMES[card], "led": SUIT_LETTERS[led]}
 
 
 @dataclass(frozen=True, slots=True)

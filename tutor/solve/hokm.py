@@ -36,10 +36,8 @@ def legal_plays(s: Scenario) -> dict:
     hand = s.cards("hand", min_len=1, max_len=13)
     trick = s.cards("trick", required=False, max_len=3)
     check_disjoint(hand=hand, trick=trick)
-    mask = mask_of(hand)
-    legal = Hokm.legal_plays(mask, trick, trump)
-    return {"legal": [str(c) for c in hand if legal >> c & 1],
-            "why": [Hokm.why(None, mask, trick, trump).to_json()]}
+    legal, why = Hokm.legal(mask_of(hand), trick, trump)
+    return {"legal": [str(c) for c in hand if legal >> c & 1], "why": [why.to_json()]}
 
 
 @register_ask("hokm", "trick-winner", fields=("trump", "trick", "leader"))
