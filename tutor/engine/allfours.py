@@ -49,7 +49,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from operator import attrgetter
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal, get_args
+
+from pydantic import Field
 
 from .cards import (
     ACE,
@@ -65,6 +67,7 @@ from .cards import (
     iter_cards,
 )
 from .errors import BadFieldError, IllegalPlayError, ImpossibleStateError, show
+from .options import PlayerCount, options_model
 from .reasons import N_, REASON_TEXTS, Reason
 from .tricks import make_follow_or_trump, make_winner_seat, winner_reason, winning_index
 
@@ -142,54 +145,43 @@ def game_points(mask: int) -> int:
             + 2 * (mask & _QUEENS).bit_count() + (mask & _JACKS).bit_count())
 
 
-def _check_choice(name: str, value: object, allowed: tuple) -> None:
-    if not any(type(a) is type(value) and a == value for a in allowed):
-        shown = ", ".join(show(a) for a in allowed)
-        raise BadFieldError(f"option {name} must be one of {shown}, not {show(value)}.")
-
-
-def _check_int(name: str, value: object, allowed: tuple | range) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value not in allowed:
-        raise BadFieldError(f"option {name} must be an integer in {allowed}, not {show(value)}.")
-
-
 #: Ways of bringing hands back after a run (classic option ``run_hand_method``; first = default).
-RUN_HAND_METHODS = ("discard3", "keep-all", "keep-then-discard", "wait-and-see", "eldest-and-dealer")
+RunHandMethod = Literal["discard3", "keep-all", "keep-then-discard", "wait-and-see", "eldest-and-dealer"]
+RUN_HAND_METHODS: tuple[str, ...] = get_args(RunHandMethod)
+#: Allowed ``target`` of both All Fours games (spec: "integer"; the named variants are 7, 10, 11, 31, 14).
+Target = Annotated[int, Field(ge=1, le=999)]
+#: Turn-up points per ``turnup_scale`` (C8 jack: J 1; C32 running: A 4, K 3, Q 2, J 1): rank -> points.
+TURNUP_POINTS: dict[str, dict[int, int]] = {
+    "jack": {JACK: 1},
+    "running": {ACE: 4, KING: 3, QUEEN: 2, JACK: 1},
+}
+_PLAYERS = PlayerCount("all-fours")
 
 
-@dataclass(frozen=True, slots=True)
+@options_model("all-fours")
 class AllFoursOptions:
-    """Options of classic All Fours (RULES.md §3.3; the first value listed is the default).
+    """Options of classic All Fours (RULES.md §3.3; the first value listed is the default), a
+    frozen strict pydantic model (:mod:`tutor.engine.options`).
 
-    ``players`` 2|3|4 (C2); ``target`` 7 (C28; 11 *Eleven Makes* C31, 31 *Running All Fours* C32,
-    10 Hoyle K23; any 1..999); ``turnup_scale`` ``"jack"`` (J 1, C8) | ``"running"`` (A 4 K 3 Q 2
-    J 1, C32); ``low`` ``"dealt"`` (C24) | ``"captured"`` (C30); ``game_tie``
-    ``"dealer-excluded"`` (C27) | ``"nobody"`` (K4); ``void_rule`` ``"free"`` (C21) |
-    ``"must_trump"`` (K20); ``gift_may_win`` True (C12) | False (K6, FOSTER);
-    ``run_hand_method`` ``"discard3"`` (C15) | ``"keep-all"`` (C33c: play with 9, 12 … cards) |
-    ``"keep-then-discard"`` (C33b) | ``"wait-and-see"`` (C33a) | ``"eldest-and-dealer"`` (K21,
-    ES-WIKI).
+    ``players`` 2|3|4 (C2; the counts of :data:`tutor.engine.rulesets.ALL_FOURS`); ``target`` 7
+    (C28; 11 *Eleven Makes* C31, 31 *Running All Fours* C32, 10 Hoyle K23; any 1..999);
+    ``turnup_scale`` ``"jack"`` (J 1, C8) | ``"running"`` (A 4 K 3 Q 2 J 1, C32); ``low``
+    ``"dealt"`` (C24) | ``"captured"`` (C30); ``game_tie`` ``"dealer-excluded"`` (C27) |
+    ``"nobody"`` (K4); ``void_rule`` ``"free"`` (C21) | ``"must_trump"`` (K20); ``gift_may_win``
+    True (C12) | False (K6, FOSTER); ``run_hand_method`` ``"discard3"`` (C15) | ``"keep-all"``
+    (C33c: play with 9, 12 … cards) | ``"keep-then-discard"`` (C33b) | ``"wait-and-see"`` (C33a)
+    | ``"eldest-and-dealer"`` (K21, ES-WIKI).
     Raises :class:`BadFieldError` for a value outside these.
     """
 
-    players: int = 2
-    target: int = 7
-    turnup_scale: str = "jack"
-    low: str = "dealt"
-    game_tie: str = "dealer-excluded"
-    void_rule: str = "free"
+    players: Annotated[int, _PLAYERS] = Field(default_factory=_PLAYERS.default)
+    target: Target = 7
+    turnup_scale: Literal["jack", "running"] = "jack"
+    low: Literal["dealt", "captured"] = "dealt"
+    game_tie: Literal["dealer-excluded", "nobody"] = "dealer-excluded"
+    void_rule: Literal["free", "must_trump"] = "free"
     gift_may_win: bool = True
-    run_hand_method: str = "discard3"
-
-    def __post_init__(self) -> None:
-        _check_int("players", self.players, (2, 3, 4))
-        _check_int("target", self.target, range(1, 1000))
-        _check_choice("turnup_scale", self.turnup_scale, ("jack", "running"))
-        _check_choice("low", self.low, ("dealt", "captured"))
-        _check_choice("game_tie", self.game_tie, ("dealer-excluded", "nobody"))
-        _check_choice("void_rule", self.void_rule, ("free", "must_trump"))
-        _check_choice("gift_may_win", self.gift_may_win, (True, False))
-        _check_choice("run_hand_method", self.run_hand_method, RUN_HAND_METHODS)
+    run_hand_method: RunHandMethod = "discard3"
 
     @classmethod
     def running_all_fours(cls, **kw: Any) -> AllFoursOptions:
@@ -1084,6 +1076,7 @@ class AllFours(AllFoursFamily):
 
     ruleset = "all-fours"
     options_type = AllFoursOptions
+    TURNUP_SCALES = TURNUP_POINTS
     RULE: ClassVar[dict[str, str]] = {
         "lead": "C19", "follow": "C20", "trump_led": "C20", "void": "C21", "void_strict": "K20", "winner": "C22",
         "turnup": "C8", "stand": "C9", "give": "C11", "give_forbidden": "K6", "run": "C13", "redeal": "C17",
@@ -1118,12 +1111,13 @@ class AllFours(AllFoursFamily):
         """Jack scale: a jack scores 1 (C8, C16). Running scale: A 4, K 3, Q 2, J 1 (C32)."""
         card = CARDS[card]
         if self.options.turnup_scale == "running":
-            pts = {ACE: 4, KING: 3, QUEEN: 2, JACK: 1}.get(card.rank, 0)
+            pts = TURNUP_POINTS["running"].get(card.rank, 0)
             if pts:
                 return pts, Reason("turnup-scores", "C32", {"card": str(card), "points": pts})
             return 0, Reason("turnup-no-points", "C32", {"card": str(card)})
-        if card.rank == JACK:
-            return 1, Reason("turned-jack", "C8", {"card": str(card), "points": 1})
+        pts = TURNUP_POINTS["jack"].get(card.rank, 0)
+        if pts:
+            return pts, Reason("turned-jack", "C8", {"card": str(card), "points": pts})
         return 0, Reason("turnup-no-points", "C8", {"card": str(card)})
 
     def give_awards(self, dealer: int) -> list[Award]:

@@ -27,9 +27,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Annotated, Literal
 
 from .cards import CARDS, SUIT_MASK, Card, Suit, cards_of, shuffled_deck
 from .errors import BadFieldError, IllegalPlayError, ImpossibleStateError, show
+from .options import EXACT, SETUP_ONLY, options_model
 from .reasons import N_, REASON_TEXTS, Reason
 from .tricks import Trick, follow_reason, follow_suit, winner_reason, winning_index
 
@@ -66,35 +68,26 @@ REASON_TEXTS.update({
 })
 
 
-@dataclass(frozen=True, slots=True)
+@options_model("hokm")
 class HokmOptions:
-    """Options of Hokm (RULES.md §3.3; defaults first).
+    """Options of Hokm (RULES.md §3.3; defaults first), a frozen strict pydantic model
+    (:mod:`tutor.engine.options`).
 
     * ``target``: match points to win, 7 or 3 (H24, K14).
     * ``stop_at_seven``: the round stops once a team has 7 tricks (H20); ``False`` plays all 13
       tricks, the score unchanged (K13).
     * ``first_hakem``: ``"random"`` (the app's way, H7) or ``"first_ace"`` (deal face up until
-      an ace; its receiver is hakem — H7, K15).
+      an ace; its receiver is hakem — H7, K15). Sets up a match, not an option of a scenario.
     * ``partner_by_second_ace``: with ``first_ace``, go on dealing until an ace reaches another
-      player; that player becomes the hakem's partner (HOKM-P, K15).
+      player; that player becomes the hakem's partner (HOKM-P, K15). Sets up a match.
 
     Raises :class:`BadFieldError` for a value outside these.
     """
 
-    target: int = 7
+    target: Annotated[Literal[7, 3], EXACT] = 7
     stop_at_seven: bool = True
-    first_hakem: str = "random"
-    partner_by_second_ace: bool = False
-
-    def __post_init__(self) -> None:
-        if self.target not in (7, 3) or isinstance(self.target, bool):
-            raise BadFieldError(f"hokm target must be 7 or 3, not {show(self.target)}.")
-        if not isinstance(self.stop_at_seven, bool):
-            raise BadFieldError("stop_at_seven must be true or false.")
-        if self.first_hakem not in ("random", "first_ace"):
-            raise BadFieldError(f"first_hakem must be random or first_ace, not {show(self.first_hakem)}.")
-        if not isinstance(self.partner_by_second_ace, bool):
-            raise BadFieldError("partner_by_second_ace must be true or false.")
+    first_hakem: Annotated[Literal["random", "first_ace"], SETUP_ONLY] = "random"
+    partner_by_second_ace: Annotated[bool, SETUP_ONLY] = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,9 +182,18 @@ class Hokm:
 
     name = "hokm"
     players = 4
+    options_type = HokmOptions
 
     def __init__(self, options: HokmOptions | None = None):
         self.options = options or HokmOptions()
+
+    def __repr__(self) -> str:
+        return f"Hokm({self.options!r})"
+
+    @staticmethod
+    def hand_sizes() -> tuple[int, ...]:
+        """Cards each player holds when play starts: 13 (H9)."""
+        return (13,)
 
     @staticmethod
     def legal_plays(hand_mask: int, trick: Sequence[int], trump: int | None = None) -> int:

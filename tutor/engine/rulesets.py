@@ -26,9 +26,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
-from .errors import UnknownRulesetError, show
+from .allfours import AllFours
+from .errors import BadFieldError, UnknownRulesetError, show
+from .hokm import Hokm
+from .options import validate_options
+from .trinidad import Trinidad
 
 __all__ = [
     "ALL_FOURS",
@@ -72,6 +76,15 @@ class Ruleset(Protocol):
 
     def rule_points(self) -> tuple[str, ...]: ...
 
+    @property
+    def options_model(self) -> type: ...
+
+    def check_players(self, value: object) -> int: ...
+
+    def rules(self, options: Any = None) -> Any: ...
+
+    def turnup_scale(self, value: str | None = None) -> dict[int, int]: ...
+
 
 @dataclass(frozen=True)
 class RulesetInfo:
@@ -83,7 +96,9 @@ class RulesetInfo:
     lead (``"hakem"``: that seat leads; ``"dealer"``: the next seat in play order leads);
     ``default_target``: game points to win; ``categories``: end-of-hand scoring categories;
     ``turnup_option``: the option that picks the turn-up scale (``None``: no turn-up);
-    ``rule_prefix``/``rule_count``: its rule points ``C1..C33`` and so on.
+    ``rule_prefix``/``rule_count``: its rule points ``C1..C33`` and so on; ``rules_class``: the
+    engine's rules class (:class:`~tutor.engine.hokm.Hokm`, :class:`~tutor.engine.allfours.AllFours`,
+    :class:`~tutor.engine.trinidad.Trinidad`), whose ``options_type`` is the options model.
     """
 
     name: str
@@ -96,6 +111,7 @@ class RulesetInfo:
     turnup_option: str | None = None
     rule_prefix: str = ""
     rule_count: int = 0
+    rules_class: type = object
 
     @property
     def default_players(self) -> int:
@@ -129,17 +145,58 @@ class RulesetInfo:
         """The game's rule points, e.g. ``("H1", ..., "H27")``."""
         return tuple(f"{self.rule_prefix}{i}" for i in range(1, self.rule_count + 1))
 
+    @property
+    def options_model(self) -> type:
+        """The options model (:mod:`tutor.engine.options`): :class:`~tutor.engine.hokm.HokmOptions`,
+        :class:`~tutor.engine.allfours.AllFoursOptions` or :class:`~tutor.engine.trinidad.TrinidadOptions`."""
+        return self.rules_class.options_type  # type: ignore[no-any-return, attr-defined]
+
+    def players_message(self, value: object) -> str:
+        """The contract's message for a player count this ruleset does not allow."""
+        allowed = ", ".join(str(p) for p in sorted(self.players))
+        return f"players for {self.name} must be one of {allowed}, not {show(value)}."
+
+    def check_players(self, value: object) -> int:
+        """``value`` if it is a player count this ruleset allows; raises :class:`BadFieldError`
+        (code ``bad-field``) otherwise (a bool is not a count)."""
+        if isinstance(value, int) and not isinstance(value, bool) and value in self.players:
+            return value
+        raise BadFieldError(self.players_message(value))
+
+    def rules(self, options: Any = None) -> Any:
+        """The engine's rules object for ``options``: an :attr:`options_model` instance, or a
+        mapping of option names to values (``players`` included where the model has it; absent
+        keys take the defaults). Raises :class:`BadFieldError` for an unknown or bad option."""
+        if not isinstance(options, self.options_model):
+            options = validate_options(self.options_model, {}, **dict(options or {}))
+        return self.rules_class(options)
+
+    def turnup_scale(self, value: str | None = None) -> dict[int, int]:
+        """The turn-up (kick) points of option value ``value`` of :attr:`turnup_option` (default:
+        the option's default) as ``{rank: points}`` (ranks 2..14, ace 14), from the engine's own
+        table (C8/C32 ``TURNUP_POINTS``, T7 ``KICK_POINTS``); ``{}`` for a game without a turn-up.
+        Raises :class:`BadFieldError` for a value the option does not have."""
+        if self.turnup_option is None:
+            return {}
+        table = self.rules_class.TURNUP_SCALES  # type: ignore[attr-defined]
+        if value is None:
+            value = self.options_model.__pydantic_fields__[self.turnup_option].default  # type: ignore[attr-defined]
+        if value not in table:
+            allowed = ", ".join(show(v) for v in table)
+            raise BadFieldError(f"option {self.turnup_option} must be one of {allowed}, not {show(value)}.")
+        return dict(table[value])
+
 
 _ALL_FOURS_CATEGORIES = ("high", "low", "jack", "game")
 
 HOKM = RulesetInfo("hokm", N_("Hokm"), (4,), anticlockwise=True, leader_field="hakem", default_target=7,
-                   rule_prefix="H", rule_count=27)
+                   rule_prefix="H", rule_count=27, rules_class=Hokm)
 ALL_FOURS = RulesetInfo("all-fours", N_("All Fours (classic)"), (2, 3, 4), anticlockwise=False,
                         leader_field="dealer", default_target=7, categories=_ALL_FOURS_CATEGORIES,
-                        turnup_option="turnup_scale", rule_prefix="C", rule_count=33)
+                        turnup_option="turnup_scale", rule_prefix="C", rule_count=33, rules_class=AllFours)
 TRINIDAD = RulesetInfo("trinidad", N_("All Fours (Trinidad)"), (4, 2), anticlockwise=True,
                        leader_field="dealer", default_target=14, categories=_ALL_FOURS_CATEGORIES,
-                       turnup_option="kick_scale", rule_prefix="T", rule_count=22)
+                       turnup_option="kick_scale", rule_prefix="T", rule_count=22, rules_class=Trinidad)
 
 #: Every ruleset by name, in the order the app lists them.
 RULESETS: dict[str, RulesetInfo] = {r.name: r for r in (HOKM, ALL_FOURS, TRINIDAD)}
