@@ -69,7 +69,7 @@ from .cards import (
 from .errors import BadFieldError, IllegalPlayError, ImpossibleStateError, show
 from .options import PlayerCount, options_model
 from .reasons import N_, REASON_TEXTS, Reason
-from .tricks import make_follow_or_trump, make_winner_seat, winner_reason, winning_index
+from .tricks import HandRecord, make_follow_or_trump, make_winner_seat, winner_reason, winning_index
 
 __all__ = [
     "GAME_VALUE",
@@ -252,7 +252,8 @@ class HandScore:
     """The end-of-hand count (the ``hand-score`` ask).
 
     ``trick_winners``: seat per trick; ``awards``: High, Low, Jack/hang-jack, Game in counting
-    order, only those scored; ``game_points``: per side; ``points``: per side; ``why``: reasons.
+    order, only those scored; ``game_points``: per side; ``points``: per side; ``why``: reasons;
+    ``hand_size``: cards each seat held at the start of play.
     """
 
     trick_winners: tuple[int, ...]
@@ -260,6 +261,7 @@ class HandScore:
     game_points: tuple[int, ...]
     points: tuple[int, ...]
     why: tuple[Reason, ...]
+    hand_size: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -754,7 +756,8 @@ class AllFoursFamily:
         else:
             why.append(game)
         why[:0] = [a.reason for a in awards]
-        return HandScore(tuple(winners), tuple(awards), tuple(totals), self._points(awards), tuple(why))
+        return HandScore(tuple(winners), tuple(awards), tuple(totals), self._points(awards), tuple(why),
+                         max(h.bit_count() for h in start_hands))
 
     def _low_award(self, card: Card, holder: int, captor: int) -> Award:
         side = self.side_of(holder)
@@ -778,6 +781,38 @@ class AllFoursFamily:
     def winner_reason(self, side: int) -> Reason:
         """The reason for ``side`` winning the game."""
         return Reason("target-reached", self.RULE["order"], {"side": side, "target": self.target})
+
+    # ----------------------------------------------------------------- the game protocol
+    # (tutor.engine.rulesets.GameEngine: what a caller needs to play a whole game by name)
+    def to_act(self, state: GameState) -> int | None:
+        """The seat whose action is awaited (``None`` once the game is over)."""
+        return state.to_act
+
+    def is_over(self, state: GameState) -> bool:
+        """True once a side has reached the target (C28, T21)."""
+        return state.over
+
+    def scores(self, state: GameState) -> tuple[int, ...]:
+        """Game points per side."""
+        return state.scores
+
+    def winner(self, state: GameState) -> int | None:
+        """The side that won the game, or ``None``."""
+        return state.winner
+
+    def hands_done(self, state: GameState) -> int:
+        """Hands played to the end and counted (a redeal or a bunch is not a hand)."""
+        return state.hands_done
+
+    def last_hand(self, state: GameState) -> HandRecord | None:
+        """The last hand played to the end: every card of every hand is played (C19, T13)."""
+        hs = state.last_hand
+        if hs is None:
+            return None
+        side_tricks = [0] * self.n_sides
+        for w in hs.trick_winners:
+            side_tricks[self.side_of(w)] += 1
+        return HandRecord(hs.trick_winners, hs.hand_size, tuple(side_tricks), None)
 
     # ----------------------------------------------------------------- state machine
     def new_game(self, seed: int = 0, dealer: int | None = None,

@@ -33,7 +33,7 @@ from .cards import CARDS, SUIT_MASK, Card, Suit, cards_of, shuffled_deck
 from .errors import BadFieldError, IllegalPlayError, ImpossibleStateError, show
 from .options import EXACT, SETUP_ONLY, options_model
 from .reasons import N_, REASON_TEXTS, Reason
-from .tricks import Trick, follow_reason, follow_suit, winner_reason, winning_index
+from .tricks import HandRecord, Trick, follow_reason, follow_suit, winner_reason, winning_index
 
 __all__ = [
     "TRICKS_TO_WIN",
@@ -194,6 +194,51 @@ class Hokm:
     def hand_sizes() -> tuple[int, ...]:
         """Cards each player holds when play starts: 13 (H9)."""
         return (13,)
+
+    # -- the game protocol (tutor.engine.rulesets.GameEngine) ---------------------------------
+    # A state is a :class:`HokmGame`; :meth:`apply` copies it, so states are never changed.
+    def new_game(self, seed: int = 0) -> HokmGame:
+        """A new match dealt from ``seed`` (same seed, same match)."""
+        return HokmGame(seed=seed, options=self.options)
+
+    def legal_actions(self, state: HokmGame) -> list[ChooseTrump | Play]:
+        """Every legal action (:class:`ChooseTrump` or :class:`Play`); none once the match is over."""
+        return state.legal_actions()
+
+    def apply(self, state: HokmGame, action: ChooseTrump | Play) -> HokmGame:
+        """A new state after ``action``; ``state`` is unchanged. Raises :class:`IllegalPlayError`
+        with the rule point (H8, H11, H14, H19, H20, H24) for an action the rules forbid."""
+        new = state.copy()
+        new.push(action)
+        return new
+
+    def to_act(self, state: HokmGame) -> int | None:
+        """The seat to act (the hakem while trump is named), ``None`` once the match is over."""
+        return None if state.over else state.round.to_play
+
+    def is_over(self, state: HokmGame) -> bool:
+        """True once a team has reached the target (H24)."""
+        return state.over
+
+    def scores(self, state: HokmGame) -> tuple[int, ...]:
+        """Match points per team."""
+        return tuple(state.scores)
+
+    def winner(self, state: HokmGame) -> int | None:
+        """The team that won the match, or ``None``."""
+        return state.winner
+
+    def hands_done(self, state: HokmGame) -> int:
+        """Rounds played to their end."""
+        return len(state.rounds)
+
+    def last_hand(self, state: HokmGame) -> HandRecord | None:
+        """The last round played: it ends when a team has 7 tricks (H20), or after 13 (K13)."""
+        if not state.rounds:
+            return None
+        rd = state.rounds[-1]
+        return HandRecord(tuple(rd.trick_winners), 13, (rd.team_tricks[0], rd.team_tricks[1]),
+                          TRICKS_TO_WIN if self.options.stop_at_seven else None)
 
     @staticmethod
     def legal_plays(hand_mask: int, trick: Sequence[int], trump: int | None = None) -> int:
@@ -465,6 +510,19 @@ class HokmGame:
     def over(self) -> bool:
         """True once a team has reached the target."""
         return self.winner is not None
+
+    def copy(self) -> HokmGame:
+        """An independent copy: the same match, going on the same way (the random generator's
+        state is copied too)."""
+        new = object.__new__(HokmGame)
+        new.__dict__.update(self.__dict__)
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new.scores = list(self.scores)
+        new.results = list(self.results)
+        new.rounds = list(self.rounds)
+        new.round = self.round.copy()
+        return new
 
     def legal_actions(self) -> list[ChooseTrump | Play]:
         """Legal actions of the current round; none once the match is over."""

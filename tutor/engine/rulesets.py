@@ -15,6 +15,14 @@ Facts declared here and nowhere else (RULES.md §3.2-§3.3):
 * the option that sets the turn-up (kick) scale (C8/C32 ``turnup_scale``, T7 ``kick_scale``);
 * the rule points of the game (C1-C33, T1-T22, H1-H27).
 
+Each :class:`RulesetInfo` also leads to what the engine declares (and declares only there):
+its rules class (``rules_class``) and so its options model (:attr:`RulesetInfo.options_model`,
+:mod:`tutor.engine.options`), the rules object for some options (:meth:`RulesetInfo.rules`),
+the game's state machine behind one protocol (:meth:`RulesetInfo.engine`, :class:`GameEngine`:
+``new_game``, ``legal_actions``, ``apply``, ``to_act``, ``is_over``, ``scores``, ``winner``,
+``hands_done``, ``last_hand``) and the turn-up (kick) scale of an option value as
+``{rank: points}`` (:meth:`RulesetInfo.turnup_scale`, C8/C32/T7).
+
 Sides: with 4 players the two teams ``seat % 2``; with 2 or 3 players each seat is a side
 (solve-format "Common fields").
 
@@ -32,11 +40,13 @@ from .allfours import AllFours
 from .errors import BadFieldError, UnknownRulesetError, show
 from .hokm import Hokm
 from .options import validate_options
+from .tricks import HandRecord
 from .trinidad import Trinidad
 
 __all__ = [
     "ALL_FOURS",
     "HOKM",
+    "GameEngine",
     "RULESETS",
     "TRINIDAD",
     "Ruleset",
@@ -83,7 +93,53 @@ class Ruleset(Protocol):
 
     def rules(self, options: Any = None) -> Any: ...
 
+    def engine(self, options: Any = None) -> GameEngine: ...
+
     def turnup_scale(self, value: str | None = None) -> dict[int, int]: ...
+
+
+@runtime_checkable
+class GameEngine(Protocol):
+    """One interface for the three state machines (deal → trump → play → score → next deal), so
+    that a caller plays a whole game without knowing which game it is:
+    ``get_ruleset(name).engine(options)`` (:class:`~tutor.engine.hokm.Hokm`,
+    :class:`~tutor.engine.allfours.AllFours`, :class:`~tutor.engine.trinidad.Trinidad`).
+
+    States are opaque and never changed: :meth:`apply` returns a new one (Hokm's mutable
+    :class:`~tutor.engine.hokm.HokmGame` is copied first). Actions are the game's own
+    (:class:`~tutor.engine.hokm.ChooseTrump`/:class:`~tutor.engine.hokm.Play`,
+    :class:`~tutor.engine.allfours.Action`); :meth:`legal_actions` lists them. Scores are per side.
+    """
+
+    players: int
+
+    def new_game(self, seed: int = 0) -> Any:
+        """A new game dealt from ``seed`` (same seed, same game)."""
+
+    def legal_actions(self, state: Any) -> list[Any]:
+        """Every action allowed in ``state`` (none once the game is over)."""
+
+    def apply(self, state: Any, action: Any) -> Any:
+        """The state after ``action``; raises :class:`~tutor.engine.errors.IllegalPlayError`
+        whose ``reason`` names the rule point, for an action the rules forbid now."""
+
+    def to_act(self, state: Any) -> int | None:
+        """The seat whose action is awaited, ``None`` once the game is over."""
+
+    def is_over(self, state: Any) -> bool:
+        """True once a side has reached the target."""
+
+    def scores(self, state: Any) -> tuple[int, ...]:
+        """Game points per side."""
+
+    def winner(self, state: Any) -> int | None:
+        """The winning side once the game is over, else ``None``."""
+
+    def hands_done(self, state: Any) -> int:
+        """Deals (Hokm rounds, All Fours hands) played to their end."""
+
+    def last_hand(self, state: Any) -> HandRecord | None:
+        """The last deal played to its end (:class:`~tutor.engine.tricks.HandRecord`), or ``None``."""
 
 
 @dataclass(frozen=True)
@@ -170,6 +226,12 @@ class RulesetInfo:
         if not isinstance(options, self.options_model):
             options = validate_options(self.options_model, {}, **dict(options or {}))
         return self.rules_class(options)
+
+    def engine(self, options: Any = None) -> GameEngine:
+        """The game's state machine behind :class:`GameEngine`, for ``options`` (as :meth:`rules`:
+        a model instance or a mapping, e.g. ``{"players": 3, "target": 11}``)."""
+        engine: GameEngine = self.rules(options)
+        return engine
 
     def turnup_scale(self, value: str | None = None) -> dict[int, int]:
         """The turn-up (kick) points of option value ``value`` of :attr:`turnup_option` (default:
