@@ -46,6 +46,7 @@ from types import MappingProxyType
 
 from ..engine.cards import Card, Suit, mask_of
 from ..engine.errors import BadFieldError, NotationError, TutorError, show
+from ..solve.asks import CARD_SCHEMA
 from .exercise import Exercise
 
 __all__ = [
@@ -123,6 +124,9 @@ class Kind:
     expected: Callable[[dict, _Ctx], object]
     details: Callable[[object, object, dict, _Ctx], dict]
     answer_help: str = ""
+    #: JSON Schema of the learner's value sent as JSON (the API's ``answer``; shapes in the module
+    #: docstring). The OpenAPI document is built from it.
+    answer_schema: Mapping[str, object] = field(default_factory=dict)
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -404,6 +408,36 @@ def _details_walk(given: dict, expected: dict, answer: dict, ctx: _Ctx) -> dict:
     return out
 
 
+# ----------------------------------------------------------------------------- answer schemas
+
+_SEAT_SCHEMA = {"type": "integer", "minimum": 0, "maximum": 3, "description": "a seat, 0 … players-1"}
+_SIDE_OR_NOBODY = {"type": ["integer", "null"], "minimum": 0, "maximum": 2,
+                   "description": "a side (0 … sides-1), or null for nobody"}
+_AWARDS_SCHEMA = {"type": "object", "required": list(CATEGORIES), "additionalProperties": False,
+                  "properties": {c: _SIDE_OR_NOBODY for c in CATEGORIES},
+                  "description": "who scores High, Low, Jack and Game"}
+_SCHEMAS: dict[str, dict] = {
+    "legal-cards": {"type": "array", "items": CARD_SCHEMA, "uniqueItems": True, "maxItems": 21,
+                    "description": "the cards of the hand that may be played"},
+    "trick-winner": _SEAT_SCHEMA,
+    "round-score": {"type": "integer", "enum": [1, 2, 3], "description": "the points of the round"},
+    "next-hakem": _SEAT_SCHEMA,
+    "turn-up": {"type": "integer", "minimum": 0, "maximum": 99, "description": "the dealer's side's points"},
+    "beg": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 99}, "minItems": 2,
+            "maxItems": 3, "description": "the points of each side"},
+    "hand-score": _AWARDS_SCHEMA,
+    "game-winner": _SIDE_OR_NOBODY,
+    "walk-through": {"oneOf": [
+        {"type": "object", "title": "Hokm", "required": ["trick_winners", "points"], "additionalProperties": False,
+         "properties": {"trick_winners": {"type": "array", "items": _SEAT_SCHEMA, "maxItems": 13},
+                        "points": {"type": ["integer", "null"], "enum": [1, 2, 3, None]}}},
+        {"type": "object", "title": "All Fours", "required": ["trick_winners", "awards"],
+         "additionalProperties": False,
+         "properties": {"trick_winners": {"type": "array", "items": _SEAT_SCHEMA, "maxItems": 21},
+                        "awards": _AWARDS_SCHEMA}}]},
+}
+
+
 # ----------------------------------------------------------------------------- registry
 
 _ALL = ("hokm", "all-fours", "trinidad")
@@ -413,27 +447,36 @@ _AF = ("all-fours", "trinidad")
 KINDS: dict[str, Kind] = {k.name: k for k in (
     Kind("legal-cards", ("legal-plays",), _ALL, ("legal",), _parse_legal, _expected_legal, _details_legal,
          "the cards of the hand that may be played (a list of cards); details: illegal (each card with "
-         "the engine's reasons), missed, right"),
+         "the engine's reasons), missed, right",
+         answer_schema=_SCHEMAS["legal-cards"]),
     Kind("trick-winner", ("trick-winner",), _ALL, ("winner",), _parse_seat, _field("winner"),
-         _details_fields("card"), "the seat that wins the trick; details: card"),
+         _details_fields("card"), "the seat that wins the trick; details: card",
+         answer_schema=_SCHEMAS["trick-winner"]),
     Kind("round-score", ("round-score",), ("hokm",), ("points",), _parse_points, _field("points"),
          _details_fields("result", "winner_team", "next_hakem"),
-         "the points of the round (1, 2 or 3); details: result, winner_team, next_hakem"),
+         "the points of the round (1, 2 or 3); details: result, winner_team, next_hakem",
+         answer_schema=_SCHEMAS["round-score"]),
     Kind("next-hakem", ("round-score",), ("hokm",), ("next_hakem",), _parse_seat, _field("next_hakem"),
-         _details_fields("result", "winner_team"), "the seat of the next hakem; details: result, winner_team"),
+         _details_fields("result", "winner_team"), "the seat of the next hakem; details: result, winner_team",
+         answer_schema=_SCHEMAS["next-hakem"]),
     Kind("turn-up", ("turn-up",), _AF, ("points",), _parse_turnup, _field("points"), _details_fields(),
-         "the points the dealer's side scores for the turned-up card"),
+         "the points the dealer's side scores for the turned-up card",
+         answer_schema=_SCHEMAS["turn-up"]),
     Kind("beg", ("make-trump",), _AF, ("points",), _parse_side_points, _field("points"), _details_sides,
-         "the points of each side (a list, one number per side); details: sides, trump, runs, hand_size, redeal"),
+         "the points of each side (a list, one number per side); details: sides, trump, runs, hand_size, redeal",
+         answer_schema=_SCHEMAS["beg"]),
     Kind("hand-score", ("hand-score",), _AF, ("awards",), _parse_awards, _expected_awards, _details_awards,
-         "for each of high, low, jack, game: the side that scores it, or none; details: categories"),
+         "for each of high, low, jack, game: the side that scores it, or none; details: categories",
+         answer_schema=_SCHEMAS["hand-score"]),
     Kind("game-winner", ("hand-score", "make-trump", "round-score", "round-playout"), _ALL,
          ("winner", "match_winner"), _parse_winner, _expected_winner, _details_winner,
-         "the side that wins the game, or none; details: scores_after"),
+         "the side that wins the game, or none; details: scores_after",
+         answer_schema=_SCHEMAS["game-winner"]),
     Kind("walk-through", ("round-playout", "hand-score"), _ALL, ("trick_winners", "points", "awards"),
          _parse_walk, _expected_walk, _details_walk,
          "trick_winners (the seat winning each trick) and the result: points (Hokm) or awards; "
-         "details: tricks, result/categories"),
+         "details: tricks, result/categories",
+         answer_schema=_SCHEMAS["walk-through"]),
 )}
 
 
