@@ -135,7 +135,7 @@ def test_every_ruleset_declares_every_piece(name):
         assert {r.side_of(s, players) for s in range(players)} == set(range(r.sides(players)))
     if r.turnup_option:
         assert r.option_names() and r.turnup_option in r.option_names()
-        for scale in r.turnup_scales:
+        for scale in r.turnup_scales():
             assert r.turnup_scale(scale) and all(2 <= rank <= 14 for rank in r.turnup_scale(scale))
 
 

@@ -45,7 +45,7 @@ def test_legal_plays_trinidad_no_undertrump():
     ({**TT, "ask": "legal-plays", "trump": "H", "hand": ["3C"], "trick": ["4C", "5C", "6C", "7C"]}, "bad-field"),
     ({**AF, "ask": "legal-plays", "trump": "H", "hand": []}, "bad-field"),
     ({**AF, "ask": "legal-plays", "trump": "H", "hand": ["2C", "3C", "4C", "5C", "6C", "7C", "8C"]}, "bad-field"),
-    ({**AF, "ask": "legal-plays", "trump": "X", "hand": ["3C"]}, "bad-card"),
+    ({**AF, "ask": "legal-plays", "trump": "X", "hand": ["3C"]}, "bad-field"),  # malformed field (issue 7)
     ({**AF, "ask": "legal-plays", "trump": "H", "hand": ["3C"], "trick": ["3C"]}, "duplicate-card"),
     ({**AF, "ask": "legal-plays", "trump": "H", "hand": ["3C"], "players": 5}, "bad-field"),
     ({**TT, "ask": "legal-plays", "trump": "H", "hand": ["3C"], "players": 3}, "bad-field"),

@@ -77,7 +77,7 @@ def test_legal_plays_spec_example_and_hand_order():
     (hokm("legal-plays", trump="H", hand=["3C"], trick=["10C", "2C", "4C", "5C"]), "bad-field"),
     (hokm("legal-plays", trump="H", trick=["10C"]), "bad-field"),
     (hokm("legal-plays", hand=["3C"], trick=["10C"]), "bad-field"),
-    (hokm("legal-plays", trump="X", hand=["3C"]), "bad-card"),
+    (hokm("legal-plays", trump="X", hand=["3C"]), "bad-field"),  # a malformed field value (issue 7)
     (hokm("legal-plays", trump=1, hand=["3C"]), "bad-field"),
     (hokm("legal-plays", trump="H", hand="3C"), "bad-field"),
     (hokm("legal-plays", trump="H", hand=["1C"]), "bad-card"),

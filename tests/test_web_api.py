@@ -200,5 +200,8 @@ def test_openapi_document(client):
     r = client.get("/api/v1/openapi.json")
     doc = r.get_json()
     assert doc["openapi"] == "3.1.0"
-    assert {"/api/v1/solve", "/api/v1/exercises/{id}", "/api/v1/exercises/{id}/answer"} <= set(doc["paths"])
-    assert doc["paths"]["/api/v1/solve"]["post"]["responses"]["400"]["$ref"] == "#/components/responses/Error"
+    # generated from the routes (issue 7): the path parameter is the route's own name, and each
+    # operation lists its own error codes
+    assert {"/api/v1/solve", "/api/v1/exercises/{ref}", "/api/v1/exercises/{ref}/answer"} <= set(doc["paths"])
+    error = doc["paths"]["/api/v1/solve"]["post"]["responses"]["400"]["content"]["application/json"]["schema"]
+    assert "bad-card" in error["properties"]["error"]["properties"]["code"]["enum"]

@@ -450,8 +450,8 @@ def _solve_passes(ruleset: str, rng: random.Random, per_ask: int) -> dict[str, t
     through :func:`tutor.solve.solve` (dict in, answer dict out: what the web app's grading calls)
     beside :data:`SOLVE_BARE` (the engine's verdict on the already parsed fields)."""
     from .solve import solve
-    from .solve.common import get_ruleset, parse_scenario
-    by_ask: dict[str, list[dict]] = {ask: [] for ask in get_ruleset(ruleset).asks}
+    from .solve.common import asks_of, parse_scenario
+    by_ask: dict[str, list[dict]] = {ask: [] for ask in asks_of(ruleset)}
     for s in SCENARIO_SOURCES[ruleset](rng):
         group = by_ask[s["ask"]]
         if len(group) < per_ask:
@@ -478,10 +478,12 @@ def _bare_legal_or_winner(s: Any, legal: Callable, winner: Callable) -> Callable
     """The bare call of a ``legal-plays`` or ``trick-winner`` scenario (else ``None``)."""
     from .engine.cards import mask_of
     if s.ask == "legal-plays":
-        hand, trick, trump = mask_of(s.cards("hand")), s.cards("trick", required=False), s.suit("trump")
+        f = s.fields
+        hand, trick, trump = mask_of(f.hand), list(f.trick or []), f.trump
         return lambda: legal(hand, trick, trump)
     if s.ask == "trick-winner":
-        cards, trump, leader = s.cards("trick"), s.suit("trump"), s.seat("leader", default=0)
+        f = s.fields
+        cards, trump, leader = list(f.trick), f.trump, f.leader
         return lambda: winner(cards, trump, leader)
     return None
 
@@ -504,9 +506,9 @@ def _hokm_bare(s: Any) -> Callable[[], object]:
     if bare is not None:
         return bare
     if s.ask == "round-score":
-        hakem, counts = s.seat("hakem"), s.int_list("team_tricks", 2, 0, 13)
+        hakem, counts = s.fields.hakem, list(s.fields.team_tricks)
         return lambda: round_result(hakem, counts)
-    hakem, trump, played = s.seat("hakem"), s.suit("trump"), s.tricks("tricks", size=4)
+    hakem, trump, played = s.fields.hakem, s.fields.trump, s.fields.tricks
     seat = make_winner_seat(4)
 
     def playout() -> object:  # the winner of each trick, the round's value once a team has 7
@@ -534,20 +536,18 @@ def _af_calls(ruleset: str) -> Callable[[random.Random, int], tuple]:
 
 
 def _af_bare(s: Any) -> Callable[[], object]:
-    from .solve.allfours import engine_for
-    eng = engine_for(s)
+    eng = s.rules
     bare = _bare_legal_or_winner(s, eng.legal_plays, eng.winner_seat)
     if bare is not None:
         return bare
     if s.ask == "turn-up":
-        card = s.card("card")
+        card = s.fields.card
         return lambda: eng.turnup_points(card)
     if s.ask == "make-trump":
-        dealer, ups = s.seat("dealer"), s.cards("turn_ups")
-        decision, choice = s.data["decision"], s.data.get("dealer_choice")
-        scores = s.int_list("scores", eng.n_sides, 0, 999, required=False)
+        f = s.fields
+        dealer, ups, decision, choice, scores = f.dealer, f.turn_ups, f.decision, f.dealer_choice, f.scores
         return lambda: eng.make_trump(dealer, ups, decision, choice, scores)
-    dealer, trump, played = s.seat("dealer"), s.suit("trump"), s.tricks("tricks", size=eng.players)
+    dealer, trump, played = s.fields.dealer, s.fields.trump, s.fields.tricks
 
     def hand_score() -> object:
         start, _, winners = eng.replay(dealer, trump, played)

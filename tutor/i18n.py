@@ -576,11 +576,8 @@ def _load_engine_texts() -> bool:
     """Import the ruleset modules once so that every reason template is in REASON_TEXTS."""
     import importlib
 
-    for name in _ENGINE_MODULES:
-        try:
-            importlib.import_module(f"tutor.engine.{name}")
-        except ImportError:  # a ruleset not written yet
-            continue
+    for name in _ENGINE_MODULES:  # a broken module fails here, loudly
+        importlib.import_module(f"tutor.engine.{name}")
     return True
 
 

@@ -49,7 +49,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from operator import attrgetter
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal, get_args
+
+from pydantic import Field
 
 from .cards import (
     ACE,
@@ -67,8 +69,10 @@ from .cards import (
     names_desc,
 )
 from .errors import BadFieldError, IllegalPlayError, ImpossibleStateError, show
+from .options import PlayerCount, options_model
 from .reasons import N_, REASON_TEXTS, Reason, lazy_reason, make_reason
 from .tricks import (
+    HandRecord,
     make_follow_or_trump,
     make_winner_seat,
     shared_reason,
@@ -145,67 +149,49 @@ REASON_TEXTS.update({
 _TENS, _ACES, _KINGS, _QUEENS, _JACKS = (_RANK_MASK[r] for r in (10, ACE, KING, QUEEN, JACK))
 
 
-#: Turn-up values per scale (C8; running C32): rank -> points. The first scale is the default.
-TURNUP_POINTS: dict[str, dict[int, int]] = {
-    "jack": {JACK: 1},
-    "running": {ACE: 4, KING: 3, QUEEN: 2, JACK: 1},
-}
-
-
 def game_points(mask: int) -> int:
     """Game card points (C26/T20) of the cards in bit set ``mask``; the whole pack holds 80."""
     return (10 * (mask & _TENS).bit_count() + 4 * (mask & _ACES).bit_count() + 3 * (mask & _KINGS).bit_count()
             + 2 * (mask & _QUEENS).bit_count() + (mask & _JACKS).bit_count())
 
 
-def _check_choice(name: str, value: object, allowed: tuple) -> None:
-    if not any(type(a) is type(value) and a == value for a in allowed):
-        shown = ", ".join(show(a) for a in allowed)
-        raise BadFieldError(f"option {name} must be one of {shown}, not {show(value)}.")
-
-
-def _check_int(name: str, value: object, allowed: tuple | range) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value not in allowed:
-        raise BadFieldError(f"option {name} must be an integer in {allowed}, not {show(value)}.")
-
-
 #: Ways of bringing hands back after a run (classic option ``run_hand_method``; first = default).
-RUN_HAND_METHODS = ("discard3", "keep-all", "keep-then-discard", "wait-and-see", "eldest-and-dealer")
+RunHandMethod = Literal["discard3", "keep-all", "keep-then-discard", "wait-and-see", "eldest-and-dealer"]
+RUN_HAND_METHODS: tuple[str, ...] = get_args(RunHandMethod)
+#: Allowed ``target`` of both All Fours games (spec: "integer"; the named variants are 7, 10, 11, 31, 14).
+Target = Annotated[int, Field(ge=1, le=999)]
+#: Turn-up points per ``turnup_scale`` (C8 jack: J 1; C32 running: A 4, K 3, Q 2, J 1): rank -> points.
+TURNUP_POINTS: dict[str, dict[int, int]] = {
+    "jack": {JACK: 1},
+    "running": {ACE: 4, KING: 3, QUEEN: 2, JACK: 1},
+}
+_PLAYERS = PlayerCount("all-fours")
 
 
-@dataclass(frozen=True, slots=True)
+@options_model("all-fours")
 class AllFoursOptions:
-    """Options of classic All Fours (RULES.md §3.3; the first value listed is the default).
+    """Options of classic All Fours (RULES.md §3.3; the first value listed is the default), a
+    frozen strict pydantic model (:mod:`tutor.engine.options`).
 
-    ``players`` 2|3|4 (C2); ``target`` 7 (C28; 11 *Eleven Makes* C31, 31 *Running All Fours* C32,
-    10 Hoyle K23; any 1..999); ``turnup_scale`` ``"jack"`` (J 1, C8) | ``"running"`` (A 4 K 3 Q 2
-    J 1, C32); ``low`` ``"dealt"`` (C24) | ``"captured"`` (C30); ``game_tie``
-    ``"dealer-excluded"`` (C27) | ``"nobody"`` (K4); ``void_rule`` ``"free"`` (C21) |
-    ``"must_trump"`` (K20); ``gift_may_win`` True (C12) | False (K6, FOSTER);
-    ``run_hand_method`` ``"discard3"`` (C15) | ``"keep-all"`` (C33c: play with 9, 12 … cards) |
-    ``"keep-then-discard"`` (C33b) | ``"wait-and-see"`` (C33a) | ``"eldest-and-dealer"`` (K21,
-    ES-WIKI).
+    ``players`` 2|3|4 (C2; the counts of :data:`tutor.engine.rulesets.ALL_FOURS`); ``target`` 7
+    (C28; 11 *Eleven Makes* C31, 31 *Running All Fours* C32, 10 Hoyle K23; any 1..999);
+    ``turnup_scale`` ``"jack"`` (J 1, C8) | ``"running"`` (A 4 K 3 Q 2 J 1, C32); ``low``
+    ``"dealt"`` (C24) | ``"captured"`` (C30); ``game_tie`` ``"dealer-excluded"`` (C27) |
+    ``"nobody"`` (K4); ``void_rule`` ``"free"`` (C21) | ``"must_trump"`` (K20); ``gift_may_win``
+    True (C12) | False (K6, FOSTER); ``run_hand_method`` ``"discard3"`` (C15) | ``"keep-all"``
+    (C33c: play with 9, 12 … cards) | ``"keep-then-discard"`` (C33b) | ``"wait-and-see"`` (C33a)
+    | ``"eldest-and-dealer"`` (K21, ES-WIKI).
     Raises :class:`BadFieldError` for a value outside these.
     """
 
-    players: int = 2
-    target: int = 7
-    turnup_scale: str = "jack"
-    low: str = "dealt"
-    game_tie: str = "dealer-excluded"
-    void_rule: str = "free"
+    players: Annotated[int, _PLAYERS] = Field(default_factory=_PLAYERS.default)
+    target: Target = 7
+    turnup_scale: Literal["jack", "running"] = "jack"
+    low: Literal["dealt", "captured"] = "dealt"
+    game_tie: Literal["dealer-excluded", "nobody"] = "dealer-excluded"
+    void_rule: Literal["free", "must_trump"] = "free"
     gift_may_win: bool = True
-    run_hand_method: str = "discard3"
-
-    def __post_init__(self) -> None:
-        _check_int("players", self.players, (2, 3, 4))
-        _check_int("target", self.target, range(1, 1000))
-        _check_choice("turnup_scale", self.turnup_scale, ("jack", "running"))
-        _check_choice("low", self.low, ("dealt", "captured"))
-        _check_choice("game_tie", self.game_tie, ("dealer-excluded", "nobody"))
-        _check_choice("void_rule", self.void_rule, ("free", "must_trump"))
-        _check_choice("gift_may_win", self.gift_may_win, (True, False))
-        _check_choice("run_hand_method", self.run_hand_method, RUN_HAND_METHODS)
+    run_hand_method: RunHandMethod = "discard3"
 
     @classmethod
     def running_all_fours(cls, **kw: Any) -> AllFoursOptions:
@@ -276,7 +262,8 @@ class HandScore:
     """The end-of-hand count (the ``hand-score`` ask).
 
     ``trick_winners``: seat per trick; ``awards``: High, Low, Jack/hang-jack, Game in counting
-    order, only those scored; ``game_points``: per side; ``points``: per side; ``why``: reasons.
+    order, only those scored; ``game_points``: per side; ``points``: per side; ``why``: reasons;
+    ``hand_size``: cards each seat held at the start of play.
     """
 
     trick_winners: tuple[int, ...]
@@ -284,6 +271,7 @@ class HandScore:
     game_points: tuple[int, ...]
     points: tuple[int, ...]
     why: tuple[Reason, ...]
+    hand_size: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -779,7 +767,8 @@ class AllFoursFamily:
         else:
             why.append(game)
         why[:0] = [a.reason for a in awards]
-        return HandScore(tuple(winners), tuple(awards), tuple(totals), self._points(awards), tuple(why))
+        return HandScore(tuple(winners), tuple(awards), tuple(totals), self._points(awards), tuple(why),
+                         max(h.bit_count() for h in start_hands))
 
     def _low_award(self, card: Card, holder: int, captor: int) -> Award:
         side = self.side_of(holder)
@@ -803,6 +792,38 @@ class AllFoursFamily:
     def winner_reason(self, side: int) -> Reason:
         """The reason for ``side`` winning the game."""
         return Reason("target-reached", self.RULE["order"], {"side": side, "target": self.target})
+
+    # ----------------------------------------------------------------- the game protocol
+    # (tutor.engine.rulesets.GameEngine: what a caller needs to play a whole game by name)
+    def to_act(self, state: GameState) -> int | None:
+        """The seat whose action is awaited (``None`` once the game is over)."""
+        return state.to_act
+
+    def is_over(self, state: GameState) -> bool:
+        """True once a side has reached the target (C28, T21)."""
+        return state.over
+
+    def scores(self, state: GameState) -> tuple[int, ...]:
+        """Game points per side."""
+        return state.scores
+
+    def winner(self, state: GameState) -> int | None:
+        """The side that won the game, or ``None``."""
+        return state.winner
+
+    def hands_done(self, state: GameState) -> int:
+        """Hands played to the end and counted (a redeal or a bunch is not a hand)."""
+        return state.hands_done
+
+    def last_hand(self, state: GameState) -> HandRecord | None:
+        """The last hand played to the end: every card of every hand is played (C19, T13)."""
+        hs = state.last_hand
+        if hs is None:
+            return None
+        side_tricks = [0] * self.n_sides
+        for w in hs.trick_winners:
+            side_tricks[self.side_of(w)] += 1
+        return HandRecord(hs.trick_winners, hs.hand_size, tuple(side_tricks), None)
 
     # ----------------------------------------------------------------- state machine
     def new_game(self, seed: int = 0, dealer: int | None = None,
@@ -1094,6 +1115,7 @@ class AllFours(AllFoursFamily):
 
     ruleset = "all-fours"
     options_type = AllFoursOptions
+    TURNUP_SCALES = TURNUP_POINTS
     RULE: ClassVar[dict[str, str]] = {
         "lead": "C19", "follow": "C20", "trump_led": "C20", "void": "C21", "void_strict": "K20", "winner": "C22",
         "turnup": "C8", "stand": "C9", "give": "C11", "give_forbidden": "K6", "run": "C13", "redeal": "C17",
@@ -1132,8 +1154,9 @@ class AllFours(AllFoursFamily):
             if pts:
                 return pts, Reason("turnup-scores", "C32", {"card": str(card), "points": pts})
             return 0, Reason("turnup-no-points", "C32", {"card": str(card)})
-        if card.rank == JACK:
-            return 1, Reason("turned-jack", "C8", {"card": str(card), "points": 1})
+        pts = TURNUP_POINTS["jack"].get(card.rank, 0)
+        if pts:
+            return pts, Reason("turned-jack", "C8", {"card": str(card), "points": pts})
         return 0, Reason("turnup-no-points", "C8", {"card": str(card)})
 
     def give_awards(self, dealer: int) -> list[Award]:

@@ -27,11 +27,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Annotated, Literal
 
 from .cards import CARDS, SUIT_MASK, Card, Suit, cards_of, shuffled_deck
 from .errors import BadFieldError, IllegalPlayError, ImpossibleStateError, show
+from .options import EXACT, SETUP_ONLY, options_model
 from .reasons import N_, REASON_TEXTS, Reason
-from .tricks import Trick, follow_reason, follow_suit, follow_verdict, winner_reason, winning_index
+from .tricks import HandRecord, Trick, follow_reason, follow_suit, follow_verdict, winner_reason, winning_index
 
 __all__ = [
     "TRICKS_TO_WIN",
@@ -66,35 +68,26 @@ REASON_TEXTS.update({
 })
 
 
-@dataclass(frozen=True, slots=True)
+@options_model("hokm")
 class HokmOptions:
-    """Options of Hokm (RULES.md §3.3; defaults first).
+    """Options of Hokm (RULES.md §3.3; defaults first), a frozen strict pydantic model
+    (:mod:`tutor.engine.options`).
 
     * ``target``: match points to win, 7 or 3 (H24, K14).
     * ``stop_at_seven``: the round stops once a team has 7 tricks (H20); ``False`` plays all 13
       tricks, the score unchanged (K13).
     * ``first_hakem``: ``"random"`` (the app's way, H7) or ``"first_ace"`` (deal face up until
-      an ace; its receiver is hakem — H7, K15).
+      an ace; its receiver is hakem — H7, K15). Sets up a match, not an option of a scenario.
     * ``partner_by_second_ace``: with ``first_ace``, go on dealing until an ace reaches another
-      player; that player becomes the hakem's partner (HOKM-P, K15).
+      player; that player becomes the hakem's partner (HOKM-P, K15). Sets up a match.
 
     Raises :class:`BadFieldError` for a value outside these.
     """
 
-    target: int = 7
+    target: Annotated[Literal[7, 3], EXACT] = 7
     stop_at_seven: bool = True
-    first_hakem: str = "random"
-    partner_by_second_ace: bool = False
-
-    def __post_init__(self) -> None:
-        if self.target not in (7, 3) or isinstance(self.target, bool):
-            raise BadFieldError(f"hokm target must be 7 or 3, not {show(self.target)}.")
-        if not isinstance(self.stop_at_seven, bool):
-            raise BadFieldError("stop_at_seven must be true or false.")
-        if self.first_hakem not in ("random", "first_ace"):
-            raise BadFieldError(f"first_hakem must be random or first_ace, not {show(self.first_hakem)}.")
-        if not isinstance(self.partner_by_second_ace, bool):
-            raise BadFieldError("partner_by_second_ace must be true or false.")
+    first_hakem: Annotated[Literal["random", "first_ace"], SETUP_ONLY] = "random"
+    partner_by_second_ace: Annotated[bool, SETUP_ONLY] = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,9 +182,63 @@ class Hokm:
 
     name = "hokm"
     players = 4
+    options_type = HokmOptions
 
     def __init__(self, options: HokmOptions | None = None):
         self.options = options or HokmOptions()
+
+    def __repr__(self) -> str:
+        return f"Hokm({self.options!r})"
+
+    @staticmethod
+    def hand_sizes() -> tuple[int, ...]:
+        """Cards each player holds when play starts: 13 (H9)."""
+        return (13,)
+
+    # -- the game protocol (tutor.engine.rulesets.GameEngine) ---------------------------------
+    # A state is a :class:`HokmGame`; :meth:`apply` copies it, so states are never changed.
+    def new_game(self, seed: int = 0) -> HokmGame:
+        """A new match dealt from ``seed`` (same seed, same match)."""
+        return HokmGame(seed=seed, options=self.options)
+
+    def legal_actions(self, state: HokmGame) -> list[ChooseTrump | Play]:
+        """Every legal action (:class:`ChooseTrump` or :class:`Play`); none once the match is over."""
+        return state.legal_actions()
+
+    def apply(self, state: HokmGame, action: ChooseTrump | Play) -> HokmGame:
+        """A new state after ``action``; ``state`` is unchanged. Raises :class:`IllegalPlayError`
+        with the rule point (H8, H11, H14, H19, H20, H24) for an action the rules forbid."""
+        new = state.copy()
+        new.push(action)
+        return new
+
+    def to_act(self, state: HokmGame) -> int | None:
+        """The seat to act (the hakem while trump is named), ``None`` once the match is over."""
+        return None if state.over else state.round.to_play
+
+    def is_over(self, state: HokmGame) -> bool:
+        """True once a team has reached the target (H24)."""
+        return state.over
+
+    def scores(self, state: HokmGame) -> tuple[int, ...]:
+        """Match points per team."""
+        return tuple(state.scores)
+
+    def winner(self, state: HokmGame) -> int | None:
+        """The team that won the match, or ``None``."""
+        return state.winner
+
+    def hands_done(self, state: HokmGame) -> int:
+        """Rounds played to their end."""
+        return len(state.rounds)
+
+    def last_hand(self, state: HokmGame) -> HandRecord | None:
+        """The last round played: it ends when a team has 7 tricks (H20), or after 13 (K13)."""
+        if not state.rounds:
+            return None
+        rd = state.rounds[-1]
+        return HandRecord(tuple(rd.trick_winners), 13, (rd.team_tricks[0], rd.team_tricks[1]),
+                          TRICKS_TO_WIN if self.options.stop_at_seven else None)
 
     @staticmethod
     def legal_plays(hand_mask: int, trick: Sequence[int], trump: int | None = None) -> int:
@@ -467,6 +514,19 @@ class HokmGame:
     def over(self) -> bool:
         """True once a team has reached the target."""
         return self.winner is not None
+
+    def copy(self) -> HokmGame:
+        """An independent copy: the same match, going on the same way (the random generator's
+        state is copied too)."""
+        new = object.__new__(HokmGame)
+        new.__dict__.update(self.__dict__)
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new.scores = list(self.scores)
+        new.results = list(self.results)
+        new.rounds = list(self.rounds)
+        new.round = self.round.copy()
+        return new
 
     def legal_actions(self) -> list[ChooseTrump | Play]:
         """Legal actions of the current round; none once the match is over."""

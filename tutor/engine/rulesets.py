@@ -15,6 +15,14 @@ Facts declared here and nowhere else (RULES.md §3.2-§3.3):
 * the option that sets the turn-up (kick) scale (C8/C32 ``turnup_scale``, T7 ``kick_scale``);
 * the rule points of the game (C1-C33, T1-T22, H1-H27).
 
+Each :class:`RulesetInfo` also leads to what the engine declares (and declares only there):
+its rules class (``rules_class``) and so its options model (:attr:`RulesetInfo.options_model`,
+:mod:`tutor.engine.options`), the rules object for some options (:meth:`RulesetInfo.rules`),
+the game's state machine behind one protocol (:meth:`RulesetInfo.engine`, :class:`GameEngine`:
+``new_game``, ``legal_actions``, ``apply``, ``to_act``, ``is_over``, ``scores``, ``winner``,
+``hands_done``, ``last_hand``) and the turn-up (kick) scale of an option value as
+``{rank: points}`` (:meth:`RulesetInfo.turnup_scale`, C8/C32/T7).
+
 Sides: with 4 players the two teams ``seat % 2``; with 2 or 3 players each seat is a side
 (solve-format "Common fields").
 
@@ -24,19 +32,21 @@ No web imports. :data:`RULESETS` is the registry; :func:`get_ruleset` raises
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from .allfours import TURNUP_POINTS, AllFoursOptions
-from .errors import UnknownRulesetError, show
-from .hokm import Hokm, HokmOptions
-from .trinidad import KICK_POINTS, TrinidadOptions
+from .allfours import AllFours
+from .errors import BadFieldError, UnknownRulesetError, show
+from .hokm import Hokm
+from .options import choices_of, validate_options
+from .tricks import HandRecord
+from .trinidad import Trinidad
 
 __all__ = [
     "ALL_FOURS",
     "HOKM",
+    "GameEngine",
     "RULESETS",
     "TRINIDAD",
     "Ruleset",
@@ -76,6 +86,61 @@ class Ruleset(Protocol):
 
     def rule_points(self) -> tuple[str, ...]: ...
 
+    @property
+    def options_model(self) -> type: ...
+
+    def check_players(self, value: object) -> int: ...
+
+    def rules(self, options: Any = None) -> Any: ...
+
+    def engine(self, options: Any = None) -> GameEngine: ...
+
+    def turnup_scale(self, value: str | None = None) -> dict[int, int]: ...
+
+
+@runtime_checkable
+class GameEngine(Protocol):
+    """One interface for the three state machines (deal → trump → play → score → next deal), so
+    that a caller plays a whole game without knowing which game it is:
+    ``get_ruleset(name).engine(options)`` (:class:`~tutor.engine.hokm.Hokm`,
+    :class:`~tutor.engine.allfours.AllFours`, :class:`~tutor.engine.trinidad.Trinidad`).
+
+    States are opaque and never changed: :meth:`apply` returns a new one (Hokm's mutable
+    :class:`~tutor.engine.hokm.HokmGame` is copied first). Actions are the game's own
+    (:class:`~tutor.engine.hokm.ChooseTrump`/:class:`~tutor.engine.hokm.Play`,
+    :class:`~tutor.engine.allfours.Action`); :meth:`legal_actions` lists them. Scores are per side.
+    """
+
+    players: int
+
+    def new_game(self, seed: int = 0) -> Any:
+        """A new game dealt from ``seed`` (same seed, same game)."""
+
+    def legal_actions(self, state: Any) -> list[Any]:
+        """Every action allowed in ``state`` (none once the game is over)."""
+
+    def apply(self, state: Any, action: Any) -> Any:
+        """The state after ``action``; raises :class:`~tutor.engine.errors.IllegalPlayError`
+        whose ``reason`` names the rule point, for an action the rules forbid now."""
+
+    def to_act(self, state: Any) -> int | None:
+        """The seat whose action is awaited, ``None`` once the game is over."""
+
+    def is_over(self, state: Any) -> bool:
+        """True once a side has reached the target."""
+
+    def scores(self, state: Any) -> tuple[int, ...]:
+        """Game points per side."""
+
+    def winner(self, state: Any) -> int | None:
+        """The winning side once the game is over, else ``None``."""
+
+    def hands_done(self, state: Any) -> int:
+        """Deals (Hokm rounds, All Fours hands) played to their end."""
+
+    def last_hand(self, state: Any) -> HandRecord | None:
+        """The last deal played to its end (:class:`~tutor.engine.tricks.HandRecord`), or ``None``."""
+
 
 @dataclass(frozen=True)
 class RulesetInfo:
@@ -87,10 +152,11 @@ class RulesetInfo:
     lead (``"hakem"``: that seat leads; ``"dealer"``: the next seat in play order leads);
     ``default_target``: game points to win; ``categories``: end-of-hand scoring categories;
     ``turnup_option``: the option that picks the turn-up scale (``None``: no turn-up);
-    ``rule_prefix``/``rule_count``: its rule points ``C1..C33`` and so on; ``options_class``: its
-    options; ``turnup_scales``: the engine's turn-up tables by scale name (first = default);
-    ``card_reason``: ``(card, hand_mask, trick, trump) -> Reason`` saying why one card may
-    or may not be played, where the engine explains single cards (Hokm), else ``None``.
+    ``rule_prefix``/``rule_count``: its rule points ``C1..C33`` and so on; ``rules_class``: the
+    engine's rules class (:class:`~tutor.engine.hokm.Hokm`, :class:`~tutor.engine.allfours.AllFours`,
+    :class:`~tutor.engine.trinidad.Trinidad`), whose ``options_type`` is the options model;
+    ``card_reason``: ``(card, hand_mask, trick, trump) -> Reason`` saying why one card may or may
+    not be played, where the engine explains single cards (Hokm), else ``None``.
     """
 
     name: str
@@ -103,20 +169,19 @@ class RulesetInfo:
     turnup_option: str | None = None
     rule_prefix: str = ""
     rule_count: int = 0
-    options_class: type | None = None
+    rules_class: type = object
     card_reason: Callable[..., Any] | None = None
-    turnup_scales: Mapping[str, Mapping[int, int]] = dataclasses.field(default_factory=dict)
-
-    def turnup_scale(self, value: str) -> Mapping[int, int]:
-        """``{rank: points}`` of the turn-up (kick) scale ``value`` of the option ``turnup_option``
-        (the engine's own table; ``KeyError`` for a scale the ruleset does not have)."""
-        return self.turnup_scales[value]
 
     def option_names(self) -> tuple[str, ...]:
-        """The names of the ruleset's options (RULES.md §3.3), ``players`` not counted."""
-        if self.options_class is None:
+        """The names of the ruleset's options a scenario may set (RULES.md §3.3), ``players`` not
+        counted."""
+        return tuple(n for n in self.options_model.__pydantic_fields__ if n != "players")
+
+    def turnup_scales(self) -> tuple[str, ...]:
+        """The values of :attr:`turnup_option`, default first (``()`` without a turn-up)."""
+        if self.turnup_option is None:
             return ()
-        return tuple(f.name for f in dataclasses.fields(self.options_class) if f.name != "players")
+        return tuple(choices_of(self.options_model, self.turnup_option) or ())
 
     @property
     def default_players(self) -> int:
@@ -150,19 +215,65 @@ class RulesetInfo:
         """The game's rule points, e.g. ``("H1", ..., "H27")``."""
         return tuple(f"{self.rule_prefix}{i}" for i in range(1, self.rule_count + 1))
 
+    @property
+    def options_model(self) -> type:
+        """The options model (:mod:`tutor.engine.options`): :class:`~tutor.engine.hokm.HokmOptions`,
+        :class:`~tutor.engine.allfours.AllFoursOptions` or :class:`~tutor.engine.trinidad.TrinidadOptions`."""
+        return self.rules_class.options_type  # type: ignore[no-any-return, attr-defined]
+
+    def players_message(self, value: object) -> str:
+        """The contract's message for a player count this ruleset does not allow."""
+        allowed = ", ".join(str(p) for p in sorted(self.players))
+        return f"players for {self.name} must be one of {allowed}, not {show(value)}."
+
+    def check_players(self, value: object) -> int:
+        """``value`` if it is a player count this ruleset allows; raises :class:`BadFieldError`
+        (code ``bad-field``) otherwise (a bool is not a count)."""
+        if isinstance(value, int) and not isinstance(value, bool) and value in self.players:
+            return value
+        raise BadFieldError(self.players_message(value))
+
+    def rules(self, options: Any = None) -> Any:
+        """The engine's rules object for ``options``: an :attr:`options_model` instance, or a
+        mapping of option names to values (``players`` included where the model has it; absent
+        keys take the defaults). Raises :class:`BadFieldError` for an unknown or bad option."""
+        if not isinstance(options, self.options_model):
+            options = validate_options(self.options_model, {}, **dict(options or {}))
+        return self.rules_class(options)
+
+    def engine(self, options: Any = None) -> GameEngine:
+        """The game's state machine behind :class:`GameEngine`, for ``options`` (as :meth:`rules`:
+        a model instance or a mapping, e.g. ``{"players": 3, "target": 11}``)."""
+        engine: GameEngine = self.rules(options)
+        return engine
+
+    def turnup_scale(self, value: str | None = None) -> dict[int, int]:
+        """The turn-up (kick) points of option value ``value`` of :attr:`turnup_option` (default:
+        the option's default) as ``{rank: points}`` (ranks 2..14, ace 14), from the engine's own
+        table (C8/C32 ``TURNUP_POINTS``, T7 ``KICK_POINTS``); ``{}`` for a game without a turn-up.
+        Raises :class:`BadFieldError` for a value the option does not have."""
+        if self.turnup_option is None:
+            return {}
+        table = self.rules_class.TURNUP_SCALES  # type: ignore[attr-defined]
+        if value is None:
+            value = self.options_model.__pydantic_fields__[self.turnup_option].default  # type: ignore[attr-defined]
+        if value not in table:
+            allowed = ", ".join(show(v) for v in table)
+            raise BadFieldError(f"option {self.turnup_option} must be one of {allowed}, not {show(value)}.")
+        return dict(table[value])
+
 
 _ALL_FOURS_CATEGORIES = ("high", "low", "jack", "game")
 
 HOKM = RulesetInfo("hokm", N_("Hokm"), (4,), anticlockwise=True, leader_field="hakem", default_target=7,
-                   rule_prefix="H", rule_count=27, options_class=HokmOptions, card_reason=Hokm.why)
+                   rule_prefix="H", rule_count=27, rules_class=Hokm,
+                   card_reason=Hokm.why)
 ALL_FOURS = RulesetInfo("all-fours", N_("All Fours (classic)"), (2, 3, 4), anticlockwise=False,
                         leader_field="dealer", default_target=7, categories=_ALL_FOURS_CATEGORIES,
-                        turnup_option="turnup_scale", rule_prefix="C", rule_count=33,
-                        options_class=AllFoursOptions, turnup_scales=TURNUP_POINTS)
+                        turnup_option="turnup_scale", rule_prefix="C", rule_count=33, rules_class=AllFours)
 TRINIDAD = RulesetInfo("trinidad", N_("All Fours (Trinidad)"), (4, 2), anticlockwise=True,
                        leader_field="dealer", default_target=14, categories=_ALL_FOURS_CATEGORIES,
-                       turnup_option="kick_scale", rule_prefix="T", rule_count=22,
-                       options_class=TrinidadOptions, turnup_scales=KICK_POINTS)
+                       turnup_option="kick_scale", rule_prefix="T", rule_count=22, rules_class=Trinidad)
 
 #: Every ruleset by name, in the order the app lists them.
 RULESETS: dict[str, RulesetInfo] = {r.name: r for r in (HOKM, ALL_FOURS, TRINIDAD)}

@@ -30,6 +30,7 @@ from .cards import CARD_NAMES, CARDS, SUIT_LETTERS, SUIT_MASK, Card, Suit, forma
 from .reasons import N_, REASON_TEXTS, Reason, lazy_reason, make_reason
 
 __all__ = [
+    "HandRecord",
     "Trick",
     "follow_or_trump",
     "follow_reason",
@@ -45,6 +46,21 @@ __all__ = [
     "winner_reason",
     "winning_index",
 ]
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """One deal played to its end, as the game protocol reports it
+    (:class:`tutor.engine.rulesets.GameEngine`): ``trick_winners`` (seat per trick, in order),
+    ``cards_each`` (cards each seat held at the start of play), ``side_tricks`` (tricks per side)
+    and ``tricks_to_win`` (tricks that end the deal early, Hokm's 7 — H20; ``None``: every card
+    is played)."""
+
+    trick_winners: tuple[int, ...]
+    cards_each: int
+    side_tricks: tuple[int, ...]
+    tricks_to_win: int | None
+
 
 REASON_TEXTS.update({
     "must-follow-suit": N_("{led} was led and you hold {cards}, so you must play one of them."),

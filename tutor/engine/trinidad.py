@@ -26,11 +26,13 @@ seat call, partner included.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 
-from .allfours import AllFoursFamily, Award, _check_choice, _check_int
+from pydantic import Field
+
+from .allfours import AllFoursFamily, Award, Target
 from .cards import ACE, CARDS, JACK, Card
+from .options import PlayerCount, options_model
 from .reasons import N_, REASON_TEXTS, Reason
 
 __all__ = ["KICK_POINTS", "Trinidad", "TrinidadOptions"]
@@ -52,34 +54,30 @@ REASON_TEXTS.update({
 })
 
 
-@dataclass(frozen=True, slots=True)
-class TrinidadOptions:
-    """Options of Trinidad All Fours (RULES.md §3.3; first value = default).
+_PLAYERS = PlayerCount("trinidad")
 
-    ``players`` 4|2 (T1); ``target`` 14 (T21; 7 K19; any 1..999); ``kick_scale``
-    ``"standard"`` (T7) | ``"tobago"``; ``jack`` ``"hang"`` (K2) | ``"plain"``; ``void_rule``
-    ``"free"`` (K1) | ``"must_trump"``; ``no_undertrump`` False | True (K22);
-    ``same_suit_kick_scores`` False | True (K9); ``beg_point_may_win`` True | False.
+
+@options_model("trinidad")
+class TrinidadOptions:
+    """Options of Trinidad All Fours (RULES.md §3.3; first value = default), a frozen strict
+    pydantic model (:mod:`tutor.engine.options`).
+
+    ``players`` 4|2 (T1; the counts of :data:`tutor.engine.rulesets.TRINIDAD`); ``target`` 14
+    (T21; 7 K19; any 1..999); ``kick_scale`` ``"standard"`` (T7) | ``"tobago"``; ``jack``
+    ``"hang"`` (K2) | ``"plain"``; ``void_rule`` ``"free"`` (K1) | ``"must_trump"``;
+    ``no_undertrump`` False | True (K22); ``same_suit_kick_scores`` False | True (K9);
+    ``beg_point_may_win`` True | False.
     Raises :class:`~tutor.engine.errors.BadFieldError` for other values.
     """
 
-    players: int = 4
-    target: int = 14
-    kick_scale: str = "standard"
-    jack: str = "hang"
-    void_rule: str = "free"
+    players: Annotated[int, _PLAYERS] = Field(default_factory=_PLAYERS.default)
+    target: Target = 14
+    kick_scale: Literal["standard", "tobago"] = "standard"
+    jack: Literal["hang", "plain"] = "hang"
+    void_rule: Literal["free", "must_trump"] = "free"
     no_undertrump: bool = False
     same_suit_kick_scores: bool = False
     beg_point_may_win: bool = True
-
-    def __post_init__(self) -> None:
-        _check_int("players", self.players, (4, 2))
-        _check_int("target", self.target, range(1, 1000))
-        _check_choice("kick_scale", self.kick_scale, ("standard", "tobago"))
-        _check_choice("jack", self.jack, ("hang", "plain"))
-        _check_choice("void_rule", self.void_rule, ("free", "must_trump"))
-        for name in ("no_undertrump", "same_suit_kick_scores", "beg_point_may_win"):
-            _check_choice(name, getattr(self, name), (False, True))
 
 
 class Trinidad(AllFoursFamily):
@@ -93,6 +91,7 @@ class Trinidad(AllFoursFamily):
 
     ruleset = "trinidad"
     options_type = TrinidadOptions
+    TURNUP_SCALES = KICK_POINTS
     RULE: ClassVar[dict[str, str]] = {
         "lead": "T13", "follow": "T15", "trump_led": "T14", "void": "K1", "void_strict": "K1", "winner": "T16",
         "turnup": "T7", "stand": "T8", "give": "T9", "give_forbidden": "T9", "run": "T10", "redeal": "T12",

@@ -9,8 +9,10 @@
 Answers carry the spec's fields plus ``why``: a list of Reason JSON objects
 (``{"code", "rule", "params"}``) explaining the verdict for this very hand.
 
-Common checks and the ask registry are in :mod:`tutor.solve.common`; Hokm's asks in
-:mod:`tutor.solve.hokm`; All Fours' and Trinidad's in ``tutor.solve.allfours``.
+The ask models are in :mod:`tutor.solve.asks`; common checks and the ask registry in
+:mod:`tutor.solve.common`; Hokm's asks in :mod:`tutor.solve.hokm`; All Fours' and Trinidad's in
+:mod:`tutor.solve.allfours`. Those two modules are imported here, explicitly: each registers its
+asks, and a broken one fails the import of :mod:`tutor.solve` loudly.
 """
 
 from __future__ import annotations
@@ -18,9 +20,10 @@ from __future__ import annotations
 import json
 
 from ..engine.errors import BadJsonError, TutorError
-from .common import RULESETS, parse_scenario, register_ask
+from . import allfours, hokm  # noqa: F401 - each registers its asks
+from .common import asks_of, parse_scenario, register_ask
 
-__all__ = ["RULESETS", "answer", "answer_text", "parse_json", "register_ask", "solve", "solve_text"]
+__all__ = ["answer", "answer_text", "asks_of", "parse_json", "register_ask", "solve", "solve_text"]
 
 
 def solve(scenario: dict) -> dict:

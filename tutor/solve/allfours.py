@@ -26,46 +26,23 @@ Decisions where the spec is silent (each tested in ``tests/test_solve_allfours.p
 
 from __future__ import annotations
 
-from functools import lru_cache
+from typing import Any
 
-from ..engine.allfours import RUN_HAND_METHODS, AllFours, AllFoursFamily, AllFoursOptions, tally
+from ..engine.allfours import AllFoursFamily, tally
 from ..engine.cards import mask_of
-from ..engine.errors import BadFieldError, ImpossibleStateError, show
+from ..engine.errors import ImpossibleStateError
 from ..engine.reasons import Reason
-from ..engine.trinidad import Trinidad, TrinidadOptions
-from .common import RULESETS, OptionSpec, Scenario, check_disjoint, register_ask
+from .asks import HandScore, LegalPlays, MakeTrump, TrickWinner, TurnUp
+from .common import Scenario, register_ask
 
-__all__ = ["engine_for", "hand_score", "legal_plays", "make_trump", "trick_winner", "turn_up"]
+__all__ = ["hand_score", "legal_plays", "make_trump", "trick_winner", "turn_up"]
 
-RULESETS["all-fours"].options.setdefault("run_hand_method", OptionSpec("run_hand_method", RUN_HAND_METHODS))
-
-_CLASSES: dict[str, tuple[type[AllFoursFamily], type]] = {
-    "all-fours": (AllFours, AllFoursOptions),
-    "trinidad": (Trinidad, TrinidadOptions),
-}
+#: The rulesets whose asks are here (both are :class:`~tutor.engine.allfours.AllFoursFamily` games).
+RULESETS = ("all-fours", "trinidad")
 
 
-@lru_cache(maxsize=256)
-def _engine(ruleset: str, players: int, options: tuple[tuple[str, object], ...]) -> AllFoursFamily:
-    cls, opts = _CLASSES[ruleset]
-    return cls(opts(players=players, **dict(options)))
-
-
-def engine_for(s: Scenario) -> AllFoursFamily:
-    """The ruleset object for a parsed scenario (options and players applied; cached)."""
-    return _engine(s.ruleset, s.players, tuple(sorted(s.options.items())))
-
-
-def _register(ask: str, fields: tuple[str, ...]):
-    def deco(fn):
-        for ruleset in _CLASSES:
-            register_ask(ruleset, ask, fields=fields)(fn)
-        return fn
-    return deco
-
-
-@_register("legal-plays", ("trump", "hand", "trick"))
-def legal_plays(s: Scenario) -> dict:
+@register_ask(LegalPlays, *RULESETS)
+def legal_plays(s: Scenario[LegalPlays]) -> dict:
     """``{"legal": [cards in hand order], "why": [reason]}``.
 
     ``hand``: 1..largest hand size distinct cards; ``trick``: 0..players-1 cards (a full trick
@@ -73,38 +50,30 @@ def legal_plays(s: Scenario) -> dict:
     ``follow-or-trump`` (C20/T15), ``trump-led-must-trump``/``trump-led-no-trump`` (C20/T14),
     ``void-any-card`` (C21/K1), ``void-must-trump`` (option), ``no-undertrump`` (K22 option).
     """
-    eng = engine_for(s)
-    trump = s.suit("trump")
-    hand = s.cards("hand", min_len=1, max_len=max(eng.hand_sizes()))
-    trick = s.cards("trick", required=False, max_len=eng.players - 1)
-    check_disjoint(hand=hand, trick=trick)
-    legal, why = eng.legal(mask_of(hand), trick, trump)
+    hand = s.fields.hand
+    legal, why = s.rules.legal(mask_of(hand), s.fields.trick, s.fields.trump)
     return {"legal": [str(c) for c in hand if legal >> c & 1], "why": [why.to_json()]}
 
 
-@_register("trick-winner", ("trump", "trick", "leader"))
-def trick_winner(s: Scenario) -> dict:
+@register_ask(TrickWinner, *RULESETS)
+def trick_winner(s: Scenario[TrickWinner]) -> dict:
     """``{"winner": seat, "card": card, "why": [reason]}`` for ``players`` cards led by
     ``leader`` (default 0); reason ``highest-trump-wins`` or ``highest-of-suit-led-wins``."""
-    eng = engine_for(s)
-    trump = s.suit("trump")
-    trick = s.cards("trick", min_len=eng.players, max_len=eng.players)
-    leader = s.seat("leader", default=0)
-    seat, card, why = eng.trick_winner(trick, trump, leader)
+    seat, card, why = s.rules.trick_winner(s.fields.trick, s.fields.trump, s.fields.leader)
     return {"winner": seat, "card": str(card), "why": [why.to_json()]}
 
 
-@_register("turn-up", ("card",))
-def turn_up(s: Scenario) -> dict:
+@register_ask(TurnUp, *RULESETS)
+def turn_up(s: Scenario[TurnUp]) -> dict:
     """``{"points": n, "why": [reason]}``: what the dealer's side scores for turning up ``card``
     (classic: jack 1, or A 4 K 3 Q 2 J 1 with ``turnup_scale: running``; Trinidad: A 1, six 2,
     J 3, Tobago two 2)."""
-    pts, why = engine_for(s).turnup_points(s.card("card"))
+    pts, why = s.rules.turnup_points(s.fields.card)
     return {"points": pts, "why": [why.to_json()]}
 
 
-def _scores(s: Scenario, eng: AllFoursFamily) -> list[int] | None:
-    scores = s.int_list("scores", eng.n_sides, 0, 999, required=False)
+def _scores(s: Scenario[Any], eng: AllFoursFamily) -> list[int] | None:
+    scores: list[int] | None = s.fields.scores
     if scores is not None and max(scores) >= eng.target:
         raise ImpossibleStateError(
             f"scores {scores} already reach the target {eng.target}: the game was over.")
@@ -121,8 +90,8 @@ def _add_winner(out: dict, why: list[dict], eng: AllFoursFamily, scores: list[in
         why.append(eng.winner_reason(winner).to_json())
 
 
-@_register("make-trump", ("dealer", "turn_ups", "decision", "dealer_choice", "scores"))
-def make_trump(s: Scenario) -> dict:
+@register_ask(MakeTrump, *RULESETS)
+def make_trump(s: Scenario[MakeTrump]) -> dict:
     """``{"trump", "points", "runs", "hand_size", "redeal", "awards", "why"}`` (+ ``scores_after``
     and ``winner`` with ``scores``).
 
@@ -130,17 +99,10 @@ def make_trump(s: Scenario) -> dict:
     "take one" (Trinidad) that the option ``gift_may_win``/``beg_point_may_win: false`` forbids is
     ``illegal-play``; more turn-ups than the pack allows is ``impossible-state``.
     """
-    eng = engine_for(s)
-    dealer = s.seat("dealer")
-    turn_ups = s.cards("turn_ups", min_len=1, max_len=52)
-    decision = s.data.get("decision")
-    if decision not in ("stand", "beg"):
-        raise BadFieldError(f'field decision must be "stand" or "beg", not {show(decision)}.')
-    choice = s.data.get("dealer_choice")
-    if choice is not None and choice not in ("give", "run"):
-        raise BadFieldError(f'field dealer_choice must be "give" or "run", not {show(choice)}.')
+    eng: AllFoursFamily = s.rules
+    f = s.fields
     scores = _scores(s, eng)
-    res = eng.make_trump(dealer, turn_ups, decision, choice, scores)
+    res = eng.make_trump(f.dealer, f.turn_ups, f.decision, f.dealer_choice, scores)
     out = {"trump": res.trump.letter if res.trump is not None else None, "points": list(res.points),
            "runs": res.runs, "hand_size": res.hand_size, "redeal": res.redeal,
            "awards": [a.to_json() for a in res.awards]}
@@ -150,8 +112,8 @@ def make_trump(s: Scenario) -> dict:
     return out
 
 
-@_register("hand-score", ("dealer", "trump", "tricks", "scores"))
-def hand_score(s: Scenario) -> dict:
+@register_ask(HandScore, *RULESETS)
+def hand_score(s: Scenario[HandScore]) -> dict:
     """``{"trick_winners", "awards", "game_points", "points", "why"}`` (+ ``scores_after`` and
     ``winner`` with ``scores``).
 
@@ -160,10 +122,8 @@ def hand_score(s: Scenario) -> dict:
     card twice ``duplicate-card``; a trick count that is not a hand size of the ruleset
     ``impossible-state``; an illegal play ``illegal-play`` naming the trick number and seat.
     """
-    eng = engine_for(s)
-    dealer = s.seat("dealer")
-    trump = s.suit("trump")
-    tricks = s.tricks("tricks", size=eng.players, max_count=52)
+    eng: AllFoursFamily = s.rules
+    dealer, trump, tricks = s.fields.dealer, s.fields.trump, s.fields.tricks
     scores = _scores(s, eng)
     start, leaders, winners = eng.replay(dealer, trump, tricks)
     hs = eng.score_hand(dealer, trump, start, tricks, winners)

@@ -15,45 +15,43 @@ Decisions where the spec is silent (also in each handler's docstring):
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..engine.cards import CARDS, Suit, mask_of
 from ..engine.errors import IllegalPlayError, ImpossibleStateError
 from ..engine.hokm import TRICKS_TO_WIN, Hokm, RoundResult, round_result
 from ..engine.reasons import Reason
 from ..engine.tricks import winner_reason, winning_index
-from .common import Scenario, check_disjoint, register_ask
+from .asks import LegalPlays, RoundPlayout, RoundScore, TrickWinner
+from .common import Scenario, register_ask
 
 __all__ = ["legal_plays", "round_playout", "round_score", "trick_winner"]
 
-@register_ask("hokm", "legal-plays", fields=("trump", "hand", "trick"))
-def legal_plays(s: Scenario) -> dict:
+
+@register_ask(LegalPlays, "hokm")
+def legal_plays(s: Scenario[LegalPlays]) -> dict:
     """``{"legal": [cards in hand order], "why": [reason]}``.
 
     ``hand``: 1-13 distinct cards; ``trick``: 0-3 cards (a full trick is ``bad-field``); a card
     in both is ``duplicate-card``. Reason: ``lead-any``, ``must-follow-suit`` (H14),
     ``trump-led-must-trump`` (H19) or ``void-any-card`` (H15).
     """
-    trump = s.suit("trump")
-    hand = s.cards("hand", min_len=1, max_len=13)
-    trick = s.cards("trick", required=False, max_len=3)
-    check_disjoint(hand=hand, trick=trick)
+    trump, hand, trick = s.fields.trump, s.fields.hand, s.fields.trick
     legal, why = Hokm.legal(mask_of(hand), trick, trump)
     return {"legal": [str(c) for c in hand if legal >> c & 1], "why": [why.to_json()]}
 
 
-@register_ask("hokm", "trick-winner", fields=("trump", "trick", "leader"))
-def trick_winner(s: Scenario) -> dict:
+@register_ask(TrickWinner, "hokm")
+def trick_winner(s: Scenario[TrickWinner]) -> dict:
     """``{"winner": seat, "card": card, "why": [reason]}`` for 4 cards led by ``leader``
     (default 0). Reason ``highest-trump-wins`` or ``highest-of-suit-led-wins`` (H16)."""
-    trump = s.suit("trump")
-    trick = s.cards("trick", min_len=4, max_len=4)
-    leader = s.seat("leader", default=0)
-    seat, card, reason = Hokm.trick_winner(trick, trump, leader)
+    seat, card, reason = Hokm.trick_winner(s.fields.trick, s.fields.trump, s.fields.leader)
     return {"winner": seat, "card": str(card), "why": [reason.to_json()]}
 
 
-def _scores(s: Scenario) -> list[int] | None:
-    scores = s.int_list("scores", 2, 0, 999, required=False)
-    target = s.options["target"]
+def _scores(s: Scenario[Any]) -> list[int] | None:
+    scores: list[int] | None = s.fields.scores
+    target = s.options.target
     if scores is not None and max(scores) >= target:
         raise ImpossibleStateError(
             f"scores {scores[0]} to {scores[1]} already reach the target {target}: the match was over.")
@@ -79,23 +77,21 @@ def _result_json(res: RoundResult, scores: list[int] | None, target: int) -> dic
     return out
 
 
-@register_ask("hokm", "round-score", fields=("hakem", "team_tricks", "scores"))
-def round_score(s: Scenario) -> dict:
+@register_ask(RoundScore, "hokm")
+def round_score(s: Scenario[RoundScore]) -> dict:
     """``{"winner_team", "points", "result", "next_hakem", "why"}`` (+ ``scores_after``,
     ``match_winner`` with ``scores``).
 
     ``team_tricks``: two counts 0..13 (else ``bad-field``); no team on exactly 7, both on 7, or a
     total over 13 is ``impossible-state``. ``target`` (top level or options): 7 or 3.
     """
-    hakem = s.seat("hakem")
-    team_tricks = s.int_list("team_tricks", 2, 0, 13)
     scores = _scores(s)
-    res = round_result(hakem, team_tricks)
-    return _result_json(res, scores, s.options["target"])
+    res = round_result(s.fields.hakem, s.fields.team_tricks)
+    return _result_json(res, scores, s.options.target)
 
 
-@register_ask("hokm", "round-playout", fields=("hakem", "trump", "tricks", "scores"))
-def round_playout(s: Scenario) -> dict:
+@register_ask(RoundPlayout, "hokm")
+def round_playout(s: Scenario[RoundPlayout]) -> dict:
     """Replay a round's tricks: ``{"trick_winners", "team_tricks", "winner_team", "points",
     "result", "next_hakem", "why"}``.
 
@@ -106,11 +102,9 @@ def round_playout(s: Scenario) -> dict:
     card of it ``illegal-play`` (the message names the trick and seat of the revoke, H14/H19).
     ``why``: each trick's winner reason (param ``trick``: its number), then the round reasons.
     """
-    hakem = s.seat("hakem")
-    trump = s.suit("trump")
-    tricks = s.tricks("tricks", size=4, max_count=13)
+    hakem, trump, tricks = s.fields.hakem, s.fields.trump, s.fields.tricks
     scores = _scores(s)
-    stop = s.options["stop_at_seven"]
+    stop = s.options.stop_at_seven
     leader = hakem
     winners: list[int] = []
     counts = [0, 0]
@@ -136,7 +130,7 @@ def round_playout(s: Scenario) -> dict:
         why.append(Reason("round-not-decided", "H20", {"tricks0": counts[0], "tricks1": counts[1]}).to_json())
         out["why"] = why
         return out
-    res = _result_json(decided, scores, s.options["target"])
+    res = _result_json(decided, scores, s.options.target)
     out.update(res)
     out["why"] = why + res["why"]
     return out

@@ -76,7 +76,7 @@ class TurnUp(ExerciseKind):
         r = get_ruleset(ruleset)
         key = r.turnup_option
         assert key is not None
-        scale = list(r.turnup_scales)
+        scale = list(r.turnup_scales())
         sc: dict = {"ruleset": ruleset, "ask": "turn-up"}
         if d == 3:
             sc["options"] = {key: scale[1]}

@@ -2,26 +2,31 @@
 
 Every body must be JSON sent as ``Content-Type: application/json`` (the API is exempt from the
 CSRF token, so a cross-site form cannot post to it). Errors are the spec's error object with
-status 400; nothing here writes to the database.
+status 400; nothing here writes to the database. Each view carries its :class:`~tutor.web.openapi.Operation`,
+from which the OpenAPI document (``GET /api/v1/openapi.json``) is generated.
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-from flask import Blueprint, g, jsonify, request, url_for
+from flask import Blueprint, current_app, g, jsonify, request, url_for
 
 from tutor import i18n
 from tutor.content.kinds import KINDS
 from tutor.solve import answer as solve_answer
+from tutor.solve.schema import ERROR_CODES
 
 from .. import exercises as X
+from ..openapi import Operation, answer_request, document, operation
+from ..openapi import ref as schema_ref
 from ..security import BadInput
 from ..table import players_of
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
-OPENAPI = Path(__file__).resolve().parent.parent / "openapi.json"
+
+#: 400 codes of a JSON body (:func:`_json_body`) and of a body over the size limit (security.py).
+_BODY_ERRORS = ("bad-json", "too-large")
 
 
 def _error(code: str, message: str, status: int = 400):
@@ -86,6 +91,13 @@ def _lang(body: object = None) -> str:
 
 
 @bp.post("/solve")
+@operation(Operation(
+    "solve", "Answer one scenario (the scenario format of the project's docs).", schema_ref("Answer"),
+    request=schema_ref("Scenario"), errors=(*ERROR_CODES, "too-large"), limited=True,
+    request_examples={
+        "legal-plays": {"ruleset": "hokm", "ask": "legal-plays", "trump": "H", "hand": ["3C", "AH"], "trick": ["10C"]},
+        "trick-winner": {"ruleset": "hokm", "ask": "trick-winner", "trump": "S", "trick": ["AD", "2S", "KD", "JS"]},
+        "turn-up": {"ruleset": "trinidad", "ask": "turn-up", "card": "JD"}}))
 def solve():
     try:
         scenario = _json_body()
@@ -101,6 +113,9 @@ def solve():
 
 
 @bp.get("/exercises/<ref>")
+@operation(Operation(
+    "getExercise", "The public view of an exercise: what a learner sees before answering (never the answer).",
+    schema_ref("PublicExercise"), errors=("unknown-exercise", "bad-field"), not_found=True, params=("lang",)))
 def exercise(ref: str):
     lang = _lang()
     ex = X.resolve(ref, lang)
@@ -108,6 +123,13 @@ def exercise(ref: str):
 
 
 @bp.post("/exercises/<ref>/answer")
+@operation(Operation(
+    "answerExercise", "Check an answer with the engine; the verdict carries the reasons in the requested language.",
+    schema_ref("Verdict"), request=answer_request(),
+    errors=(*_BODY_ERRORS, "bad-field", "unknown-exercise", "bad-answer", "bad-exercise", "bad-card"),
+    not_found=True, limited=True, params=("lang",),
+    request_examples={"legal-cards": {"answer": ["3C", "KC"], "lang": "en"}, "trick-winner": {"answer": 3},
+                      "hand-score": {"answer": {"high": 0, "low": 1, "jack": None, "game": 0}, "lang": "fa"}}))
 def answer(ref: str):
     body = _json_body()
     if not isinstance(body, dict) or "answer" not in body:
@@ -141,5 +163,7 @@ def answer(ref: str):
 
 
 @bp.get("/openapi.json")
+@operation(Operation("openapi", "This document (OpenAPI 3.1), generated from the app's models and routes.",
+                     {"type": "object", "required": ["openapi", "paths"]}))
 def openapi():
-    return jsonify(json.loads(OPENAPI.read_text(encoding="utf-8")))
+    return jsonify(document(current_app))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, g, redirect, render_template, request, url_for
 
 from ..exercises import lesson_path
+from ..openapi import Operation, operation, ref
 from ..record import step_states
 from .common import RULESET_NAMES, ruleset_name, safe_next
 
@@ -17,6 +18,7 @@ def root():
 
 
 @bp.get("/healthz")
+@operation(Operation("health", "Liveness check.", ref("Health")))
 def healthz():
     return {"status": "ok"}
 

@@ -1,0 +1,417 @@
+"""The asks of the scenario contract as typed models (pydantic v2): one model per ask declares its
+fields in the order they are checked, their types, ranges and defaults (``shared/spec/solve-format.md``
+"Asks"; the common fields ``ruleset ask options players target`` are checked first, by
+:func:`tutor.solve.common.parse_scenario`).
+
+A field is declared with one of the field kinds below; each kind parses the JSON value into the
+engine's type and gives the contract's error — code and message — for a bad one:
+
+=================  ====================================  ==========================================
+kind               value after parsing                   error (code: message)
+=================  ====================================  ==========================================
+:class:`Seat`      ``int`` 0..players-1                  bad-field: "field hakem must be an integer
+                                                         from 0 to 3, not 4."
+:class:`IntList`   ``list[int]``, fixed length, range    bad-field: "field scores must be a list of
+                                                         2 integers from 0 to 999, not …"
+:class:`SuitOf`    :class:`~tutor.engine.cards.Suit`     bad-field: "field trump must be a suit
+                                                         letter (S, H, D or C), not "Z"."
+:class:`CardOf`    :class:`~tutor.engine.cards.Card`     bad-field (not a string), bad-card
+:class:`Cards`     ``list[Card]``, distinct, length      bad-field (not a list, length), bad-card,
+                                                         duplicate-card
+:class:`Tricks`    ``list[list[Card]]``                  bad-field, bad-card, duplicate-card
+                                                         (``"AS appears twice (trick 1 and trick 3)."``)
+:class:`OneOf`     one of the listed strings             bad-field: "field decision must be "stand"
+                                                         or "beg", not …"
+=================  ====================================  ==========================================
+
+A missing field, or one that is ``null``, takes its default; without a default it is
+``bad-field`` "field hand is required for ask legal-plays.". Bounds that depend on the scenario —
+its player count, its number of sides, the largest hand its options allow — are read from the
+:class:`Limits` passed as validation context. The JSON Schema of a field
+(:meth:`FieldKind.json_schema`) is made from the same declaration, for the loosest and the
+tightest :class:`Limits` of a ruleset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, GetCoreSchemaHandler, GetJsonSchemaHandler, model_validator
+from pydantic_core import PydanticCustomError, core_schema
+
+from ..engine.cards import Card, Suit
+from ..engine.errors import TutorError, show
+
+__all__ = [
+    "ASK_MODELS",
+    "AskModel",
+    "CardOf",
+    "Cards",
+    "FieldKind",
+    "HandScore",
+    "IntList",
+    "LegalPlays",
+    "Limits",
+    "MakeTrump",
+    "OneOf",
+    "RoundPlayout",
+    "RoundScore",
+    "Seat",
+    "SuitOf",
+    "TrickWinner",
+    "Tricks",
+    "TurnUp",
+    "field_kind",
+]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The bounds a scenario's fields depend on: ``players``, ``sides`` (scoring sides) and
+    ``hand_max`` (most cards a hand may hold at the start of play under its options)."""
+
+    players: int
+    sides: int
+    hand_max: int
+
+
+#: A bound: a number, or a function of the scenario's :class:`Limits`.
+Bound = int | Callable[[Limits], int]
+
+
+def players(lim: Limits) -> int:
+    """The player count."""
+    return lim.players
+
+
+def players_less_one(lim: Limits) -> int:
+    """One card less than a full trick."""
+    return lim.players - 1
+
+
+def sides(lim: Limits) -> int:
+    """The number of scoring sides."""
+    return lim.sides
+
+
+def hand_max(lim: Limits) -> int:
+    """The largest hand at the start of play."""
+    return lim.hand_max
+
+
+def _at(bound: Bound, lim: Limits) -> int:
+    return bound if isinstance(bound, int) else bound(lim)
+
+
+def _fail(code: str, message: str) -> PydanticCustomError:
+    return PydanticCustomError(code, message)
+
+
+_SUIT_CHARS = "SHDCshdc♠♥♦♣♤♡♢♧"
+#: JSON Schema of the suit and card notation (solve-format "Cards", "Suits").
+SUIT_SCHEMA = {"type": "string", "pattern": rf"^\s*[{_SUIT_CHARS}]\s*$",
+               "description": "S H D C, any case, or ♠ ♥ ♦ ♣."}
+CARD_SCHEMA = {"type": "string", "pattern": rf"^\s*(10|[2-9AKQJTakqjt])[{_SUIT_CHARS}]\s*$",
+               "description": "Rank (A K Q J 10 9 … 2, or T) then suit (S H D C or ♠ ♥ ♦ ♣), e.g. \"10H\"; "
+                              "answers are canonical."}
+
+
+class FieldKind:
+    """Base of the field kinds: Annotated metadata that validates a field with :meth:`parse` (the
+    field's name and the scenario's :class:`Limits` at hand) and describes it with
+    :meth:`json_schema`."""
+
+    def parse(self, value: object, name: str, lim: Limits) -> object:
+        """The parsed value; raises ``PydanticCustomError(code, message)``."""
+        raise NotImplementedError
+
+    def missing(self, name: str, ask: str) -> str:
+        """The message for a required field that is missing or ``null``."""
+        return f"field {name} is required for ask {ask}."
+
+    def json_schema(self, lo: Limits, hi: Limits) -> dict[str, Any]:
+        """The JSON Schema of the field's value, for limits between ``lo`` and ``hi``."""
+        raise NotImplementedError
+
+    def _validate(self, value: object, info: core_schema.ValidationInfo) -> object:
+        lim = info.context
+        assert isinstance(lim, Limits), "validate ask models with Limits as context"
+        try:
+            return self.parse(value, info.field_name or "?", lim)
+        except TutorError as e:  # notation errors of the card parser keep their code and message
+            raise _fail(e.code, e.message) from None
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        return core_schema.with_info_plain_validator_function(self._validate)
+
+    def __get_pydantic_json_schema__(self, schema: core_schema.CoreSchema,
+                                     handler: GetJsonSchemaHandler) -> dict[str, Any]:
+        widest = Limits(4, 4, 52)
+        return self.json_schema(Limits(2, 2, 1), widest)
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+@dataclass(frozen=True)
+class Seat(FieldKind):
+    """A seat ``0 … players-1`` (solve-format "Seats")."""
+
+    def parse(self, value: object, name: str, lim: Limits) -> int:
+        if not _is_int(value) or not 0 <= value < lim.players:  # type: ignore[operator]
+            raise _fail("bad-field", f"field {name} must be an integer from 0 to {lim.players - 1}, not {show(value)}.")
+        return value  # type: ignore[return-value]
+
+    def json_schema(self, lo: Limits, hi: Limits) -> dict[str, Any]:
+        return {"type": "integer", "minimum": 0, "maximum": hi.players - 1}
+
+
+@dataclass(frozen=True)
+class IntList(FieldKind):
+    """A list of exactly ``length`` integers, each ``minimum..maximum``."""
+
+    length: Bound
+    minimum: int
+    maximum: int
+
+    def parse(self, value: object, name: str, lim: Limits) -> list[int]:
+        n = _at(self.length, lim)
+        if (not isinstance(value, list) or len(value) != n
+                or not all(_is_int(x) and self.minimum <= x <= self.maximum for x in value)):
+            raise _fail("bad-field", f"field {name} must be a list of {n} integers from {self.minimum} to "
+                                     f"{self.maximum}, not {show(value)}.")
+        return list(value)
+
+    def json_schema(self, lo: Limits, hi: Limits) -> dict[str, Any]:
+        return {"type": "array", "items": {"type": "integer", "minimum": self.minimum, "maximum": self.maximum},
+                "minItems": _at(self.length, lo), "maxItems": _at(self.length, hi)}
+
+
+@dataclass(frozen=True)
+class SuitOf(FieldKind):
+    """A suit: ``S H D C``, any case, or ``♠ ♥ ♦ ♣`` (solve-format "Suits"). Anything else is
+    ``bad-field`` (issue 7: a malformed field value, not card notation)."""
+
+    def parse(self, value: object, name: str, lim: Limits) -> Suit:
+        try:
+            return Suit.parse(value)
+        except TutorError:
+            raise _fail("bad-field", f"field {name} must be a suit letter (S, H, D or C), not {show(value)}.") from None
+
+    def json_schema(self, lo: Limits, hi: Limits) -> dict[str, Any]:
+        return dict(SUIT_SCHEMA)
+
+
+@dataclass(frozen=True)
+class CardOf(FieldKind):
+    """One card (solve-format "Cards"); a string that is not a card is ``bad-card``."""
+
+    def parse(self, value: object, name: str, lim: Limits) -> Card:
+        if not isinstance(value, str):
+            raise _fail("bad-field", f"field {name} must be a card such as \"10H\", not {show(value)}.")
+        return Card.parse(value)
+
+    def json_schema(self, lo: Limits, hi: Limits) -> dict[str, Any]:
+        return dict(CARD_SCHEMA)
+
+
+def _card_list(value: object, what: str, min_len: int, max_len: int) -> list[Card]:
+    """Distinct cards, ``min_len..max_len`` of them (``what`` names the list in messages)."""
+    if not isinstance(value, list):
+        raise _fail("bad-field", f"{what} must be a list of cards, not {show(value)}.")
+    if not min_len <= len(value) <= max_len:
+        n = f"{min_len}" if min_len == max_len else f"{min_len} to {max_len}"
+        raise _fail("bad-field", f"{what} must have {n} cards, not {len(value)}.")
+    out: list[Card] = []
+    seen = 0
+    for item in value:
+        c = Card.parse(item)
+        if seen >> c & 1:
+            raise _fail("duplicate-card", f"{c} appears twice in {what}.")
+        seen |= 1 << c
+        out.append(c)
+    return out
+
+
+def _cards_schema(min_items: int, max_items: int) -> dict[str, Any]:
+    return {"type": "array", "items": dict(CARD_SCHEMA), "minItems": min_items, "maxItems": max_items,
+            "uniqueItems": True}
+
+
+@dataclass(frozen=True)
+class Cards(FieldKind):
+    """A list of ``minimum..maximum`` distinct cards, in the order given."""
+
+    minimum: Bound = 0
+    maximum: Bound = 52
+
+    def parse(self, value: object, name: str, lim: Limits) -> list[Card]:
+        return _card_list(value, f"field {name}", _at(self.minimum, lim), _at(self.maximum, lim))
+
+    def json_schema(self, lo: Limits, hi: Limits) -> dict[str, Any]:
+        return _cards_schema(_at(self.minimum, lo), _at(self.maximum, hi))
+
+
+@dataclass(frozen=True)
+class Tricks(FieldKind):
+    """At most ``max_count`` tricks, each exactly ``players`` cards in play order; no card twice
+    in the whole list (``duplicate-card`` names both tricks)."""
+
+    max_count: int
+
+    def parse(self, value: object, name: str, lim: Limits) -> list[list[Card]]:
+        if not isinstance(value, list) or len(value) > self.max_count:
+            raise _fail("bad-field", f"field {name} must be a list of at most {self.max_count} tricks, "
+                                     f"not {show(value)}.")
+        out = []
+        seen: dict[int, int] = {}
+        for n, t in enumerate(value, 1):
+            trick = _card_list(t, f"trick {n}", lim.players, lim.players)
+            for c in trick:
+                if c in seen:
+                    where = f"trick {seen[c]}" + ("" if seen[c] == n else f" and trick {n}")
+                    raise _fail("duplicate-card", f"{c} appears twice ({where}).")
+                seen[c] = n
+            out.append(trick)
+        return out
+
+    def json_schema(self, lo: Limits, hi: Limits) -> dict[str, Any]:
+        trick = _cards_schema(lo.players, hi.players)
+        return {"type": "array", "items": trick, "maxItems": self.max_count}
+
+
+@dataclass(frozen=True)
+class OneOf(FieldKind):
+    """One of ``values`` (strings). A required one that is missing is reported like a wrong value
+    (``… not null``)."""
+
+    values: tuple[str, ...]
+
+    def _message(self, name: str, value: object) -> str:
+        allowed = " or ".join(show(v) for v in self.values)
+        return f"field {name} must be {allowed}, not {show(value)}."
+
+    def parse(self, value: object, name: str, lim: Limits) -> str:
+        if not isinstance(value, str) or value not in self.values:
+            raise _fail("bad-field", self._message(name, value))
+        return value
+
+    def missing(self, name: str, ask: str) -> str:
+        return self._message(name, None)
+
+    def json_schema(self, lo: Limits, hi: Limits) -> dict[str, Any]:
+        return {"type": "string", "enum": list(self.values)}
+
+
+class AskModel(BaseModel):
+    """Base of the ask models: the ask's own fields (besides the common ones), validated in
+    declaration order with :class:`Limits` as context. ``ask`` names the ask."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+    ask: ClassVar[str] = ""
+
+
+def field_kind(model: type[AskModel], name: str) -> FieldKind:
+    """The :class:`FieldKind` that declares field ``name`` of ``model``."""
+    return next(m for m in model.model_fields[name].metadata if isinstance(m, FieldKind))
+
+
+def _disjoint(**groups: Sequence[int]) -> None:
+    """``duplicate-card`` if a card is in two of the named groups (e.g. ``hand`` and ``trick``)."""
+    owner: dict[int, str] = {}
+    for name, cards in groups.items():
+        for c in cards:
+            if c in owner and owner[c] != name:
+                raise _fail("duplicate-card", f"{Card(int(c))} is in both {owner[c]} and {name}.")
+            owner[c] = name
+
+
+#: Seats, scores and cards per side: the scores before the deal or round (0..999 each).
+Scores = Annotated[list[int] | None, IntList(sides, 0, 999)]
+
+
+class LegalPlays(AskModel):
+    """``legal-plays`` (all rulesets): ``hand`` (1 to the largest hand, distinct) and ``trick``
+    (the cards played so far, 0 to ``players - 1``; none when leading); a card in both is
+    ``duplicate-card``."""
+
+    ask: ClassVar[str] = "legal-plays"
+    trump: Annotated[Suit, SuitOf()]
+    hand: Annotated[list[Card], Cards(1, hand_max)]
+    trick: Annotated[list[Card], Cards(0, players_less_one)] = []
+
+    @model_validator(mode="after")
+    def _hand_and_trick_are_disjoint(self) -> LegalPlays:
+        _disjoint(hand=self.hand, trick=self.trick)
+        return self
+
+
+class TrickWinner(AskModel):
+    """``trick-winner`` (all rulesets): ``trick``, exactly ``players`` cards in play order, led by
+    ``leader`` (default 0)."""
+
+    ask: ClassVar[str] = "trick-winner"
+    trump: Annotated[Suit, SuitOf()]
+    trick: Annotated[list[Card], Cards(players, players)]
+    leader: Annotated[int, Seat()] = 0
+
+
+class RoundScore(AskModel):
+    """``round-score`` (hokm): ``hakem``, ``team_tricks`` (two counts 0..13 when the round ended)
+    and optional ``scores`` (match points before the round)."""
+
+    ask: ClassVar[str] = "round-score"
+    hakem: Annotated[int, Seat()]
+    team_tricks: Annotated[list[int], IntList(2, 0, 13)]
+    scores: Scores = None
+
+
+class RoundPlayout(AskModel):
+    """``round-playout`` (hokm): the ``tricks`` of a round (at most 13, four cards each), the
+    hakem leading the first; optional ``scores``."""
+
+    ask: ClassVar[str] = "round-playout"
+    hakem: Annotated[int, Seat()]
+    trump: Annotated[Suit, SuitOf()]
+    tricks: Annotated[list[list[Card]], Tricks(13)]
+    scores: Scores = None
+
+
+class TurnUp(AskModel):
+    """``turn-up`` (all-fours, trinidad): the turned-up ``card``."""
+
+    ask: ClassVar[str] = "turn-up"
+    card: Annotated[Card, CardOf()]
+
+
+class MakeTrump(AskModel):
+    """``make-trump`` (all-fours, trinidad): ``dealer``, every card turned up in order (1..52),
+    ``decision`` (stand or beg), ``dealer_choice`` (give or run, after a beg) and optional
+    ``scores`` before the deal."""
+
+    ask: ClassVar[str] = "make-trump"
+    dealer: Annotated[int, Seat()]
+    turn_ups: Annotated[list[Card], Cards(1, 52)]
+    decision: Annotated[Literal["stand", "beg"], OneOf(("stand", "beg"))]
+    dealer_choice: Annotated[Literal["give", "run"] | None, OneOf(("give", "run"))] = None
+    scores: Scores = None
+
+
+class HandScore(AskModel):
+    """``hand-score`` (all-fours, trinidad): ``dealer``, ``trump``, every trick of the hand (at
+    most 52 listed; a count the ruleset does not allow is ``impossible-state``, checked by the
+    engine) and optional ``scores``."""
+
+    ask: ClassVar[str] = "hand-score"
+    dealer: Annotated[int, Seat()]
+    trump: Annotated[Suit, SuitOf()]
+    tricks: Annotated[list[list[Card]], Tricks(52)]
+    scores: Scores = None
+
+
+#: Every ask model by ask name.
+ASK_MODELS: dict[str, type[AskModel]] = {m.ask: m for m in (
+    LegalPlays, TrickWinner, RoundScore, RoundPlayout, TurnUp, MakeTrump, HandScore)}

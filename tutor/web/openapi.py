@@ -1,0 +1,256 @@
+"""The API's OpenAPI 3.1 document, generated from the models and the routes (never kept by hand).
+
+* Routes: every rule of the app whose view is marked with :func:`operation` (a test checks that
+  every ``/api/`` route is), its Flask path (``<ref>`` → ``{ref}``) and methods.
+* Request and answer bodies: the scenario models of :mod:`tutor.solve.schema` (one schema per
+  ruleset and ask, chosen by ``ruleset`` then ``ask``), the answer models, the options model of
+  each ruleset, and for an exercise answer the ``answer_schema`` of every exercise kind
+  (:data:`tutor.content.kinds.KINDS`).
+* Errors: each operation lists the error codes it returns with status 400 (the scenario
+  contract's codes and those of :class:`tutor.web.security.BadInput`), 404 for a path that names
+  nothing, and 429 with ``Retry-After`` where requests are rate limited.
+
+:func:`document` builds it once per app (cached in ``app.extensions``); ``GET /api/v1/openapi.json``
+serves it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from flask import Flask
+from pydantic import BaseModel, ConfigDict, Field
+
+from tutor import i18n
+from tutor.content.kinds import KINDS
+from tutor.solve.schema import ANSWER_MODELS, ErrorObject, Reason, scenario_schemas
+
+__all__ = ["Operation", "document", "operation"]
+
+REF = "#/components/schemas/"
+V = TypeVar("V", bound=Callable[..., Any])
+
+
+@dataclass(frozen=True)
+class Operation:
+    """What the document says of one view: ``operation_id``, ``summary``, the request body schema
+    (``request``: a schema or ``None``), the 200 body schema (``response``), the codes it answers
+    with 400 (``errors``), whether an unknown path segment gives 404 (``not_found``), whether it is
+    rate limited (``limited``: 429 with ``Retry-After``), and its query ``params`` (names of
+    :func:`_parameter`)."""
+
+    operation_id: str
+    summary: str
+    response: dict[str, Any]
+    request: dict[str, Any] | None = None
+    request_examples: dict[str, Any] = field(default_factory=dict)
+    errors: Sequence[str] = ()
+    not_found: bool = False
+    limited: bool = False
+    params: Sequence[str] = ()
+
+
+def operation(op: Operation) -> Callable[[V], V]:
+    """Decorator: document a view function with ``op``."""
+    def mark(fn: V) -> V:
+        fn.__openapi__ = op  # type: ignore[attr-defined]
+        return fn
+    return mark
+
+
+class VerdictReason(Reason):
+    """A reason of a verdict, with ``text``: its explanation in the requested language."""
+
+    text: str
+
+
+class Teaches(BaseModel):
+    """The lesson step that teaches the exercise."""
+
+    model_config = ConfigDict(extra="forbid")
+    step: str
+    title: str
+    url: str
+
+
+class _Exercise(BaseModel):
+    """An exercise's reference (``id``) and kind."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    kind: str = Field(json_schema_extra={"enum": list(KINDS)})
+
+
+class PublicExercise(_Exercise):
+    """The public view of an exercise: what a learner sees before answering (never the answer)."""
+
+    ruleset: str
+    ask: str
+    prompt: str
+    difficulty: int | None
+    you: int = Field(ge=0, le=3, description="the learner's seat")
+    players: int = Field(ge=2, le=4)
+    sides: int = Field(ge=2, le=3)
+    scenario: dict[str, Any] = Field(description="only the common fields and the ask's input fields")
+    choices: list[Any] | None = Field(None, description="legal-cards: the hand; seat kinds: the seats")
+    tricks: int | None = Field(None, description="walk-through: the number of tricks")
+    answer_format: str = Field(description="what the answer is, in words")
+
+
+class Verdict(_Exercise):
+    """The verdict on an answer, checked by the engine: normalised given and expected values (the
+    kind's answer shape), the reasons in the requested language, per-item details, the engine's
+    full answer, and the lesson step that teaches it."""
+
+    correct: bool
+    given: Any
+    expected: Any
+    why: list[VerdictReason]
+    details: dict[str, Any]
+    answer: dict[str, Any]
+    lang: str = Field(json_schema_extra={"enum": list(i18n.LANGUAGES)})
+    teaches: Teaches | None
+
+
+class Health(BaseModel):
+    """The app is up."""
+
+    model_config = ConfigDict(extra="forbid")
+    status: str = Field(json_schema_extra={"const": "ok"})
+
+
+def ref(name: str) -> dict[str, Any]:
+    """A reference to ``#/components/schemas/<name>``."""
+    return {"$ref": REF + name}
+
+
+def answer_request() -> dict[str, Any]:
+    """The body of an exercise answer: the learner's ``answer`` (its shape is the exercise kind's
+    ``answer_schema``) and an optional ``lang``."""
+    shapes = [{"title": name, **kind.answer_schema} for name, kind in KINDS.items()]
+    return {"type": "object", "required": ["answer"], "additionalProperties": False,
+            "properties": {"answer": {"description": "The learner's answer; its shape depends on the exercise's "
+                                                     "kind (`kind` of the exercise).", "anyOf": shapes},
+                           "lang": ref("Lang")}}
+
+
+def _model_schemas(models: Sequence[type[BaseModel]]) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for m in models:
+        schema = m.model_json_schema(ref_template=REF + "{model}")
+        out.update(schema.pop("$defs", {}))
+        out[m.__name__] = schema
+    return out
+
+
+def _error_schema(codes: Sequence[str] | None) -> dict[str, Any]:
+    schema = ErrorObject.model_json_schema(ref_template=REF + "{model}")
+    detail = schema.pop("$defs")["ErrorDetail"]
+    if codes:
+        detail["properties"]["code"] = {"type": "string", "enum": list(codes)}
+    schema["properties"]["error"] = detail
+    return schema
+
+
+def _error_response(description: str, codes: Sequence[str] | None, headers: dict | None = None) -> dict[str, Any]:
+    listed = f" Codes: {', '.join(f'`{c}`' for c in codes)}." if codes else ""
+    out: dict[str, Any] = {"description": description + listed,
+                           "content": {"application/json": {"schema": _error_schema(codes)}}}
+    if headers:
+        out["headers"] = headers
+    return out
+
+
+_PARAMETERS: dict[str, dict[str, Any]] = {
+    "lang": {"name": "lang", "in": "query", "required": False, "schema": ref("Lang"),
+             "description": "Language of prompts and reasons (else the body's `lang`, the `lang` cookie, "
+                            "Accept-Language, then en)."},
+}
+
+
+def _path_parameter(name: str, examples: dict[str, str]) -> dict[str, Any]:
+    from tutor.web import exercises as X  # the exercise references (lesson:, quiz:, gen:)
+    return {"name": name, "in": "path", "required": True,
+            "description": "`lesson:<step-id>:<exercise-id>`, `quiz:<question-id>` or "
+                           "`gen:<ruleset>:<kind>:<difficulty>:<seed>`.",
+            "schema": {"type": "string", "maxLength": 200, "pattern": X._REF.pattern},
+            "examples": {k: {"value": v} for k, v in examples.items()}}
+
+
+def _examples() -> dict[str, str]:
+    from tutor.web import exercises as X
+    out = {"generated": "gen:hokm:trick-winner:1:7", "generated-hand-score": "gen:trinidad:hand-score:2:3"}
+    step = X.lesson_path("hokm", "en").steps[0]
+    for ex in step.exercises[:1]:
+        out["lesson"] = f"lesson:{step.id}:{ex.id}"
+    return out
+
+
+def _operation(op: Operation, path_params: list[str]) -> dict[str, Any]:
+    params = [_PARAMETERS[p] for p in op.params]
+    params += [_path_parameter(p, _examples()) for p in path_params]
+    out: dict[str, Any] = {"operationId": op.operation_id, "summary": op.summary}
+    if params:
+        out["parameters"] = params
+    if op.request is not None:
+        body: dict[str, Any] = {"schema": op.request}
+        if op.request_examples:
+            body["examples"] = {k: {"value": v} for k, v in op.request_examples.items()}
+        out["requestBody"] = {"required": True, "content": {"application/json": body}}
+    responses: dict[str, Any] = {"200": {"description": "OK.", "content": {"application/json": {
+        "schema": op.response}}}}
+    if op.errors:
+        responses["400"] = _error_response("Bad input.", op.errors)
+    if op.not_found:
+        responses["404"] = _error_response("No such path.", ["not-found"])
+    if op.limited:
+        responses["429"] = _error_response(
+            "Too many requests: wait the number of seconds in `Retry-After`.", None,
+            {"Retry-After": {"description": "Seconds to wait before trying again.", "required": True,
+                             "schema": {"type": "integer", "minimum": 0}}})
+    out["responses"] = responses
+    return out
+
+
+_CONVERTER = re.compile(r"<(?:[a-z]+:)?([A-Za-z_][A-Za-z0-9_]*)>")
+
+
+def build(app: Flask) -> dict[str, Any]:
+    """The OpenAPI document of ``app``'s documented routes."""
+    paths: dict[str, dict[str, Any]] = {}
+    for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):
+        op = getattr(app.view_functions.get(rule.endpoint), "__openapi__", None)
+        if op is None:
+            continue
+        path = _CONVERTER.sub(r"{\1}", rule.rule)
+        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+            paths.setdefault(path, {})[method.lower()] = _operation(op, _CONVERTER.findall(rule.rule))
+    schemas = scenario_schemas()
+    schemas |= _model_schemas([*ANSWER_MODELS.values(), PublicExercise, Verdict, Health])
+    schemas["Answer"] = {"description": "The answer to a scenario: the ask's fields and `why`.",
+                         "anyOf": [ref(m.__name__) for m in ANSWER_MODELS.values()]}
+    schemas["Error"] = _error_schema(None)
+    schemas["Lang"] = {"type": "string", "enum": list(i18n.LANGUAGES)}
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "tutor API", "version": "1.0.0",
+                 "summary": "Rule engine and exercises of the Hokm / All Fours / Trinidad All Fours tutor.",
+                 "description": "Every request body is JSON sent with `Content-Type: application/json`. Errors are "
+                                "`{\"error\": {\"code\", \"message\"}}`; each operation lists its codes. The API keeps "
+                                "no state. This document is generated from the app's models and routes.",
+                 "license": {"name": "see the repository"}},
+        "servers": [{"url": "/"}],
+        "paths": paths,
+        "components": {"schemas": schemas},
+    }
+
+
+def document(app: Flask) -> dict[str, Any]:
+    """The document of ``app``, built on first use and kept in ``app.extensions``."""
+    doc = app.extensions.get("tutor_openapi")
+    if doc is None:
+        doc = app.extensions["tutor_openapi"] = build(app)
+    return doc
