@@ -25,6 +25,7 @@ def client(app):
 
 def test_secret_key_generated_once_and_kept(tmp_path, monkeypatch):
     monkeypatch.delenv("TUTOR_SECRET_KEY", raising=False)
+    monkeypatch.setenv("TUTOR_ENV", "development")
     monkeypatch.setenv("TUTOR_INSTANCE_PATH", str(tmp_path / "inst"))
     monkeypatch.setenv("TUTOR_DATABASE_URL", f"sqlite:///{tmp_path / 'db.sqlite3'}")
     a = create_app()
@@ -37,11 +38,13 @@ def test_secret_key_generated_once_and_kept(tmp_path, monkeypatch):
 
 
 def test_environment_configures_key_and_database(tmp_path, monkeypatch):
-    monkeypatch.setenv("TUTOR_SECRET_KEY", "from-the-environment")
+    monkeypatch.delenv("TUTOR_ENV", raising=False)  # production
+    monkeypatch.setenv("TUTOR_SECRET_KEY", "from-the-environment-" + "k" * 11)  # 32 bytes
     monkeypatch.setenv("TUTOR_INSTANCE_PATH", str(tmp_path / "inst"))
     monkeypatch.setenv("TUTOR_DATABASE_URL", f"sqlite:///{tmp_path / 'custom.sqlite3'}")
     app = create_app()
-    assert app.config["SECRET_KEY"] == "from-the-environment"
+    assert app.config["SECRET_KEY"] == "from-the-environment-kkkkkkkkkkk"
+    assert app.config["TUTOR_ENV"] == "production"
     assert (tmp_path / "custom.sqlite3").exists()  # tables created on first start
     assert not (tmp_path / "inst" / "secret_key").exists()
     assert rows(app, Learner) == 0
@@ -49,6 +52,7 @@ def test_environment_configures_key_and_database(tmp_path, monkeypatch):
 
 def test_default_database_is_sqlite_in_instance_folder(tmp_path, monkeypatch):
     monkeypatch.delenv("TUTOR_DATABASE_URL", raising=False)
+    monkeypatch.setenv("TUTOR_ENV", "development")
     monkeypatch.setenv("TUTOR_INSTANCE_PATH", str(tmp_path / "inst"))
     app = create_app()
     assert app.config["DATABASE_URL"] == f"sqlite:///{tmp_path / 'inst' / 'tutor.sqlite3'}"

@@ -17,6 +17,7 @@ from tutor.content.kinds import KINDS
 from tutor.solve import answer as solve_answer
 
 from .. import exercises as X
+from ..limits import limited
 from ..security import BadInput
 from ..table import players_of
 
@@ -86,6 +87,7 @@ def _lang(body: object = None) -> str:
 
 
 @bp.post("/solve")
+@limited("solve")
 def solve():
     try:
         scenario = _json_body()
@@ -108,6 +110,7 @@ def exercise(ref: str):
 
 
 @bp.post("/exercises/<ref>/answer")
+@limited("api-answer")
 def answer(ref: str):
     body = _json_body()
     if not isinstance(body, dict) or "answer" not in body:
