@@ -476,3 +476,18 @@ def test_the_readme_names_every_environment_variable_the_app_reads():
     assert {"TUTOR_SECRET_KEY", "TUTOR_ENV", "TUTOR_REDIS_URL", "TUTOR_PROXIES"} <= read
     missing = sorted(v for v in read if f"`{v}`" not in readme and v != "TUTOR_LIMIT")
     assert missing == []
+
+
+def test_an_unexpected_error_is_a_500_page_whose_log_names_the_request(tmp_path, caplog):
+    app = make_app(tmp_path)
+
+    @app.get("/en/boom")
+    def boom():
+        raise RuntimeError("boom")
+
+    with caplog.at_level(logging.INFO):
+        r = app.test_client().get("/en/boom", headers={"X-Request-Id": "req-42"})
+    assert r.status_code == 500 and "Something went wrong on our side." in r.get_data(as_text=True)
+    assert r.headers["X-Request-Id"] == "req-42"
+    assert "unexpected error (request req-42)" in caplog.text
+    assert "Traceback" not in r.get_data(as_text=True)

@@ -185,3 +185,27 @@ def test_the_readme_gives_every_limit_with_its_default():
     for name, action in limits.ACTIONS.items():
         row = next(line for line in readme.splitlines() if line.startswith("|") and f"`{limits.env_name(name)}`" in line)
         assert f"`{action.default}`" in row, name
+
+
+def test_behind_a_proxy_the_forwarded_address_has_the_budget(tmp_path, monkeypatch):
+    """TUTOR_PROXIES=1: X-Forwarded-For names the client (its own budget, its log line) and
+    X-Forwarded-Proto https gets HSTS; without it the headers are not believed."""
+    def solve(client, addr, proto="http"):
+        return client.post("/api/v1/solve", json=SCENARIO,
+                           headers={"X-Forwarded-For": addr, "X-Forwarded-Proto": proto},
+                           base_url="http://localhost")
+
+    monkeypatch.setenv("TUTOR_PROXIES", "1")
+    client = make_app(tmp_path / "proxied", RATE_LIMITS={"solve": "1/minute"}).test_client()
+    assert solve(client, "203.0.113.7").status_code == 200
+    assert solve(client, "203.0.113.7").status_code == 429
+    r = solve(client, "198.51.100.2", "https")
+    assert r.status_code == 200 and r.headers["Strict-Transport-Security"] == "max-age=31536000"
+    monkeypatch.delenv("TUTOR_PROXIES")
+    client = make_app(tmp_path / "direct", RATE_LIMITS={"solve": "1/minute"}).test_client()
+    r = solve(client, "203.0.113.7", "https")
+    assert r.status_code == 200 and "Strict-Transport-Security" not in r.headers
+    assert solve(client, "198.51.100.2").status_code == 429  # both are 127.0.0.1 to the app
+    monkeypatch.setenv("TUTOR_PROXIES", "two")
+    with pytest.raises(ConfigError, match="TUTOR_PROXIES must be a whole number from 0 to 10"):
+        make_app(tmp_path / "bad")
