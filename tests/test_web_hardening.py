@@ -478,8 +478,9 @@ def test_the_readme_names_every_environment_variable_the_app_reads():
     assert missing == []
 
 
-def test_an_unexpected_error_is_a_500_page_whose_log_names_the_request(tmp_path, caplog):
+def test_an_unexpected_error_is_a_500_page_whose_log_names_the_request(tmp_path, caplog, monkeypatch):
     app = make_app(tmp_path)
+    monkeypatch.setattr(app.logger, "disabled", False)  # one logger for every app; a test may have muted it
 
     @app.get("/en/boom")
     def boom():

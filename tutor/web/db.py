@@ -275,5 +275,6 @@ def learner_for_write(db: Session) -> Learner:
     if learner is not None:
         return learner
     insert = postgresql.insert if db.get_bind().dialect.name == "postgresql" else sqlite.insert
-    db.execute(insert(Learner).values(anon_id=anon, created_at=now()).on_conflict_do_nothing(index_elements=["anon_id"]))
+    db.execute(insert(Learner).values(anon_id=anon, created_at=now())
+               .on_conflict_do_nothing(index_elements=["anon_id"]))
     return db.scalars(select(Learner).where(Learner.anon_id == anon)).one()
