@@ -124,7 +124,7 @@ def test_cli_upgrade_and_current(tmp_path, monkeypatch, capsys):
 def test_the_app_never_creates_a_table_and_names_the_fix(tmp_path):
     path = tmp_path / "empty.sqlite3"
     with pytest.raises(SchemaNotCurrent, match=r"has no migration revision.*run `tutor db upgrade`"):
-        create_app({"INSTANCE_PATH": str(tmp_path / "inst"), "SECRET_KEY": "k", "DATABASE_URL": f"sqlite:///{path}"})
+        create_app({"INSTANCE_PATH": str(tmp_path / "inst"), "SECRET_KEY": "k", "TUTOR_ENV": "development", "DATABASE_URL": f"sqlite:///{path}"})
     assert _schema(path) == set()
 
 
@@ -227,7 +227,8 @@ def test_models_match_the_migrations_head_postgresql(pg_url, tmp_path):
         try:
             with engine.begin() as conn:
                 conn.exec_driver_sql("UPDATE alembic_version SET version_num = '0000'")
-            create_app({"INSTANCE_PATH": str(tmp_path), "SECRET_KEY": "k", "DATABASE_URL": pg_url})
+            create_app({"INSTANCE_PATH": str(tmp_path), "SECRET_KEY": "k", "TUTOR_ENV": "development",
+                        "DATABASE_URL": pg_url})
         finally:
             engine.dispose()
 

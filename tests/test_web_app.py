@@ -37,6 +37,7 @@ def client(app):
 
 def test_secret_key_generated_once_and_kept(tmp_path, monkeypatch):
     monkeypatch.delenv("TUTOR_SECRET_KEY", raising=False)
+    monkeypatch.setenv("TUTOR_ENV", "development")
     monkeypatch.setenv("TUTOR_INSTANCE_PATH", str(tmp_path / "inst"))
     monkeypatch.setenv("TUTOR_DATABASE_URL", migrated_database(tmp_path / "db.sqlite3"))
     assert configure().config.get("SECRET_KEY") is None  # tutor db makes no key
@@ -51,19 +52,22 @@ def test_secret_key_generated_once_and_kept(tmp_path, monkeypatch):
 
 
 def test_environment_configures_key_and_database(tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("TUTOR_SECRET_KEY", "from-the-environment")
+    monkeypatch.delenv("TUTOR_ENV", raising=False)  # production
+    monkeypatch.setenv("TUTOR_SECRET_KEY", "from-the-environment-" + "k" * 11)  # 32 bytes
     monkeypatch.setenv("TUTOR_INSTANCE_PATH", str(tmp_path / "inst"))
     monkeypatch.setenv("TUTOR_DATABASE_URL", f"sqlite:///{tmp_path / 'custom.sqlite3'}")
     assert cli.main(["db", "upgrade"]) == 0  # the deploy step: tables made in the configured database
     assert f"sqlite:///{tmp_path / 'custom.sqlite3'}: no revision -> {head()}" in capsys.readouterr().err
     app = create_app()
-    assert app.config["SECRET_KEY"] == "from-the-environment"
+    assert app.config["SECRET_KEY"] == "from-the-environment-kkkkkkkkkkk"
+    assert app.config["TUTOR_ENV"] == "production"
     assert not (tmp_path / "inst" / "secret_key").exists()
     assert rows(app, Learner) == 0
 
 
 def test_default_database_is_sqlite_in_instance_folder(tmp_path, monkeypatch):
     monkeypatch.delenv("TUTOR_DATABASE_URL", raising=False)
+    monkeypatch.setenv("TUTOR_ENV", "development")
     monkeypatch.setenv("TUTOR_INSTANCE_PATH", str(tmp_path / "inst"))
     assert configure().config["DATABASE_URL"] == f"sqlite:///{tmp_path / 'inst' / 'tutor.sqlite3'}"
     assert not (tmp_path / "inst" / "tutor.sqlite3").exists()

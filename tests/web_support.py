@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import atexit
+import os
 import re
 import shutil
 import tempfile
 from pathlib import Path
 
+import pytest
 from sqlalchemy import func, select
 
 from tutor.content import kinds
 from tutor.content.kinds import KINDS
 from tutor.content.store import ContentStore
 from tutor.migrations import upgrade
-from tutor.web import create_app
+from tutor.web import create_app, limits
 from tutor.web import exercises as X
 from tutor.web.db import Attempt, Learner, Mistake, Quiz, StepProgress
 from tutor.web.review import LEAVE_AFTER
@@ -29,8 +31,26 @@ def migrated_database(path: Path) -> str:
     template = Path(_MIGRATED.name) / "head.sqlite3"
     if not template.exists():
         upgrade(f"sqlite:///{template}")
+    path.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(template, path)
     return f"sqlite:///{path}"
+
+#: Rate limits of the test apps: counted (the limiter stays in every request's path) but far above
+#: what one test client sends. The limits' own tests (test_web_limits.py) set real ones.
+HIGH_LIMITS = {action: "100000/minute" for action in limits.ACTIONS}
+
+
+def in_ci() -> bool:
+    """Whether this run is CI (``CI`` set and not false), where no service may be missing."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def unavailable(what: str, why: str, hint: str) -> None:
+    """Skip the test, with the reason (fail it under CI): ``what`` cannot be used because ``why``."""
+    message = f"{what} is not available ({why}); {hint}"
+    if in_ci():
+        pytest.fail("CI needs " + message, pytrace=False)
+    pytest.skip(message)
 
 
 def make_app(tmp_path, **config):
@@ -41,7 +61,7 @@ def make_app(tmp_path, **config):
     itself (then the test migrates it)."""
     db = tmp_path / "test.sqlite3"
     conf = {"TESTING": True, "INSTANCE_PATH": str(tmp_path / "instance"), "SECRET_KEY": "test-secret",
-            "DATABASE_URL": f"sqlite:///{db}" if db.exists() else migrated_database(db)}
+            "DATABASE_URL": f"sqlite:///{db}" if db.exists() else migrated_database(db), "RATE_LIMITS": HIGH_LIMITS}
     conf.update(config)
     return create_app(conf, content=ContentStore.shared())  # the content is loaded once per test run
 

@@ -705,7 +705,10 @@ def bench_web(requests: int = 2000, concurrency: int = 4, workers: int = 2) -> d
     body = json.dumps({"answer": expected, "lang": "en"}).encode()
     port = _free_port()
     with tempfile.TemporaryDirectory() as inst, open(os.path.join(inst, "gunicorn.log"), "w+b") as log:
-        env = dict(os.environ, TUTOR_INSTANCE_PATH=inst, TUTOR_SECRET_KEY="bench-" + os.urandom(8).hex())
+        # production settings, with the API answer limit raised so that the limiter is measured
+        # counting, not refusing, this one client's requests
+        env = dict(os.environ, TUTOR_INSTANCE_PATH=inst, TUTOR_SECRET_KEY=os.urandom(32).hex(),
+                   TUTOR_ENV="production", TUTOR_LIMIT_API_ANSWER="1000000/second")
         # The deploy step: migrate once, then start the workers (which only check the schema).
         subprocess.run([sys.executable, "-m", "tutor.cli", "db", "upgrade"], env=env, check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

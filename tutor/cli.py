@@ -244,26 +244,36 @@ def _show_point(p: RulePoint, lang: str) -> str:
 # tutor serve (tutor.web)
 
 @command("serve", help="run the web app on the development server (for production use gunicorn: "
-                       "gunicorn 'tutor.web:create_app()')",
+                       "gunicorn 'tutor.web:create_app()', see the README)",
          arguments=[(("--host",), {"default": "127.0.0.1", "help": "address to listen on (default 127.0.0.1)"}),
                     (("--port",), {"type": int, "default": 5000, "help": "port (default 5000)"}),
                     (("--debug",), {"action": "store_true", "help": "reload on changes, show the debugger"})])
 def _serve(args: argparse.Namespace) -> int:
+    """Development unless TUTOR_ENV says otherwise: without TUTOR_SECRET_KEY a key is kept in the
+    instance folder. Cookies stay Secure whatever the host (browsers keep them over plain http on
+    localhost only); a warning says so when listening beyond loopback."""
     import os
 
-    if args.host not in ("127.0.0.1", "localhost", "::1") and not os.environ.get("TUTOR_COOKIE_SECURE"):
-        # Browsers keep Secure cookies over plain http only for loopback addresses.
-        os.environ["TUTOR_COOKIE_SECURE"] = "0"
     from .content.problems import ContentError
-    from .web import configure, create_app
-    if _migrate(configure().config["DATABASE_URL"], quiet=True):
-        return 2
+    from .web import ConfigError, configure, create_app, secret_key
+    env = {"TUTOR_ENV": os.environ.get("TUTOR_ENV", "").strip() or "development"}
     try:
-        app = create_app()
+        base = configure(env)
+        secret_key(base)  # a configuration that cannot work stops before anything is written
+        if _migrate(base.config["DATABASE_URL"], quiet=True):
+            return 2
+        app = create_app(env)
+    except ConfigError as e:
+        print(f"tutor serve: {e}", file=sys.stderr)
+        return 2
     except ContentError as e:
         for p in e.problems:
             print(p, file=sys.stderr)
         return 2
+    if args.host not in ("127.0.0.1", "localhost", "::1") and app.config["SESSION_COOKIE_SECURE"]:
+        print("tutor serve: cookies are Secure, so browsers keep them only over HTTPS or on localhost: "
+              "put an HTTPS reverse proxy in front (see the README), or for a trusted network without "
+              "HTTPS set TUTOR_COOKIE_SECURE=0 yourself.", file=sys.stderr)
     app.run(host=args.host, port=args.port, debug=args.debug, use_reloader=args.debug)
     return 0
 

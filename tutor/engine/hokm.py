@@ -33,7 +33,15 @@ from .cards import CARDS, SUIT_MASK, Card, Suit, cards_of, shuffled_deck
 from .errors import BadFieldError, IllegalPlayError, ImpossibleStateError, show
 from .options import EXACT, SETUP_ONLY, options_model
 from .reasons import N_, REASON_TEXTS, Reason
-from .tricks import HandRecord, Trick, follow_reason, follow_suit, follow_verdict, winner_reason, winning_index
+from .tricks import (
+    HandRecord,
+    Trick,
+    follow_reason,
+    follow_suit,
+    follow_verdict,
+    winner_reason,
+    winning_index,
+)
 
 __all__ = [
     "TRICKS_TO_WIN",

@@ -46,9 +46,9 @@ from .trinidad import Trinidad
 __all__ = [
     "ALL_FOURS",
     "HOKM",
-    "GameEngine",
     "RULESETS",
     "TRINIDAD",
+    "GameEngine",
     "Ruleset",
     "RulesetInfo",
     "get_ruleset",

@@ -19,6 +19,7 @@ every row, and Alembic stamps it.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from alembic import command
@@ -28,7 +29,8 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Connection
 from sqlalchemy.engine import Engine, make_url
 
-__all__ = ["SCRIPTS", "SchemaNotCurrent", "alembic_config", "current", "head", "lock", "require_head",
+__all__ = ["SCRIPTS", "SchemaNotCurrent", "alembic_config", "current", "head", "lock", "private_sqlite_file",
+           "require_head",
            "revision", "upgrade"]
 
 #: The folder of the migration environment (``env.py``) and scripts (``versions/``).
@@ -67,9 +69,32 @@ def lock(connection: Connection) -> None:
         connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_PG_LOCK_KEY})")
 
 
+def private_sqlite_file(url: str, create: bool = False) -> None:
+    """Make the SQLite database file of ``url`` (and its WAL files) readable by this user only
+    (mode 0600); with ``create``, make a missing file that way (an empty file is a new SQLite
+    database). Nothing for another database or an in-memory one."""
+    u = make_url(url)
+    name = u.database or ""
+    if u.get_backend_name() != "sqlite" or not name or name == ":memory:" or name.startswith("file:"):
+        return
+    path = Path(name)
+    if not path.parent.is_dir():
+        return  # SQLite itself reports the missing folder
+    if create:
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        try:
+            if p.stat().st_mode & 0o077:  # made before, with the umask's mode
+                p.chmod(0o600)
+        except FileNotFoundError:
+            pass
+
+
 def upgrade(url: str, target: str = "head") -> tuple[str | None, str | None]:
     """Apply the migrations to the database at ``url`` up to ``target``; returns the revision
-    before and after (``None``: no revision, e.g. a new or pre-Alembic database)."""
+    before and after (``None``: no revision, e.g. a new or pre-Alembic database). A new SQLite
+    file is made private (mode 0600) first."""
+    private_sqlite_file(url, create=True)
     cfg = alembic_config(url)
     command.upgrade(cfg, target)
     before = cfg.attributes.get("before")

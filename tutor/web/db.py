@@ -1,8 +1,11 @@
 """Database models (SQLAlchemy 2) and the per-request session.
 
 A *learner* is anonymous: a random id kept in the signed session cookie, with an optional display
-name. Every answer given on a page is one :class:`Attempt`, written in one transaction together with
-the lesson progress and the mistakes queue it changes. The JSON API keeps nothing.
+name. The id is put in the session by the first response that sets the cookie (any page with a
+form, since it holds the CSRF token), before anything is written; the learner's row is made by the
+first write (insert-or-get on the unique id), so answers sent at once from a new browser all land
+on one learner. Every answer given on a page is one :class:`Attempt`, written in one transaction
+together with the lesson progress and the mistakes queue it changes. The JSON API keeps nothing.
 
 The tables are made and changed only by the migrations (:mod:`tutor.migrations`, ``tutor db
 upgrade``); a change to these models needs a new migration script (``tutor db revision
@@ -14,7 +17,7 @@ from __future__ import annotations
 import secrets
 from datetime import UTC, datetime
 
-from flask import Flask, current_app, g, has_app_context, session
+from flask import Flask, Response, current_app, g, has_app_context, session
 from sqlalchemy import (
     JSON,
     Boolean,
@@ -28,6 +31,7 @@ from sqlalchemy import (
     select,
     text,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
@@ -40,6 +44,7 @@ __all__ = [
     "StepProgress",
     "current_learner",
     "get_session",
+    "id_from_request",
     "init_app",
     "learner_for_write",
     "make_engine",
@@ -57,6 +62,19 @@ def now() -> datetime:
     if clock is None:
         return datetime.now(UTC).replace(tzinfo=None)
     return clock().astimezone(UTC).replace(tzinfo=None)
+
+
+#: Largest key of an ``Integer`` column on every supported database (PostgreSQL ``integer``).
+MAX_ID = 2**31 - 1
+
+
+def id_from_request(text: str | None) -> int | None:
+    """A row key sent in a request (ASCII digits, 1 to :data:`MAX_ID`), or None for anything else,
+    so an out-of-range number never reaches a query (PostgreSQL would fail on it)."""
+    if not text or len(text) > 10 or not text.isascii() or not text.isdigit():
+        return None
+    value = int(text)
+    return value if 1 <= value <= MAX_ID else None
 
 
 class Base(DeclarativeBase):
@@ -186,6 +204,7 @@ def init_app(app: Flask) -> None:
     require_head(engine)
     app.extensions["tutor_db"] = sessionmaker(engine, expire_on_commit=False)
     app.teardown_appcontext(_close_session)
+    app.after_request(_give_learner_id)
 
 
 def get_session() -> Session:
@@ -200,24 +219,44 @@ def _close_session(_exc) -> None:
         db.close()
 
 
+def _session_anon() -> str | None:
+    anon = session.get("learner")
+    return anon if isinstance(anon, str) and 0 < len(anon) <= 64 else None
+
+
+def _new_anon() -> str:
+    anon = secrets.token_urlsafe(24)
+    session["learner"] = anon
+    session.permanent = True
+    return anon
+
+
+def _give_learner_id(response: Response) -> Response:
+    """A response that sets the session cookie (a page with a form) also gives the learner id."""
+    if session.modified and session and _session_anon() is None:
+        _new_anon()
+    return response
+
+
 def current_learner() -> Learner | None:
     """The learner of this request's cookie, or None (nothing is written)."""
-    anon = session.get("learner")
-    if not isinstance(anon, str):
+    anon = _session_anon()
+    if anon is None:
         return None
     return get_session().scalar(select(Learner).where(Learner.anon_id == anon))
 
 
 def learner_for_write(db: Session) -> Learner:
-    """The current learner, added to ``db`` (not committed) if new; call inside a transaction."""
-    learner = current_learner()
-    if learner is None:
-        anon = session.get("learner")
-        if not isinstance(anon, str) or len(anon) > 64:
-            anon = secrets.token_urlsafe(24)
-        learner = Learner(anon_id=anon)
-        db.add(learner)
-        db.flush()
-        session["learner"] = anon
-        session.permanent = True
-    return learner
+    """The current learner, made in ``db`` if new (not committed); call inside a transaction.
+
+    Insert-or-get on the unique ``anon_id``: a request that finds the row made by another one
+    answering at the same time (another worker, another host) uses it.
+    """
+    anon = _session_anon() or _new_anon()
+    learner = db.scalar(select(Learner).where(Learner.anon_id == anon))
+    if learner is not None:
+        return learner
+    insert = postgresql.insert if db.get_bind().dialect.name == "postgresql" else sqlite.insert
+    db.execute(insert(Learner).values(anon_id=anon, created_at=now())
+               .on_conflict_do_nothing(index_elements=["anon_id"]))
+    return db.scalars(select(Learner).where(Learner.anon_id == anon)).one()

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from tutor.content.exercise import Exercise
 
@@ -10,14 +15,43 @@ from . import review
 from .db import Attempt, Learner, Quiz, StepProgress, current_learner, get_session, learner_for_write
 from .exercises import Verdict
 
-__all__ = ["mark_step_done", "mistakes_of", "record_answer", "step_states"]
+__all__ = ["mark_step_done", "mistakes_of", "record_answer", "step_states", "write"]
+
+
+T = TypeVar("T")
+
+#: Times a write is tried when a row it makes was made meanwhile by another request.
+TRIES = 3
+
+
+def write(work: Callable[[Session], T]) -> T:
+    """Run ``work(db)`` in one transaction and commit, all or nothing. Two requests of one learner
+    answering at once may both make the same unique row (a review card, a step's progress): the
+    one that loses gets an IntegrityError, and its whole transaction is run again, now finding
+    the row (up to :data:`TRIES` times)."""
+    db = get_session()
+    for _ in range(TRIES - 1):
+        try:
+            return _commit(db, work)
+        except IntegrityError:
+            pass
+    return _commit(db, work)
+
+
+def _commit(db: Session, work: Callable[[Session], T]) -> T:
+    try:
+        result = work(db)
+        db.commit()
+        return result
+    except Exception:
+        db.rollback()
+        raise
 
 
 def record_answer(ex: Exercise, ref: str, verdict: Verdict, *, quiz: Quiz | None = None,
                   position: int | None = None) -> Attempt:
     """Store the attempt and update progress and the mistake's review card, all or nothing."""
-    db = get_session()
-    try:
+    def work(db: Session) -> Attempt:
         learner = learner_for_write(db)
         attempt = Attempt(learner_id=learner.id, exercise_ref=ref, ruleset=ex.ruleset or "", kind=ex.kind,
                           quiz_id=quiz.id if quiz else None, position=position, given=verdict.given,
@@ -26,11 +60,9 @@ def record_answer(ex: Exercise, ref: str, verdict: Verdict, *, quiz: Quiz | None
         review.review(db, learner, ref, ex.ruleset or "", ex.kind, verdict.correct)
         if ex.step_id and verdict.correct:
             _solve_step_exercise(db, learner, ex)
-        db.commit()
+        db.flush()
         return attempt
-    except Exception:
-        db.rollback()
-        raise
+    return write(work)
 
 
 def _progress_row(db, learner: Learner, ruleset: str, step_id: str) -> StepProgress:
@@ -54,14 +86,9 @@ def _solve_step_exercise(db, learner: Learner, ex: Exercise) -> None:
 
 
 def mark_step_done(ruleset: str, step_id: str) -> None:
-    db = get_session()
-    try:
-        learner = learner_for_write(db)
-        _progress_row(db, learner, ruleset, step_id).done = True
-        db.commit()
-    except Exception:
-        db.rollback()
-        raise
+    def work(db: Session) -> None:
+        _progress_row(db, learner_for_write(db), ruleset, step_id).done = True
+    write(work)
 
 
 def step_states(ruleset: str | None = None) -> dict[str, StepProgress]:

@@ -1,19 +1,28 @@
-"""Security headers and error pages.
+"""Security headers, request bodies, redirects and error pages.
 
 Every response carries a strict Content-Security-Policy (scripts and styles only from this
 site's static files: no inline script, no inline style, no CDN). Errors are answered in kind:
 a JSON error object (``{"error": {"code", "message"}}``) under ``/api/``, a page with a clear
-message elsewhere. A body larger than ``MAX_CONTENT_LENGTH`` is a 400, like any bad input.
+message elsewhere, with the headers the status calls for (``Allow`` on a 405, ``Retry-After`` on
+a 429). A body larger than ``MAX_CONTENT_LENGTH``, sent with a length or chunked, is a 400
+``too-large``, like any bad input, and is never processed. Redirects are relative (``Location``
+never repeats the ``Host`` header), and a host outside ``TRUSTED_HOSTS`` gets a plain 400.
 """
 
 from __future__ import annotations
 
-from flask import Flask, current_app, jsonify, render_template, request
+import io
+from collections.abc import Callable, Iterable
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from flask import Flask, Response, current_app, jsonify, render_template, request
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, SecurityError
+from werkzeug.middleware.proxy_fix import ProxyFix
 
-__all__ = ["CSP", "BadInput", "init_app"]
+__all__ = ["CSP", "BadInput", "BodyLimit", "error_response", "init_app"]
 
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
        "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'")
@@ -48,23 +57,74 @@ def _headers(response):
     return response
 
 
+def _relative_location(response):
+    """A redirect to this very host becomes a relative one: the reply never repeats ``Host``."""
+    location = response.headers.get("Location")
+    if location and "//" in location:
+        parts = urlsplit(location)
+        if parts.scheme in ("http", "https") and parts.netloc.lower() == request.host.lower():
+            path = parts.path if parts.path.startswith("/") and not parts.path.startswith("//") else "/"
+            response.headers["Location"] = urlunsplit(("", "", path, parts.query, parts.fragment))
+    return response
+
+
+class BodyLimit:
+    """WSGI middleware: a body sent without ``Content-Length`` (chunked) is read here, at most
+    ``limit() + 1`` bytes, and handed on with its length set; one longer than the limit is handed
+    on cut to ``limit() + 1`` bytes with that length, so the app refuses it as too large instead of
+    reading a silently truncated body. Bodies with a length pass untouched."""
+
+    def __init__(self, app: Callable, limit: Callable[[], int]):
+        self.app = app
+        self.limit = limit
+
+    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+        if not environ.get("CONTENT_LENGTH") and environ.get("wsgi.input_terminated"):
+            most = self.limit() + 1
+            stream, chunks, size = environ["wsgi.input"], [], 0
+            while size < most:
+                chunk = stream.read(min(64 * 1024, most - size))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+            environ["wsgi.input"] = io.BytesIO(b"".join(chunks))
+            environ["CONTENT_LENGTH"] = str(size)
+            environ.pop("HTTP_TRANSFER_ENCODING", None)  # the body is de-chunked now, its length known
+        return self.app(environ, start_response)
+
+
+def _refuse_large_body() -> None:
+    """Refuse an over-long body before any view or hook reads it (a view may not read it at all)."""
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    if limit is not None and (request.content_length or 0) > limit:
+        raise RequestEntityTooLarge()
+
+
 def _is_api() -> bool:
     return request.path.startswith("/api/")
 
 
-def error_response(status: int, code: str, message: str):
+def error_response(status: int, code: str, message: str, headers: Any = ()) -> Response:
+    """The error answer: JSON under ``/api/``, else the error page (in the learner's language)."""
     message = clean_text(message)
     if _is_api():
         resp = jsonify({"error": {"code": code, "message": message}})
-        resp.status_code = status
-        return resp
-    return render_template("error.html", status=status, message=message), status
+    else:
+        resp = current_app.make_response(render_template("error.html", status=status, message=message))
+    resp.status_code = status
+    for name, value in headers:
+        if name.lower() != "content-type":
+            resp.headers[name] = value
+    return resp
 
 
-_CODES = {400: "bad-request", 404: "not-found", 405: "method-not-allowed"}
+_CODES = {400: "bad-request", 404: "not-found", 405: "method-not-allowed", 429: "too-many-requests"}
 
 
 def _http_error(e: HTTPException):
+    if isinstance(e, SecurityError):  # a Host outside TRUSTED_HOSTS: no URL can be built for it
+        return Response("Bad request: unknown host.\n", 400, mimetype="text/plain")
     if isinstance(e, RequestEntityTooLarge):
         limit = current_app.config["MAX_CONTENT_LENGTH"]
         return error_response(400, "too-large", _("The request body is too large (the limit is %(n)s bytes).",
@@ -77,8 +137,10 @@ def _http_error(e: HTTPException):
         400: _("The request could not be understood."),
         404: _("There is no such page."),
         405: _("This address does not accept that kind of request."),
+        429: _("Too many requests in a short time. Wait a little, then try again."),
     }
-    return error_response(status, _CODES.get(status, "error"), messages.get(status, e.description or ""))
+    return error_response(status, _CODES.get(status, "error"), messages.get(status, e.description or ""),
+                          e.get_headers())
 
 
 def _bad_input(e: BadInput):
@@ -86,12 +148,20 @@ def _bad_input(e: BadInput):
 
 
 def _unexpected(e: Exception):
-    current_app.logger.exception("unexpected error")
+    from .reqlog import request_id
+
+    current_app.logger.exception("unexpected error (request %s)", request_id())
     return error_response(500, "internal", _("Something went wrong on our side."))
 
 
 def init_app(app: Flask) -> None:
+    app.wsgi_app = BodyLimit(app.wsgi_app, lambda: app.config["MAX_CONTENT_LENGTH"])  # type: ignore[method-assign]
+    if app.config.get("PROXIES"):
+        n = app.config["PROXIES"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)  # type: ignore[method-assign]
+    app.before_request(_refuse_large_body)
     app.after_request(_headers)
+    app.after_request(_relative_location)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(BadInput, _bad_input)
     app.register_error_handler(Exception, _unexpected)

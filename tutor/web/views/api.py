@@ -18,6 +18,7 @@ from tutor.solve import answer as solve_answer
 from tutor.solve.schema import ERROR_CODES
 
 from .. import exercises as X
+from ..limits import limited
 from ..openapi import Operation, answer_request, document, operation
 from ..openapi import ref as schema_ref
 from ..security import BadInput
@@ -98,6 +99,7 @@ def _lang(body: object = None) -> str:
         "legal-plays": {"ruleset": "hokm", "ask": "legal-plays", "trump": "H", "hand": ["3C", "AH"], "trick": ["10C"]},
         "trick-winner": {"ruleset": "hokm", "ask": "trick-winner", "trump": "S", "trick": ["AD", "2S", "KD", "JS"]},
         "turn-up": {"ruleset": "trinidad", "ask": "turn-up", "card": "JD"}}))
+@limited("solve")
 def solve():
     try:
         scenario = _json_body()
@@ -130,6 +132,7 @@ def exercise(ref: str):
     not_found=True, limited=True, params=("lang",),
     request_examples={"legal-cards": {"answer": ["3C", "KC"], "lang": "en"}, "trick-winner": {"answer": 3},
                       "hand-score": {"answer": {"high": 0, "low": 1, "jack": None, "game": 0}, "lang": "fa"}}))
+@limited("api-answer")
 def answer(ref: str):
     body = _json_body()
     if not isinstance(body, dict) or "answer" not in body:

@@ -6,7 +6,8 @@ from flask import Blueprint, abort, g, redirect, render_template, request, url_f
 from flask_babel import gettext as _
 
 from .. import exercises as X
-from ..db import Attempt, current_learner, get_session
+from ..db import Attempt, current_learner, get_session, id_from_request
+from ..limits import limited
 from ..record import mark_step_done, record_answer, step_states
 from ..security import BadInput
 from .common import RULESET_NAMES, exercise_context, ruleset_name
@@ -46,12 +47,13 @@ def path(ruleset: str):
 
 def _attempt_for(attempt_id: str | None, ref_prefix: str):
     """The learner's own attempt (feedback after the redirect), or None."""
-    if not attempt_id or not attempt_id.isascii() or not attempt_id.isdigit() or len(attempt_id) > 12:
+    key = id_from_request(attempt_id)
+    if key is None:
         return None
     learner = current_learner()
     if learner is None:
         return None
-    a = get_session().get(Attempt, int(attempt_id))
+    a = get_session().get(Attempt, key)
     if a is None or a.learner_id != learner.id or not a.exercise_ref.startswith(ref_prefix):
         return None
     return a
@@ -87,6 +89,7 @@ def step(ruleset: str, step_id: str, error_for: str | None = None, error: str | 
 
 
 @bp.post("/<ruleset>/<step_id>/<ex_id>")
+@limited("answer")
 def answer(ruleset: str, step_id: str, ex_id: str):
     lp = _path_or_404(ruleset)
     s = lp.get(step_id)
@@ -105,6 +108,7 @@ def answer(ruleset: str, step_id: str, ex_id: str):
 
 
 @bp.post("/<ruleset>/<step_id>/done")
+@limited("answer")
 def done(ruleset: str, step_id: str):
     lp = _path_or_404(ruleset)
     s = lp.get(step_id)

@@ -1,8 +1,8 @@
-"""Home page (pick a language and a game), display settings, health check."""
+"""Home page (pick a language and a game), display settings, liveness and readiness checks."""
 
 from __future__ import annotations
 
-from flask import Blueprint, g, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, g, jsonify, redirect, render_template, request, url_for
 
 from ..exercises import lesson_path
 from ..openapi import Operation, operation, ref
@@ -20,7 +20,38 @@ def root():
 @bp.get("/healthz")
 @operation(Operation("health", "Liveness check.", ref("Health")))
 def healthz():
+    """Liveness: the process answers (touches nothing else)."""
     return {"status": "ok"}
+
+
+@bp.get("/readyz")
+def readyz():
+    """Readiness: 200 ``{"status": "ready", ...}`` when the database answers a query, else 503
+    with the error object ``database-unavailable``. ``limits`` says where the rate-limit counters
+    are kept (``redis``, ``memory``, or ``memory (redis unreachable)``); it does not make the app
+    unready, since counting falls back to memory."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from ..db import get_session
+
+    try:
+        get_session().execute(text("SELECT 1")).scalar_one()
+    except SQLAlchemyError as e:
+        current_app.logger.warning("readiness: the database is unreachable: %s", type(e).__name__)
+        return jsonify({"status": "unavailable", "error": {
+            "code": "database-unavailable", "message": "The database does not answer."}}), 503
+    return {"status": "ready", "database": "ok", "limits": _limits_storage()}
+
+
+def _limits_storage() -> str:
+    limiter = current_app.extensions["tutor_limiter"]
+    if not current_app.config["RATELIMIT_STORAGE_URI"].startswith(("redis", "rediss")):
+        return "memory"
+    try:
+        return "redis" if limiter.storage.check() else "memory (redis unreachable)"
+    except Exception:  # noqa: BLE001 - any failure of the storage client means it does not answer
+        return "memory (redis unreachable)"
 
 
 @bp.get("/<lang>/")

@@ -18,6 +18,7 @@ from tutor.content.kinds import KINDS, kinds_for
 
 from .. import exercises as X
 from ..db import Attempt, Quiz, current_learner, get_session, learner_for_write
+from ..limits import limited
 from ..record import mistakes_of, record_answer
 from ..review import REPLAY_SIZE
 from ..security import BadInput
@@ -74,6 +75,7 @@ def _kind_name(kind: str) -> str:
 
 
 @bp.post("/practice/")
+@limited("quiz")
 def start():
     f = request.form
     ruleset = f.get("game", "")
@@ -115,6 +117,7 @@ def _new_quiz(ruleset: str, seed: int, difficulty: int, kinds: list[str], refs: 
 
 
 @bp.post("/mistakes/replay")
+@limited("quiz")
 def replay():
     """A quiz of the mistakes due for review now, soonest first; with ``more`` set in the form,
     then those due next (review ahead). Exercises gone from the content since are left out."""
@@ -171,6 +174,7 @@ def _game(quiz: Quiz, ex) -> str:
 
 
 @bp.post("/quiz/<token>/<int:n>")
+@limited("answer")
 def answer(token: str, n: int):
     quiz = _quiz(token)
     ref, ex = _item(quiz, n)

@@ -1,0 +1,142 @@
+"""Rate limits (Flask-Limiter), one per kind of action, each configurable.
+
+A view takes part by naming its action with :func:`limited`; the action's limit is shared by
+every view of that action (a quiz answer and a lesson answer draw on one budget)::
+
+    @bp.post("/login")
+    @limited("login")
+    def login(): ...
+
+:data:`ACTIONS` is the one list of actions, with the default limit and whose budget it is: the
+learner's (the id in the session cookie, which every page with a form sets; a request without one
+counts against its address) or the client address's (as the reverse proxies named by
+``TUTOR_PROXIES`` report it). A limit is Flask-Limiter's notation, several separated by ``;``,
+e.g. ``30/minute;600/hour``; the environment variable ``TUTOR_LIMIT_<ACTION>`` (``-`` as ``_``,
+e.g. ``TUTOR_LIMIT_API_ANSWER``), or ``RATE_LIMITS[action]`` in the app config, replaces the
+default; ``off`` turns that limit off. A bad limit is a :class:`~tutor.web.ConfigError` at start.
+
+Counters are kept in Redis when ``TUTOR_REDIS_URL`` is set (shared by every worker and host), in
+the process's memory otherwise (per worker: fine for one process, too generous for many). If
+Redis stops answering, counting goes on in memory until it is back. The window is a sliding
+window counter. A request over a limit gets 429 with ``Retry-After`` (seconds), as the API's
+JSON error ``too-many-requests`` or as an error page in the learner's language
+(:mod:`tutor.web.security`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from flask import Flask, request, session
+from flask_limiter import Limiter
+from limits import parse_many
+
+__all__ = ["ACTIONS", "Action", "apply", "by_address", "by_learner", "env_name", "init_app", "limit_of",
+           "limited"]
+
+F = TypeVar("F", bound=Callable)
+
+
+def by_address() -> str:
+    """Budget key of the client address."""
+    return f"addr:{request.remote_addr or '-'}"
+
+
+def by_learner() -> str:
+    """Budget key of the learner in the session cookie, else of the client address."""
+    anon = session.get("learner")
+    return f"learner:{anon}" if isinstance(anon, str) and anon else by_address()
+
+
+@dataclass(frozen=True)
+class Action:
+    """A kind of request with its own limit: ``default`` in Flask-Limiter notation, ``key`` the
+    budget it draws on, ``what`` the requests it covers (for the README)."""
+
+    default: str
+    key: Callable[[], str]
+    what: str
+
+
+ACTIONS: dict[str, Action] = {
+    "answer": Action("30/minute;600/hour", by_learner,
+                     "answers on lesson steps and quiz questions, and marking a step done (per learner)"),
+    "quiz": Action("10/minute;100/hour", by_learner, "new practice quizzes and mistake replays (per learner)"),
+    "solve": Action("10/second;300/minute", by_address, "POST /api/v1/solve (per address)"),
+    "api-answer": Action("10/second;300/minute", by_address,
+                         "POST /api/v1/exercises/<id>/answer (per address)"),
+    "login": Action("5/minute;20/hour", by_address, "logging in (per address; no view yet)"),
+    "redeem": Action("5/minute;20/hour", by_address, "redeeming a code (per address; no view yet)"),
+}
+
+_MARK = "_tutor_limit"
+
+
+def env_name(action: str) -> str:
+    """The environment variable of ``action``'s limit, e.g. ``TUTOR_LIMIT_API_ANSWER``."""
+    return "TUTOR_LIMIT_" + action.upper().replace("-", "_")
+
+
+def limited(action: str) -> Callable[[F], F]:
+    """Mark a view as one of ``action``'s requests (KeyError for an action not in ACTIONS)."""
+    if action not in ACTIONS:  # fail at import for a misspelt action
+        raise KeyError(f"no rate-limited action {action!r}: add it to ACTIONS")
+
+    def mark(view: F) -> F:
+        setattr(view, _MARK, action)
+        return view
+    return mark
+
+
+def limit_of(app: Flask, action: str) -> str:
+    """``action``'s limit in ``app``: config ``RATE_LIMITS``, then the environment, then the default."""
+    value = (app.config.get("RATE_LIMITS") or {}).get(action) or os.environ.get(env_name(action), "").strip()
+    return value or ACTIONS[action].default
+
+
+def init_app(app: Flask) -> Limiter:
+    """Make the app's limiter from its config and the environment, and put the limits on the views
+    marked with :func:`limited` (call after the blueprints are registered; views added later get
+    theirs from :func:`apply`). Raises ConfigError for a bad limit."""
+    from . import ConfigError
+
+    app.config.setdefault("RATELIMIT_STORAGE_URI", os.environ.get("TUTOR_REDIS_URL", "").strip() or "memory://")
+    app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"socket_connect_timeout": 1, "socket_timeout": 1}
+                          if app.config["RATELIMIT_STORAGE_URI"].startswith(("redis", "rediss")) else {})
+    app.config.setdefault("RATELIMIT_KEY_PREFIX", "tutor")
+    chosen = {}
+    for action in ACTIONS:
+        value = limit_of(app, action)
+        if value.lower() != "off":
+            try:
+                parse_many(value)
+            except ValueError:
+                raise ConfigError(f"{env_name(action)}: {value[:40]!r} is not a rate limit "
+                                  "(write e.g. 30/minute;600/hour, or off).") from None
+        chosen[action] = value
+    limiter = Limiter(by_address, strategy="sliding-window-counter", headers_enabled=True,
+                      in_memory_fallback_enabled=True)
+    limiter.init_app(app)
+    app.extensions["tutor_limiter"] = limiter
+    app.extensions["tutor_limits"] = chosen
+    app.extensions["tutor_limited"] = set()
+    apply(app)
+    return limiter
+
+
+def apply(app: Flask) -> None:
+    """Put the limits on the app's views marked with :func:`limited` that have none yet."""
+    limiter: Limiter = app.extensions["tutor_limiter"]
+    chosen: dict[str, str] = app.extensions["tutor_limits"]
+    done: set[str] = app.extensions["tutor_limited"]
+    for endpoint, view in list(app.view_functions.items()):
+        action = getattr(view, _MARK, None)
+        if action is None or endpoint in done:
+            continue
+        done.add(endpoint)
+        if chosen[action].lower() != "off":
+            limit = limiter.shared_limit(chosen[action], scope=action, key_func=ACTIONS[action].key)
+            app.view_functions[endpoint] = limit(view)  # type: ignore[assignment]
