@@ -26,6 +26,7 @@ from tutor.content import kinds, quizzes
 from tutor.content.exercise import RULESETS, Exercise
 from tutor.content.lessons import LessonPath, LessonStep, Problems, load_lesson_path
 from tutor.engine import BadFieldError, Card, TutorError
+from tutor.engine.cards import read_typed_card
 from tutor.solve import answer as engine_answer
 
 from .security import BadInput
@@ -243,8 +244,28 @@ def _check_cards(ex: Exercise, values: object) -> None:
             raise BadInput(_("%(card)s is not in your hand.", card=card), "bad-card")
 
 
+def _typed_cards(raw: object) -> object:
+    """A legal-cards answer as typed (a list, or one string split at spaces, commas, semicolons or
+    the Persian comma), each card that :func:`read_typed_card` reads put in canonical notation;
+    anything else is left for the checks to name."""
+    if isinstance(raw, str):
+        raw = [v for v in re.split(r"[\s,;،؛]+", raw.strip()) if v]
+    if not isinstance(raw, list):
+        return raw
+    out = []
+    for v in raw:
+        try:
+            out.append(str(read_typed_card(v)))
+        except TutorError:
+            out.append(v)
+    return out
+
+
 def parse(ex: Exercise, raw: object) -> object:
-    """Check a raw answer with the exercise's kind; :class:`BadInput` (400) if it is malformed."""
+    """Check a raw answer with the exercise's kind; :class:`BadInput` (400) if it is malformed.
+    Typed cards may use Persian digits, the suit symbol first and invisible characters."""
+    if ex.kind == "legal-cards":
+        raw = _typed_cards(raw)
     _check_cards(ex, raw)
     try:
         return kinds.parse_answer(ex, raw)
