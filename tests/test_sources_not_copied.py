@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import unicodedata
 from pathlib import Path
 
@@ -123,3 +124,13 @@ def test_the_comparison_finds_copies_and_ignores_card_lists():
     cards = "A, K, Q, J, 10, 9, 8, 7, 6, 5, 4, 3, 2 آس دل، شاه دل، ۹ دل، ۷ پیک و ۲ خشت AS KH 10D ♥10"
     assert [w for w, _ in words(cards)] == ["و"]
     assert shared_runs(cards, source) == []
+
+
+def test_missing_documents_skip_locally_and_fail_in_ci(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys.modules[__name__], "SEEDS", tmp_path / "absent")
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="source documents not found"):
+        _seeds()
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI is set but the source documents are missing"):
+        _seeds()
