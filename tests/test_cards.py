@@ -22,6 +22,7 @@ from tutor.engine.cards import (
     parse_card,
     parse_cards,
     parse_suit,
+    read_typed_card,
     shuffled_deck,
 )
 from tutor.engine.errors import DuplicateCardError, NotationError
@@ -110,3 +111,26 @@ def test_shuffled_deck_is_seeded_permutation():
     a, b = shuffled_deck(7), shuffled_deck(random.Random(7))
     assert a == b and sorted(a) == list(CARDS)
     assert shuffled_deck(8) != a
+
+
+@pytest.mark.parametrize(("typed", "canonical"), [
+    ("۱۰H", "10H"), ("١٠♥", "10H"), ("۷♣", "7C"), ("♥10", "10H"), ("♠a", "AS"), ("♣ ۷", "7C"),
+    ("10\u200bH", "10H"), ("\u200fK\u200c♦\u200e", "KD"), ("♥️10", "10H"), ("\ufeffQS", "QS"), ("10h", "10H"),
+])
+def test_read_typed_card_is_lenient_where_learners_type(typed, canonical):
+    assert str(read_typed_card(typed)) == canonical
+
+
+@pytest.mark.parametrize("bad", ["۱۱H", "♥", "H10", "10", "♥♥10", None, ["AS"]])
+def test_read_typed_card_still_rejects_what_is_not_a_card(bad):
+    with pytest.raises(NotationError) as e:
+        read_typed_card(bad)
+    assert e.value.code == "bad-card"
+    if isinstance(bad, str):
+        assert repr(bad)[1:-1] in e.value.message or bad in e.value.message
+
+
+@pytest.mark.parametrize("typed", ["۱۰H", "♥10", "10\u200bH"])
+def test_scenario_notation_stays_strict(typed):
+    with pytest.raises(NotationError):
+        Card.parse(typed)

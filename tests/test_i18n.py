@@ -172,7 +172,7 @@ def test_flask_app_uses_catalogues_and_g_lang():
     i18n.init_app(app)
     with app.test_request_context("/", headers={"Accept-Language": "bg"}):
         assert i18n.current_lang() == "bg"
-        assert flask_gettext("Which side wins the game, if any?") == "Коя страна печели играта, ако някоя я печели?"
+        assert flask_gettext("Which side wins the game, if any?") == "Коя страна печели партията, ако някоя я печели?"
     with app.test_request_context("/", headers={"Accept-Language": "bg"}):
         g.lang = "fa"
         assert flask_gettext("Trump") == "حکم"
@@ -206,8 +206,8 @@ def test_gettext_helper_outside_flask():
     assert i18n.gettext("bg", "Trick %(n)s", n="3") == "Взятка 3"
     assert i18n.gettext("xx", "Trump") == "Trump"
     assert i18n.kind_prompt("legal-cards", "en") == "Which cards may you play? Select every legal card."
-    assert i18n.kind_prompt("legal-cards", "fa") == "کدام کارت‌ها را می‌توانید بازی کنید؟ همهٔ کارت‌های مجاز را انتخاب کنید."
-    assert i18n.kind_prompt("trick-winner", "bg") == "Кой печели тази взятка? Щракни върху печелившата карта."
+    assert i18n.kind_prompt("legal-cards", "fa") == "کدام کارت‌ها را می‌توانی بازی کنی؟ همهٔ کارت‌های مجاز را انتخاب کن."
+    assert i18n.kind_prompt("trick-winner", "bg") == "Кой взима тази взятка? Щракнете върху печелившата карта."
     for lang in i18n.LANGUAGES:
         for kind in ("legal-cards", "trick-winner", "round-score", "next-hakem", "turn-up", "beg", "hand-score",
                      "game-winner", "walk-through"):
@@ -267,15 +267,15 @@ def test_seat_labels_clockwise_classic():
 def test_seat_labels_roles_and_languages():
     assert i18n.seat_label(1, 0, 4, "hokm", "en", hakem=1) == "your right-hand opponent (hakem)"
     assert i18n.seat_label(0, 0, 4, "all-fours", "en", dealer=0) == "you (dealer)"
-    assert i18n.seat_label(1, 0, 4, "hokm", "fa", hakem=1) == "حریف سمت راست شما (حاکم)"
-    assert i18n.seat_label(2, 0, 4, "trinidad", "bg") == "твоят партньор"
+    assert i18n.seat_label(1, 0, 4, "hokm", "fa", hakem=1) == "حریف سمت راستت (حاکم)"
+    assert i18n.seat_label(2, 0, 4, "trinidad", "bg") == "партньорът ви"
     assert i18n.seat_label(3, 0, 4, "hokm", "te") == "మీ ఎడమ వైపు ప్రత్యర్థి"
     assert i18n.seat_label(3, None, 4, "hokm", "fa") == "جایگاه ۳"
 
 
 def test_side_labels():
     assert [i18n.side_label(s, 3, 4, "en") for s in (0, 1)] == ["the other team", "your team"]
-    assert [i18n.side_label(s, 0, 2, "bg") for s in (0, 1)] == ["ти", "противникът ти"]
+    assert [i18n.side_label(s, 0, 2, "bg") for s in (0, 1)] == ["вие", "противникът ви"]
     assert i18n.side_label(None, 0, 4, "fa") == "هیچ‌کس"
     assert i18n.side_label(1, None, 4, "te") == "జట్టు 1"
 
@@ -290,8 +290,8 @@ def test_render_reason_from_the_engine():
     en, fa, bg, te = (i18n.render_reason(why[0], lang) for lang in i18n.LANGUAGES)
     assert en == ("The suit led is clubs and you hold king of clubs and three of clubs, "
                   "so you must play one of them.")
-    assert fa == "خال زمینه گشنیز است و شما شاه گشنیز و سه گشنیز دارید، پس باید یکی از آن‌ها را بازی کنید."
-    assert bg == "Изведеният цвят е спатия, а ти имаш поп спатия и тройка спатия, затова трябва да изиграеш една от тях."
+    assert fa == "خال زمینه گشنیز است و تو شاه گشنیز و سه گشنیز داری، پس باید یکی از آن‌ها را بازی کنی."
+    assert bg == "Изведеният цвят е спатия, а вие имате поп спатия и тройка спатия, затова трябва да изиграете една от тях."
     assert te == ("మొదట ఆడిన సూట్ కళావరు; మీ దగ్గర కళావరు రాజు మరియు కళావరు మూడు ఉన్నాయి, "
                   "కాబట్టి వాటిలో ఒకటి ఆడాలి.")
 
@@ -303,13 +303,13 @@ def test_render_reason_seats_relative_to_the_learner():
     reason = result["why"][0]
     assert i18n.render_reason(reason, "en", you=0, players=4, ruleset="hokm") == (
         "King of hearts is the highest trump (hearts) played, so the trick goes to your left-hand opponent.")
-    assert i18n.render_reason(reason, "fa", you=2, players=4, ruleset="hokm").endswith("حریف سمت راست شما.")
+    assert i18n.render_reason(reason, "fa", you=2, players=4, ruleset="hokm").endswith("حریف سمت راستت.")
     assert i18n.render_reason(reason, "bg").endswith("победител във взятката е: място 3.")
 
 
 def test_render_reason_numbers_lists_and_unknown_params():
     r = Reason("game-tie-nobody", "K3", {"totals": [10, 10]})
-    assert i18n.render_reason(r, "fa") == "امتیاز گیم مساوی است (۱۰ – ۱۰): «گیم» به کسی نمی‌رسد."
+    assert i18n.render_reason(r, "fa") == "امتیاز «گیم» مساوی است (۱۰ – ۱۰): «گیم» به کسی نمی‌رسد."
     assert i18n.render_reason(r.to_json(), "en") == "Game is tied (10 – 10): nobody scores it."
     assert i18n.render_reason({"code": "no-such-code", "params": {}}, "fa") == "no-such-code"
     # a template whose params are missing keeps the placeholder rather than failing

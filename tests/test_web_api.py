@@ -161,6 +161,23 @@ def test_answer_verdict_with_reasons_in_language(client, lang):
     assert r.get_json()["correct"] is True
 
 
+_FA_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
+_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def test_typed_cards_accept_persian_digits_symbol_first_and_invisible_characters(client):
+    """A learner's typed cards: "♣۱۰" (symbol first, Persian digits), a zero-width non-joiner, the
+    Persian comma between cards; all read as the canonical cards of the hand."""
+    _step, ex = lesson_exercise("hokm", "legal-cards", lambda e: len(expected(e)) >= 2)
+    right = expected(ex)
+    typed = "‌، ".join(_SYMBOL[c[-1]] + c[:-1].translate(_FA_DIGITS) for c in right)
+    for answer in (typed, typed.split("‌، ")):
+        r = post_json(client, f"/api/v1/exercises/{X.ref_of(ex)}/answer", {"answer": answer})
+        assert r.status_code == 200 and r.get_json()["correct"] is True, (answer, r.get_json())
+    r = post_json(client, f"/api/v1/exercises/{X.ref_of(ex)}/answer", {"answer": "♣۱۱"})
+    assert r.status_code == 400 and r.get_json()["error"]["code"] == "bad-card"
+
+
 @pytest.mark.parametrize(("kind", "answer", "code"), [
     ("legal-cards", ["ZZ"], "bad-card"),
     ("legal-cards", ["2C", "2C", "2C", "2C", "2C", "2C", "2C", "2C", "2C", "2C", "2C", "2C", "2C", "2C"], "bad-card"),

@@ -43,6 +43,7 @@ __all__ = [
     "names_desc",
     "parse_card",
     "parse_cards",
+    "read_typed_card",
     "parse_suit",
     "shuffled_deck",
 ]
@@ -204,6 +205,34 @@ FULL_DECK: int = (1 << 52) - 1
 
 def parse_card(text: object) -> Card:
     """Parse one card; see :meth:`Card.parse`. Raises :class:`NotationError`."""
+    return Card.parse(text)
+
+
+#: What a learner's keyboard may add to a typed card: Persian and Arabic-Indic digits become ASCII;
+#: zero-width and direction characters, the BOM, the soft hyphen and emoji variation selectors go.
+_TYPED = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩", "0123456789" * 2,
+                       "\u00ad\u061c\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                       "\u2060\u2066\u2067\u2068\u2069\ufe0e\ufe0f\ufeff")
+_SUIT_SYMBOLS = frozenset(k for k in _SUIT_PARSE if not k.isascii())
+
+
+def read_typed_card(text: object) -> Card:
+    """A card as a learner types it in an answer: everything :meth:`Card.parse` reads, and also
+    Persian or Arabic-Indic digits (``"۱۰H"``), the suit symbol first (``"♥10"``, ``"♠a"``) and
+    stray invisible characters (zero-width space, non-joiner and joiner, direction marks, BOM, the
+    emoji selector of ``"♥️"``). For learners' answers only: scenarios (``tutor solve``, content)
+    keep the strict notation of ``solve-format.md``.
+
+    Raises :class:`NotationError` (code ``bad-card``) naming the text as typed.
+    """
+    if isinstance(text, str):
+        t = text.translate(_TYPED).strip()
+        if len(t) >= 2 and t[0] in _SUIT_SYMBOLS:
+            t = t[1:].strip() + t[0]
+        try:
+            return Card.parse(t)
+        except NotationError:
+            pass
     return Card.parse(text)
 
 

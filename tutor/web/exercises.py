@@ -201,9 +201,13 @@ def _answer_error(e: AnswerError) -> BadInput:
 
 
 def parse(ex: Exercise, raw: object) -> object:
-    """Check a raw answer with the exercise's kind; :class:`BadInput` (400) if it is malformed."""
+    """Check a raw answer with the exercise's kind; :class:`BadInput` (400) if it is malformed.
+    What the learner typed is read leniently first (the kind's ``typed``: e.g. cards with Persian
+    digits, the suit symbol first, invisible characters)."""
+    kind = KINDS[ex.kind]
+    raw = kind.typed(raw)
     try:
-        KINDS[ex.kind].precheck(ex, raw)
+        kind.precheck(ex, raw)
         return kinds.parse_answer(ex, raw)
     except AnswerError as e:
         raise _answer_error(e) from None

@@ -267,6 +267,12 @@ class ExerciseKind:
         """The learner's value normalised (``answer_help``); :class:`BadFieldError` if malformed."""
         raise NotImplementedError
 
+    def typed(self, raw: object) -> object:
+        """The answer as the learner typed it, read leniently into the form :meth:`parse` takes
+        (the web reads answers through this; content and the engine stay strict); unchanged by
+        default."""
+        return raw
+
     def precheck(self, ex: Exercise, raw: object) -> None:
         """Checks the web makes before :meth:`parse` that need their own error code (raise
         :class:`AnswerError`); nothing by default."""

@@ -8,11 +8,12 @@ form sends one checkbox per card; JSON a list, or one string separated by commas
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ... import i18n
-from ...engine.cards import CARDS, Card, Suit, mask_of
+from ...engine.cards import CARDS, Card, Suit, mask_of, read_typed_card
 from ...engine.errors import BadFieldError, NotationError, TutorError
 from ...engine.rulesets import get_ruleset
 from ..deals import SUITS, cap, pick, same_colour, solve, suit_cards, suits_prose
@@ -72,6 +73,22 @@ class LegalCards(ExerciseKind):
     )
 
     # ------------------------------------------------------------------ answer
+
+    def typed(self, raw: object) -> object:
+        """Typed cards read leniently (:func:`~tutor.engine.cards.read_typed_card`: Persian and
+        Arabic digits, the suit symbol first, invisible characters; the Persian comma separates
+        cards); anything it cannot read is left for the checks to name."""
+        if isinstance(raw, str):
+            raw = [v for v in re.split(r"[\s,;،؛]+", raw.strip()) if v]
+        if not isinstance(raw, list):
+            return raw
+        out: list[object] = []
+        for v in raw:
+            try:
+                out.append(str(read_typed_card(v)))
+            except TutorError:
+                out.append(v)
+        return out
 
     def precheck(self, ex: Exercise, raw: object) -> None:
         """Unknown or foreign cards are ``bad-card`` (the kind's parse calls every problem bad-field)."""
