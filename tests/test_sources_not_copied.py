@@ -31,7 +31,7 @@ RUN = 10
 _INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u2060\ufeff\u0640\u064b-\u065f\u0670]")
 _LETTERS = str.maketrans({"ي": "ی", "ى": "ی", "ك": "ک", "ۀ": "ه", "ة": "ه", "ё": "е"})
 #: Card words of the four languages (ranks and suits, with the forms the texts use).
-_CARD_WORDS = frozenset("""
+_CARD_WORDS = frozenset("""  # noqa: SIM905 - a word list reads best as text
     ace aces king kings queen queens jack jacks knave ten tens heart hearts spade spades diamond
     diamonds club clubs of
     آس شاه بیبی بی سرباز دل پیک خشت گشنیز خاج تک
