@@ -31,14 +31,14 @@ RUN = 10
 _INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u2060\ufeff\u0640\u064b-\u065f\u0670]")
 _LETTERS = str.maketrans({"ي": "ی", "ى": "ی", "ك": "ک", "ۀ": "ه", "ة": "ه", "ё": "е"})
 #: Card words of the four languages (ranks and suits, with the forms the texts use).
-_CARD_WORDS = frozenset("""  # noqa: SIM905 - a word list reads best as text
+_CARD_WORDS = frozenset("""
     ace aces king kings queen queens jack jacks knave ten tens heart hearts spade spades diamond
     diamonds club clubs of
     آس شاه بیبی بی سرباز دل پیک خشت گشنیز خاج تک
     асо аса асото поп попа попът дама дамата вале валето валета купа купи пика пики каро спатия
     спатии
     ఏస్ కింగ్ క్వీన్ జాక్ హార్ట్స్ హార్ట్ స్పేడ్స్ స్పేడ్ డైమండ్స్ డైమండ్ క్లబ్స్ క్లబ్
-""".split())
+""".split())  # noqa: SIM905 - a word list reads best as text
 _CARD_CODE = re.compile(r"^(?:[akqjt]|[akqjt][shdc]|[shdc])$")
 
 
