@@ -309,7 +309,7 @@ def test_render_reason_seats_relative_to_the_learner():
 
 def test_render_reason_numbers_lists_and_unknown_params():
     r = Reason("game-tie-nobody", "K3", {"totals": [10, 10]})
-    assert i18n.render_reason(r, "fa") == "امتیاز «گیم» مساوی است (۱۰ – ۱۰): «گیم» به کسی نمی‌رسد."
+    assert i18n.render_reason(r, "fa") == "جمع ارزش کارت‌ها برابر است (۱۰ – ۱۰): «گیم» به کسی نمی‌رسد."
     assert i18n.render_reason(r.to_json(), "en") == "Game is tied (10 – 10): nobody scores it."
     assert i18n.render_reason({"code": "no-such-code", "params": {}}, "fa") == "no-such-code"
     # a template whose params are missing keeps the placeholder rather than failing
