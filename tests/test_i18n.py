@@ -128,6 +128,19 @@ def test_every_reason_template_and_kind_prompt_is_in_the_template():
     assert len(REASON_TEXTS) >= 40
 
 
+def test_one_placeholder_style():
+    """Every message, reason templates included, uses gettext's ``%(name)s`` (never ``{name}``)."""
+    i18n.render_reason({"code": "lead-any", "params": {}}, "en")  # loads every ruleset's reasons
+    brace = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}")
+    for lang in i18n.LANGUAGES:
+        for m in _po(lang):
+            texts = (m.id if isinstance(m.id, tuple) else (m.id,)) + (
+                m.string if isinstance(m.string, tuple) else (m.string,))
+            assert not any(brace.search(t) for t in texts), (lang, m.id)
+    assert not [code for code, template in REASON_TEXTS.items() if brace.search(template)]
+    assert sum("%(" in t for t in REASON_TEXTS.values()) >= 40
+
+
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_mo_files_up_to_date(lang):
     """Compiling the .po now gives the same messages as the committed .mo."""
@@ -313,7 +326,7 @@ def test_render_reason_numbers_lists_and_unknown_params():
     assert i18n.render_reason(r.to_json(), "en") == "Game is tied (10 – 10): nobody scores it."
     assert i18n.render_reason({"code": "no-such-code", "params": {}}, "fa") == "no-such-code"
     # a template whose params are missing keeps the placeholder rather than failing
-    assert "{card}" in i18n.render_reason({"code": "card-not-in-hand", "params": {}}, "en")
+    assert "%(card)s" in i18n.render_reason({"code": "card-not-in-hand", "params": {}}, "en")
 
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
@@ -323,8 +336,9 @@ def test_every_reason_renders_with_every_placeholder_filled(lang):
               "seat": 1, "winner": 2, "hakem": 0, "next_hakem": 1, "player": 3, "holder": 3, "dealer": 0,
               "team": 0, "side": 1, "totals": [12, 8], "phase": "discard"}
     for code, template in REASON_TEXTS.items():
-        names = re.findall(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", template)
+        names = re.findall(r"%\(([A-Za-z_][A-Za-z0-9_]*)\)s", template)
+        assert names or "%" not in template, code
         params = {n: sample.get(n, 5) for n in names}
         text = i18n.render_reason({"code": code, "rule": "X", "params": params}, lang, you=0, players=4,
                                   ruleset="hokm")
-        assert "{" not in text and "}" not in text, (lang, code, text)
+        assert "%(" not in text, (lang, code, text)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 import re
-import string
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -330,7 +329,8 @@ _SUIT_NAMES: dict[str, dict[Suit, tuple[str, str]]] = {
 #: Which form names a suit in running prose ("hearts were led" / "купа" / "دل" / "ఆటీను").
 _SUIT_PROSE_PLURAL = {"en": True, "fa": False, "bg": False, "te": False}
 #: How a full card name is built: rank and suit in the language's order.
-_CARD_PATTERN = {"en": "{rank} of {suit}", "fa": "{rank} {suit}", "bg": "{rank} {suit}", "te": "{suit} {rank}"}
+_CARD_PATTERN = {"en": "%(rank)s of %(suit)s", "fa": "%(rank)s %(suit)s", "bg": "%(rank)s %(suit)s",
+                 "te": "%(suit)s %(rank)s"}
 
 
 def _lang(lang: str) -> str:
@@ -377,8 +377,8 @@ def card_label(card_str: str | Card, lang: str) -> str:
     """The full accessible name of a card: "ten of hearts", "ده دل", "десетка купа", "ఆటీను పది"."""
     card = Card.parse(card_str)
     lang = _lang(lang)
-    return _CARD_PATTERN[lang].format(rank=rank_name(card.rank, lang),
-                                      suit=suit_name(card.suit, lang, plural=lang == "en"))
+    return _CARD_PATTERN[lang] % {"rank": rank_name(card.rank, lang),
+                                  "suit": suit_name(card.suit, lang, plural=lang == "en")}
 
 
 def card_short(card_str: str | Card, lang: str) -> str:
@@ -407,9 +407,9 @@ def anticlockwise(ruleset: str | None) -> bool:
 #: Seat and side words (gettext msgids).
 _WORDS = {
     "you": N_("you"), "partner": N_("your partner"), "right": N_("your right-hand opponent"),
-    "left": N_("your left-hand opponent"), "opponent": N_("your opponent"), "seat": N_("seat {n}"),
-    "dealer": N_("{who} (dealer)"), "hakem": N_("{who} (hakem)"), "your-team": N_("your team"),
-    "other-team": N_("the other team"), "team": N_("team {n}"), "nobody": N_("nobody"),
+    "left": N_("your left-hand opponent"), "opponent": N_("your opponent"), "seat": N_("seat %(n)s"),
+    "dealer": N_("%(who)s (dealer)"), "hakem": N_("%(who)s (hakem)"), "your-team": N_("your team"),
+    "other-team": N_("the other team"), "team": N_("team %(n)s"), "nobody": N_("nobody"),
 }
 
 
@@ -439,13 +439,13 @@ def seat_label(seat: int, you: int | None, players: int, ruleset: str | None, la
     lang = _lang(lang)
     seat = int(seat)
     if you is None or not players:
-        text = gettext(lang, _WORDS["seat"]).format(n=fmt_number(seat, lang))
+        text = gettext(lang, _WORDS["seat"], n=fmt_number(seat, lang))
     else:
         text = gettext(lang, _position(seat, int(you), int(players), ruleset))
     if hakem is not None and int(hakem) == seat:
-        text = gettext(lang, _WORDS["hakem"]).format(who=text)
+        text = gettext(lang, _WORDS["hakem"], who=text)
     if dealer is not None and int(dealer) == seat:
-        text = gettext(lang, _WORDS["dealer"]).format(who=text)
+        text = gettext(lang, _WORDS["dealer"], who=text)
     return text
 
 
@@ -461,7 +461,7 @@ def side_label(side: int | None, you: int | None, players: int, lang: str, rules
     side = int(side)
     if players == 4:
         if you is None:
-            return gettext(lang, _WORDS["team"]).format(n=fmt_number(side, lang))
+            return gettext(lang, _WORDS["team"], n=fmt_number(side, lang))
         return gettext(lang, _WORDS["your-team"] if side == int(you) % 2 else _WORDS["other-team"])
     return seat_label(side, you, players, ruleset, lang)
 
@@ -582,11 +582,10 @@ def _load_engine_texts() -> bool:
 
 
 class _KeepMissing(dict):
+    """Params of a template; a placeholder without a param stays as it is (``%(card)s``)."""
+
     def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
-
-
-_FORMATTER = string.Formatter()
+        return f"%({key})s"
 
 
 def render_reason(reason_json: Mapping[str, object] | object, lang: str, *, you: int | None = None,
@@ -594,7 +593,7 @@ def render_reason(reason_json: Mapping[str, object] | object, lang: str, *, you:
     """The explanation of one engine Reason in ``lang``.
 
     ``reason_json`` is ``Reason.to_json()`` (or a :class:`Reason`). The English template
-    ``REASON_TEXTS[code]`` is translated with gettext and its ``{param}`` placeholders filled with
+    ``REASON_TEXTS[code]`` is translated with gettext and its ``%(param)s`` placeholders filled with
     localised values, chosen by param name: cards (``card``, ``cards``, ``*card*``) -> full card
     names, suits (``suit``, ``trump``, ``led``) -> suit names, seats (``seat``, ``winner``,
     ``hakem``, ``dealer``, ``leader`` ...) -> :func:`seat_label` relative to ``you`` (seat numbers
@@ -614,8 +613,8 @@ def render_reason(reason_json: Mapping[str, object] | object, lang: str, *, you:
     ctx = {"you": you, "players": players, "ruleset": ruleset}
     values = _KeepMissing({k: _localize_value(k, v, lang, ctx) for k, v in params.items()})
     try:
-        text = _FORMATTER.vformat(text, (), values)
-    except (IndexError, ValueError, AttributeError, TypeError):
+        text = text % values
+    except (ValueError, TypeError):
         return text
     # A sentence may start with a localised value ("ten of hearts is ..."): capitalise it.
     return text[:1].upper() + text[1:]
