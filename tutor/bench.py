@@ -698,9 +698,9 @@ def bench_web(requests: int = 2000, concurrency: int = 4, workers: int = 2) -> d
     import urllib.request
 
     from .content import kinds
-    from .web.exercises import lesson_path, ref_of
+    from .web.exercises import content, ref_of
 
-    ex = next(e for s in lesson_path("hokm", "en").steps for e in s.exercises if e.kind == "legal-cards")
+    ex = next(e for s in content().lesson_path("hokm", "en").steps for e in s.exercises if e.kind == "legal-cards")
     expected, _answer = kinds.expected_answer(ex)
     body = json.dumps({"answer": expected, "lang": "en"}).encode()
     port = _free_port()

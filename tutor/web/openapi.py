@@ -183,7 +183,7 @@ def _path_parameter(name: str, examples: dict[str, str]) -> dict[str, Any]:
 def _examples() -> dict[str, str]:
     from tutor.web import exercises as X
     out = {"generated": "gen:hokm:trick-winner:1:7", "generated-hand-score": "gen:trinidad:hand-score:2:3"}
-    step = X.lesson_path("hokm", "en").steps[0]
+    step = X.content().lesson_path("hokm", "en").steps[0]
     for ex in step.exercises[:1]:
         out["lesson"] = f"lesson:{step.id}:{ex.id}"
     return out
