@@ -166,8 +166,8 @@ def _error_response(description: str, codes: Sequence[str] | None, headers: dict
 
 _PARAMETERS: dict[str, dict[str, Any]] = {
     "lang": {"name": "lang", "in": "query", "required": False, "schema": ref("Lang"),
-             "description": "Language of prompts and reasons (else the body's `lang`, the `lang` cookie, "
-                            "Accept-Language, then en)."},
+             "description": "Language of the answer: prompts, reasons and error messages (a body's `lang` "
+                            "comes first; else this, the `lang` cookie, Accept-Language, then en)."},
 }
 
 
