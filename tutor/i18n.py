@@ -40,7 +40,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Literal, TypedDict, Unpack
+from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack
 
 from babel.dates import format_datetime, format_timedelta
 from babel.lists import format_list
@@ -51,6 +51,9 @@ from tutor import shipped_content
 from tutor.engine.cards import Card, Suit
 from tutor.engine.errors import TutorError
 from tutor.engine.reasons import N_, REASON_TEXTS, Reason
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 __all__ = [
     "CURRENT",
@@ -263,7 +266,7 @@ def catalogue_files() -> dict[str, Path]:
     return {lang: LOCALES_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo" for lang in LANGUAGES}
 
 
-def init_app(app: Any, locale_selector: Callable[[], str | None]) -> None:
+def init_app(app: Flask, locale_selector: Callable[[], str | None]) -> None:
     """Configure Flask-Babel on ``app`` with ``locale_selector`` (called once per request; see
     :mod:`tutor.web.lang`), its messages read through :func:`get_translations`.
 
