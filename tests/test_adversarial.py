@@ -431,7 +431,7 @@ def test_api_wrong_method_is_a_json_error_not_500(client, method):
 def _refs_by_kind() -> dict[str, str]:
     out: dict[str, str] = {}
     for r in ("hokm", "all-fours", "trinidad"):
-        for s in X.lesson_path(r, "en").steps:
+        for s in X.lesson_path(r).steps:
             for e in s.exercises:
                 out.setdefault(e.kind, X.ref_of(e))
     return out
@@ -509,7 +509,7 @@ def test_api_public_view_of_every_exercise_has_no_answer(client):
     leak_keys = {"legal", "winner", "expect", "why", "awards", "trick_winners", "scores_after", "result",
                  "next_hakem", "winner_team", "match_winner", "game_points", "redeal", "hand_size", "runs",
                  "verdict", "correct", "expected"}
-    refs = [X.ref_of(e) for r in ("hokm", "all-fours", "trinidad") for s in X.lesson_path(r, "en").steps
+    refs = [X.ref_of(e) for r in ("hokm", "all-fours", "trinidad") for s in X.lesson_path(r).steps
             for e in s.exercises]
     refs += [X.ref_of(q) for r in ("hokm", "all-fours", "trinidad") for q in X.quiz_questions(r)]
 
@@ -740,7 +740,7 @@ def test_done_on_a_step_with_unsolved_exercises_does_not_mark_it_done(client, ap
 
 def test_question_pages_before_answering_show_no_verdict(client):
     for ruleset in ("hokm", "all-fours", "trinidad"):
-        for step in X.lesson_path(ruleset, "en").steps[:40]:
+        for step in X.lesson_path(ruleset).steps[:40]:
             if not step.exercises:
                 continue
             html = send(client, "get", f"/en/learn/{ruleset}/{step.id}").get_data(as_text=True)

@@ -99,8 +99,9 @@ def give(page: Page, scope, ex, value) -> None:
 
 def why_texts(ex, given, lang):
     verdict = kinds.grade(ex, given)
-    return i18n.render_reasons(verdict.why, lang, you=X.you_of(ex), players=players_of(ex.scenario),
-                               ruleset=ex.ruleset)
+    with i18n.using(lang):
+        return i18n.render_reasons(verdict.why, you=X.you_of(ex), players=players_of(ex.scenario),
+                                   ruleset=ex.ruleset)
 
 
 LESSONS = {"en": ("hokm", "legal-cards"), "fa": ("hokm", "trick-winner"), "bg": ("trinidad", "legal-cards"),
@@ -111,7 +112,7 @@ LESSONS = {"en": ("hokm", "legal-cards"), "fa": ("hokm", "trick-winner"), "bg": 
 def test_new_learner_lesson_step_and_quiz(page: Page, live, lang):
     base, app = live
     ruleset, kind = LESSONS[lang]
-    step = next(s for s in X.lesson_path(ruleset, lang).steps if any(e.kind == kind for e in s.exercises))
+    step = next(s for s in X.content().lesson_path(ruleset, lang).steps if any(e.kind == kind for e in s.exercises))
 
     page.goto(f"{base}/{lang}/")
     expect(page.locator("html")).to_have_attribute("lang", lang)
@@ -142,7 +143,7 @@ def test_new_learner_lesson_step_and_quiz(page: Page, live, lang):
         db.close()
     assert len(refs) == 5
     for n, ref in enumerate(refs, 1):
-        ex = X.resolve(ref, lang)
+        ex = X.resolve(ref)
         assert page.url.endswith(f"/quiz/{token}/{n}")
         right = expected(ex)
         value = wrong_value(ex, right) if n == 2 else right
@@ -174,18 +175,20 @@ def test_persian_pages_are_right_to_left(page: Page, live):
         expect(page.locator("html")).to_have_attribute("dir", "rtl")
         assert page.evaluate("getComputedStyle(document.body).direction") == "rtl"
     # the table itself is not mirrored: your right-hand opponent sits on the right
-    step = next(s for s in X.lesson_path("hokm", "fa").steps if any(e.kind == "trick-winner" for e in s.exercises))
+    step = next(s for s in X.content().lesson_path("hokm", "fa").steps
+                if any(e.kind == "trick-winner" for e in s.exercises))
     page.goto(f"{base}/fa/learn/hokm/{step.id}")
     felt = page.locator(".felt").first
     right = felt.locator(".seat-right").bounding_box()
     left = felt.locator(".seat-left").bounding_box()
     assert right["x"] > left["x"]
-    expect(felt.locator(".seat-right .who")).to_have_text(i18n.seat_label(1, 0, 4, "hokm", "fa"))
+    with i18n.using("fa"):
+        expect(felt.locator(".seat-right .who")).to_have_text(i18n.seat_label(1, 0, 4, "hokm"))
 
 
 def test_keyboard_only_card_selection(page: Page, live):
     base, _app = live
-    step = next(s for s in X.lesson_path("hokm", "en").steps
+    step = next(s for s in X.lesson_path("hokm").steps
                 if any(e.kind == "legal-cards" and len(e.scenario["hand"]) > 1 for e in s.exercises))
     ex = next(e for e in step.exercises if e.kind == "legal-cards" and len(e.scenario["hand"]) > 1)
     page.goto(f"{base}/en/learn/hokm/{step.id}")

@@ -116,7 +116,7 @@ def test_template_in_sync_with_the_code(tmp_path):
 
 
 def test_every_reason_template_and_kind_prompt_is_in_the_template():
-    i18n.render_reason({"code": "lead-any", "params": {}}, "en")  # loads every ruleset's reasons
+    i18n.render_reason({"code": "lead-any", "params": {}})  # loads every ruleset's reasons
     pot = _ids(_pot())
     for code, template in REASON_TEXTS.items():
         assert template in pot, code
@@ -126,6 +126,19 @@ def test_every_reason_template_and_kind_prompt_is_in_the_template():
         for message in (kind.prompt, kind.label, kind.hint):
             assert message is None or message in pot, (name, message)
     assert len(REASON_TEXTS) >= 40
+
+
+def test_one_placeholder_style():
+    """Every message, reason templates included, uses gettext's ``%(name)s`` (never ``{name}``)."""
+    i18n.render_reason({"code": "lead-any", "params": {}})  # loads every ruleset's reasons
+    brace = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}")
+    for lang in i18n.LANGUAGES:
+        for m in _po(lang):
+            texts = (m.id if isinstance(m.id, tuple) else (m.id,)) + (
+                m.string if isinstance(m.string, tuple) else (m.string,))
+            assert not any(brace.search(t) for t in texts), (lang, m.id)
+    assert not [code for code, template in REASON_TEXTS.items() if brace.search(template)]
+    assert sum("%(" in t for t in REASON_TEXTS.values()) >= 40
 
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
@@ -164,54 +177,108 @@ def test_languages_and_directions():
     assert "Noto Naskh Arabic" in i18n.font_family("fa")
 
 
-def test_flask_app_uses_catalogues_and_g_lang():
+def _in(lang: str, fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` rendered in ``lang``."""
+    with i18n.using(lang):
+        return fn(*args, **kwargs)
+
+
+def test_flask_babel_follows_the_locale_selector_and_reads_the_one_loader():
     from flask import Flask, g
+    from flask_babel import force_locale, get_translations
     from flask_babel import gettext as flask_gettext
 
+    from tutor.web import lang
+
     app = Flask(__name__)
-    i18n.init_app(app)
+    lang.init_app(app)
     with app.test_request_context("/", headers={"Accept-Language": "bg"}):
         assert i18n.current_lang() == "bg"
         assert flask_gettext("Which side wins the game, if any?") == "Коя страна печели партията, ако някоя я печели?"
+        assert i18n.gettext("Trump") == flask_gettext("Trump") == "Коз"
+        assert get_translations() is i18n.get_translations("bg")  # one catalogue loading path
+        with force_locale("te"):  # Flask-Babel's own switch moves tutor.i18n too
+            assert i18n.current_lang() == "te" and i18n.fmt_number(3) == "3"
+        with i18n.using("fa"):  # and i18n.using moves Flask-Babel
+            assert flask_gettext("Trump") == "حکم" and i18n.card_label("10H") == "ده دل"
+        assert i18n.current_lang() == "bg"
     with app.test_request_context("/", headers={"Accept-Language": "bg"}):
-        g.lang = "fa"
-        assert flask_gettext("Trump") == "حکم"
+        g.lang = "fa"  # the URL prefix chose Persian
+        assert flask_gettext("Trump") == "حکم" and i18n.fmt_number(12) == "۱۲"
+    with app.app_context():  # no request: English unless told
+        assert i18n.current_lang() == "en" and flask_gettext("Trump") == "Trump"
+        with force_locale("bg"):
+            assert i18n.seat_label(2, 0, 4, "hokm") == "партньорът ви"
+
+
+def test_a_request_sets_the_current_language_once_and_leaves_nothing_behind(tmp_path):
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from web_support import make_app
+
+    from tutor.web import lang
+
+    seen = []
+    app = make_app(tmp_path)
+    app.before_request(lambda: seen.append((i18n.current_lang(), lang.locale())))
+    client = app.test_client()
+    html = client.get("/fa/practice/").get_data(as_text=True)
+    assert seen == [("fa", "fa")] and 'lang="fa" dir="rtl"' in html
+    assert i18n.current_lang() == "en" and i18n.CURRENT.get() is None  # reset when the request ended
+    client.get("/", headers={"Accept-Language": "te"})  # no prefix: the cookie (fa, set above) wins
+    assert seen[-1] == ("fa", "fa") and i18n.CURRENT.get() is None
+
+
+def test_using_without_flask_nests_and_restores():
+    assert i18n.current_lang() == "en"
+    with i18n.using("fa") as code:
+        assert code == "fa" and i18n.gettext("Trump") == "حکم"
+        with i18n.using("bg-BG"):
+            assert i18n.current_lang() == "bg"
+        with i18n.using("xx"):  # unsupported: English
+            assert i18n.gettext("Trump") == "Trump"
+        assert i18n.current_lang() == "fa"
+    assert i18n.current_lang() == "en"
+    with pytest.raises(KeyError), i18n.using("te"):
+        raise KeyError("left by an exception")
+    assert i18n.current_lang() == "en"
 
 
 # ------------------------------------------------------------------------------------ numbers, plurals
 
 
 def test_fmt_number():
-    assert i18n.fmt_number(1234, "fa") == "۱٬۲۳۴"
-    assert i18n.fmt_number(7, "fa") == "۷"
-    assert i18n.fmt_number(1234, "en") == "1,234"
-    assert i18n.fmt_number(1234, "te") == "1,234"
-    assert i18n.fmt_number(12345, "bg") == "12\xa0345"
+    assert _in("fa", i18n.fmt_number, 1234) == "۱٬۲۳۴"
+    assert _in("fa", i18n.fmt_number, 7) == "۷"
+    assert i18n.fmt_number(1234) == "1,234"
+    assert _in("te", i18n.fmt_number, 1234) == "1,234"
+    assert _in("bg", i18n.fmt_number, 12345) == "12\xa0345"
 
 
 def test_plurals_pick_the_right_form():
-    assert [i18n.points_label(n, "en") for n in (1, 2)] == ["1 point", "2 points"]
-    assert [i18n.points_label(n, "bg") for n in (1, 3)] == ["1 точка", "3 точки"]
-    assert [i18n.tricks_label(n, "bg") for n in (1, 7)] == ["1 взятка", "7 взятки"]
-    assert [i18n.cards_count_label(n, "te") for n in (1, 6)] == ["1 కార్డు", "6 కార్డులు"]
-    assert [i18n.points_label(n, "fa") for n in (0, 1, 3)] == ["۰ امتیاز", "۱ امتیاز", "۳ امتیاز"]
+    assert [i18n.points_label(n) for n in (1, 2)] == ["1 point", "2 points"]
+    assert [_in("bg", i18n.points_label, n) for n in (1, 3)] == ["1 точка", "3 точки"]
+    assert [_in("bg", i18n.tricks_label, n) for n in (1, 7)] == ["1 взятка", "7 взятки"]
+    assert [_in("te", i18n.cards_count_label, n) for n in (1, 6)] == ["1 కార్డు", "6 కార్డులు"]
+    assert [_in("fa", i18n.points_label, n) for n in (0, 1, 3)] == ["۰ امتیاز", "۱ امتیاز", "۳ امتیاز"]
     t = i18n.get_translations("bg")
     assert t.ngettext("%(num)s point", "%(num)s points", 1) == "%(num)s точка"
     assert t.ngettext("%(num)s point", "%(num)s points", 5) == "%(num)s точки"
-    assert i18n.ngettext("te", "%(num)s trick", "%(num)s tricks", 2) == "2 ట్రిక్కులు"
+    assert _in("te", i18n.ngettext, "%(num)s trick", "%(num)s tricks", 2) == "2 ట్రిక్కులు"
 
 
 def test_gettext_helper_outside_flask():
-    assert i18n.gettext("fa", "Trump") == "حکم"
-    assert i18n.gettext("bg", "Trick %(n)s", n="3") == "Взятка 3"
-    assert i18n.gettext("xx", "Trump") == "Trump"
-    assert i18n.kind_prompt("legal-cards", "en") == "Which cards may you play? Select every legal card."
-    assert i18n.kind_prompt("legal-cards", "fa") == "کدام کارت‌ها را می‌توانی بازی کنی؟ همهٔ کارت‌های مجاز را انتخاب کن."
-    assert i18n.kind_prompt("trick-winner", "bg") == "Кой взима тази взятка? Щракнете върху печелившата карта."
+    assert _in("fa", i18n.gettext, "Trump") == "حکم"
+    assert _in("bg", i18n.gettext, "Trick %(n)s", n="3") == "Взятка 3"
+    assert _in("xx", i18n.gettext, "Trump") == "Trump"
+    assert i18n.kind_prompt("legal-cards") == "Which cards may you play? Select every legal card."
+    assert _in("fa", i18n.kind_prompt, "legal-cards") == "کدام کارت‌ها را می‌توانی بازی کنی؟ همهٔ کارت‌های مجاز را انتخاب کن."
+    assert _in("bg", i18n.kind_prompt, "trick-winner") == "Кой взима тази взятка? Щракнете върху печелившата карта."
     for lang in i18n.LANGUAGES:
         for kind in ("legal-cards", "trick-winner", "round-score", "next-hakem", "turn-up", "beg", "hand-score",
                      "game-winner", "walk-through"):
-            assert i18n.kind_prompt(kind, lang) != kind
+            assert _in(lang, i18n.kind_prompt, kind) != kind
 
 
 # ------------------------------------------------------------------------------------ cards, seats
@@ -235,49 +302,50 @@ def test_gettext_helper_outside_flask():
     ("KC", "te", "కళావరు రాజు", "K♣"),
 ])
 def test_card_names(card, lang, label, short):
-    assert i18n.card_label(card, lang) == label
-    assert i18n.card_short(card, lang) == short
+    with i18n.using(lang):
+        assert i18n.card_label(card) == label
+        assert i18n.card_short(card) == short
 
 
 def test_suit_and_rank_names():
-    assert i18n.suit_name("H", "en") == "heart" and i18n.suit_name("H", "en", plural=True) == "hearts"
-    assert i18n.suit_name("♣", "fa") == "گشنیز"
-    assert i18n.suit_name("D", "bg", plural=True) == "кара"
-    assert i18n.suit_name("S", "te") == "ఇస్పేటు"
-    assert i18n.rank_name(11, "bg") == "вале" and i18n.rank_name("Q", "fa") == "بی‌بی"
-    assert i18n.cards_label(["AS", "10H"], "en") == "ace of spades and ten of hearts"
-    assert i18n.cards_label(["AS", "10H"], "bg") == "асо пика и десетка купа"
+    assert i18n.suit_name("H") == "heart" and i18n.suit_name("H", plural=True) == "hearts"
+    assert _in("fa", i18n.suit_name, "♣") == "گشنیز"
+    assert _in("bg", i18n.suit_name, "D", plural=True) == "кара"
+    assert _in("te", i18n.suit_name, "S") == "ఇస్పేటు"
+    assert _in("bg", i18n.rank_name, 11) == "вале" and _in("fa", i18n.rank_name, "Q") == "بی‌بی"
+    assert i18n.cards_label(["AS", "10H"]) == "ace of spades and ten of hearts"
+    assert _in("bg", i18n.cards_label, ["AS", "10H"]) == "асо пика и десетка купа"
 
 
 @pytest.mark.parametrize("ruleset", ["hokm", "trinidad"])
 def test_seat_labels_anticlockwise(ruleset):
     # seat 2 is the learner: seat 3 plays next and so sits on the learner's RIGHT
-    labels = [i18n.seat_label(s, 2, 4, ruleset, "en") for s in range(4)]
+    labels = [i18n.seat_label(s, 2, 4, ruleset) for s in range(4)]
     assert labels == ["your partner", "your left-hand opponent", "you", "your right-hand opponent"]
 
 
 def test_seat_labels_clockwise_classic():
-    labels = [i18n.seat_label(s, 2, 4, "all-fours", "en") for s in range(4)]
+    labels = [i18n.seat_label(s, 2, 4, "all-fours") for s in range(4)]
     assert labels == ["your partner", "your right-hand opponent", "you", "your left-hand opponent"]
-    assert [i18n.seat_label(s, 0, 3, "all-fours", "en") for s in range(3)] == [
+    assert [i18n.seat_label(s, 0, 3, "all-fours") for s in range(3)] == [
         "you", "your left-hand opponent", "your right-hand opponent"]
-    assert [i18n.seat_label(s, 1, 2, "all-fours", "en") for s in range(2)] == ["your opponent", "you"]
+    assert [i18n.seat_label(s, 1, 2, "all-fours") for s in range(2)] == ["your opponent", "you"]
 
 
 def test_seat_labels_roles_and_languages():
-    assert i18n.seat_label(1, 0, 4, "hokm", "en", hakem=1) == "your right-hand opponent (hakem)"
-    assert i18n.seat_label(0, 0, 4, "all-fours", "en", dealer=0) == "you (dealer)"
-    assert i18n.seat_label(1, 0, 4, "hokm", "fa", hakem=1) == "حریف سمت راستت (حاکم)"
-    assert i18n.seat_label(2, 0, 4, "trinidad", "bg") == "партньорът ви"
-    assert i18n.seat_label(3, 0, 4, "hokm", "te") == "మీ ఎడమ వైపు ప్రత్యర్థి"
-    assert i18n.seat_label(3, None, 4, "hokm", "fa") == "جایگاه ۳"
+    assert i18n.seat_label(1, 0, 4, "hokm", hakem=1) == "your right-hand opponent (hakem)"
+    assert i18n.seat_label(0, 0, 4, "all-fours", dealer=0) == "you (dealer)"
+    assert _in("fa", i18n.seat_label, 1, 0, 4, "hokm", hakem=1) == "حریف سمت راستت (حاکم)"
+    assert _in("bg", i18n.seat_label, 2, 0, 4, "trinidad") == "партньорът ви"
+    assert _in("te", i18n.seat_label, 3, 0, 4, "hokm") == "మీ ఎడమ వైపు ప్రత్యర్థి"
+    assert _in("fa", i18n.seat_label, 3, None, 4, "hokm") == "جایگاه ۳"
 
 
 def test_side_labels():
-    assert [i18n.side_label(s, 3, 4, "en") for s in (0, 1)] == ["the other team", "your team"]
-    assert [i18n.side_label(s, 0, 2, "bg") for s in (0, 1)] == ["вие", "противникът ви"]
-    assert i18n.side_label(None, 0, 4, "fa") == "هیچ‌کس"
-    assert i18n.side_label(1, None, 4, "te") == "జట్టు 1"
+    assert [i18n.side_label(s, 3, 4) for s in (0, 1)] == ["the other team", "your team"]
+    assert [_in("bg", i18n.side_label, s, 0, 2) for s in (0, 1)] == ["вие", "противникът ви"]
+    assert _in("fa", i18n.side_label, None, 0, 4) == "هیچ‌کس"
+    assert _in("te", i18n.side_label, 1, None, 4) == "జట్టు 1"
 
 
 # ------------------------------------------------------------------------------------ reasons
@@ -287,7 +355,7 @@ def test_render_reason_from_the_engine():
     scenario = {"ruleset": "hokm", "ask": "legal-plays", "trump": "H", "hand": ["3C", "AH", "KC"], "trick": ["10C"]}
     why = answer(scenario)["why"]
     assert why[0]["code"] == "must-follow-suit"
-    en, fa, bg, te = (i18n.render_reason(why[0], lang) for lang in i18n.LANGUAGES)
+    en, fa, bg, te = (_in(lang, i18n.render_reason, why[0]) for lang in i18n.LANGUAGES)
     assert en == ("The suit led is clubs and you hold king of clubs and three of clubs, "
                   "so you must play one of them.")
     assert fa == "خال زمینه گشنیز است و تو شاه گشنیز و سه گشنیز داری، پس باید یکی از آن‌ها را بازی کنی."
@@ -301,30 +369,31 @@ def test_render_reason_seats_relative_to_the_learner():
     result = answer(scenario)
     assert result["winner"] == 3
     reason = result["why"][0]
-    assert i18n.render_reason(reason, "en", you=0, players=4, ruleset="hokm") == (
+    assert i18n.render_reason(reason, you=0, players=4, ruleset="hokm") == (
         "King of hearts is the highest trump (hearts) played, so the trick goes to your left-hand opponent.")
-    assert i18n.render_reason(reason, "fa", you=2, players=4, ruleset="hokm").endswith("حریف سمت راستت.")
-    assert i18n.render_reason(reason, "bg").endswith("победител във взятката е: място 3.")
+    assert _in("fa", i18n.render_reason, reason, you=2, players=4, ruleset="hokm").endswith("حریف سمت راستت.")
+    assert _in("bg", i18n.render_reason, reason).endswith("победител във взятката е: място 3.")
 
 
 def test_render_reason_numbers_lists_and_unknown_params():
     r = Reason("game-tie-nobody", "K3", {"totals": [10, 10]})
-    assert i18n.render_reason(r, "fa") == "جمع ارزش کارت‌ها برابر است (۱۰ – ۱۰): «گیم» به کسی نمی‌رسد."
-    assert i18n.render_reason(r.to_json(), "en") == "Game is tied (10 – 10): nobody scores it."
-    assert i18n.render_reason({"code": "no-such-code", "params": {}}, "fa") == "no-such-code"
+    assert _in("fa", i18n.render_reason, r) == "جمع ارزش کارت‌ها برابر است (۱۰ – ۱۰): «گیم» به کسی نمی‌رسد."
+    assert i18n.render_reason(r.to_json()) == "Game is tied (10 – 10): nobody scores it."
+    assert _in("fa", i18n.render_reason, {"code": "no-such-code", "params": {}}) == "no-such-code"
     # a template whose params are missing keeps the placeholder rather than failing
-    assert "{card}" in i18n.render_reason({"code": "card-not-in-hand", "params": {}}, "en")
+    assert "%(card)s" in i18n.render_reason({"code": "card-not-in-hand", "params": {}})
 
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_every_reason_renders_with_every_placeholder_filled(lang):
-    i18n.render_reason({"code": "lead-any", "params": {}}, lang)
+    i18n.render_reason({"code": "lead-any", "params": {}})
     sample = {"card": "JH", "cards": ["2H", "9H"], "led": "C", "trump": "H", "suit": "S", "refused": "D",
               "seat": 1, "winner": 2, "hakem": 0, "next_hakem": 1, "player": 3, "holder": 3, "dealer": 0,
               "team": 0, "side": 1, "totals": [12, 8], "phase": "discard"}
     for code, template in REASON_TEXTS.items():
-        names = re.findall(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", template)
+        names = re.findall(r"%\(([A-Za-z_][A-Za-z0-9_]*)\)s", template)
+        assert names or "%" not in template, code
         params = {n: sample.get(n, 5) for n in names}
-        text = i18n.render_reason({"code": code, "rule": "X", "params": params}, lang, you=0, players=4,
-                                  ruleset="hokm")
-        assert "{" not in text and "}" not in text, (lang, code, text)
+        text = _in(lang, i18n.render_reason, {"code": code, "rule": "X", "params": params}, you=0, players=4,
+                   ruleset="hokm")
+        assert "%(" not in text, (lang, code, text)

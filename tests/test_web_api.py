@@ -115,7 +115,7 @@ def test_public_view_has_no_answer(client):
     view = r.get_json()
     assert view["id"] == ref and view["kind"] == "legal-cards"
     assert view["scenario"]["hand"] == ex.scenario["hand"]
-    fa_ex = next(e for e in X.find_step(step.id, "fa").exercises if e.id == ex.id)
+    fa_ex = next(e for e in X.content().find_step(step.id, "fa").exercises if e.id == ex.id)
     assert view["prompt"] == fa_ex.prompt  # the lesson's own Persian wording
     text = json.dumps(view)
     for leak in ('"expect"', '"legal"', '"why"', '"winner"'):
@@ -154,11 +154,24 @@ def test_answer_verdict_with_reasons_in_language(client, lang):
     assert v["correct"] is False and v["expected"] == right and v["lang"] == lang
     verdict = kinds.grade(ex, wrong)
     ctx = {"you": X.you_of(ex), "players": players_of(ex.scenario), "ruleset": "hokm"}
-    assert [w["text"] for w in v["why"]] == [i18n.render_reason(w, lang, **ctx) for w in verdict.why]
+    with i18n.using(lang):
+        assert [w["text"] for w in v["why"]] == [i18n.render_reason(w, **ctx) for w in verdict.why]
     assert v["details"]["illegal"][0]["card"] in wrong
     assert v["teaches"]["step"] == step.id and v["teaches"]["url"] == f"/{lang}/learn/hokm/{step.id}"
     r = post_json(client, f"/api/v1/exercises/{ref}/answer?lang={lang}", {"answer": right})
     assert r.get_json()["correct"] is True
+
+
+def test_the_bodys_language_is_the_whole_answers_language(client):
+    """One language per request: the body's ``lang`` also words an unreadable answer's error."""
+    _step, ex = lesson_exercise("hokm", "legal-cards")
+    ref = X.ref_of(ex)
+    client.get("/en/")  # the cookie says English
+    r = post_json(client, f"/api/v1/exercises/{ref}/answer?lang=bg", {"answer": ["ZZ"], "lang": "fa"})
+    assert r.status_code == 400
+    assert r.get_json()["error"] == {"code": "bad-card", "message": "ZZ کارت نیست."}
+    r = post_json(client, f"/api/v1/exercises/{ref}/answer?lang=bg", {"answer": ["ZZ"]})
+    assert r.get_json()["error"]["message"] == "ZZ не е карта."
 
 
 _FA_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")

@@ -73,12 +73,13 @@ def test_generated_questions_show_the_localised_kind_prompt(app, client, lang):
     generated = [n for n, ref in enumerate(quiz.refs, 1) if ref.startswith("gen:")]
     assert generated, "seed 15570 draws generated questions"
     for n, ref in enumerate(quiz.refs, 1):
-        ex = X.resolve(ref, lang)
+        ex = X.resolve(ref)
         html = client.get(f"{base}/{n}").get_data(as_text=True)
         assert not RAW_PROMPT.search(html)
         if ref.startswith("gen:"):
             assert ex.prompt is None
-            assert prompt_in(html) == str(escape(i18n.kind_prompt(ex.kind, lang)))
+            with i18n.using(lang):
+                assert prompt_in(html) == str(escape(i18n.kind_prompt(ex.kind)))
         r = client.post(f"{base}/{n}", data=form_for(ex, wrong_value(ex, expected(ex))) | {"csrf_token": csrf_of(html)})
         assert r.status_code == 302
         assert not RAW_PROMPT.search(client.get(r.headers["Location"]).get_data(as_text=True))
@@ -86,22 +87,25 @@ def test_generated_questions_show_the_localised_kind_prompt(app, client, lang):
     assert not RAW_PROMPT.search(results)
     for n in generated:
         kind = quiz.refs[n - 1].split(":")[2]
-        assert str(escape(i18n.kind_prompt(kind, lang))) in results
+        with i18n.using(lang):
+            assert str(escape(i18n.kind_prompt(kind))) in results
     # the same prompts in "Replay my mistakes" (every answer above was wrong)
     progress = client.get(f"/{lang}/progress/").get_data(as_text=True)
     assert not RAW_PROMPT.search(progress)
     r = client.post(f"/{lang}/mistakes/replay", data={"csrf_token": csrf_of(progress)})
     replay = client.get(r.headers["Location"]).get_data(as_text=True)
     assert not RAW_PROMPT.search(replay)
-    first = X.resolve(quiz_of(app).refs[0], lang)
-    assert prompt_in(replay) == str(escape(X.prompt_of(first, lang)))
+    with app.app_context(), i18n.using(lang):
+        first = X.resolve(quiz_of(app).refs[0])
+        assert prompt_in(replay) == str(escape(X.prompt_of(first)))
 
 
 def test_generated_question_in_the_api_has_the_kind_prompt(client):
     ref = "gen:hokm:trick-winner:2:15570"
     for lang in LANGS:
         view = client.get(f"/api/v1/exercises/{ref}?lang={lang}").get_json()
-        assert view["prompt"] == i18n.kind_prompt("trick-winner", lang)
+        with i18n.using(lang):
+            assert view["prompt"] == i18n.kind_prompt("trick-winner")
 
 
 def test_generator_prompts_are_readable_english():
@@ -116,19 +120,23 @@ def test_generator_prompts_are_readable_english():
                     assert not seat.search(prompt), prompt
     ex = generate("hokm", "trick-winner", 15570, 1)
     assert ex.scenario["leader"] == 0 and ex.prompt.startswith("You led and ")
-    trump = i18n.suit_name(ex.scenario["trump"], "en", plural=True)
+    trump = i18n.suit_name(ex.scenario["trump"], plural=True)
     assert f"{trump} are trump. Who wins the trick?" in ex.prompt
     legal = generate("hokm", "legal-cards", 15570, 1)
-    led = i18n.suit_name(legal.scenario["trick"][0][-1], "en", plural=True)
+    led = i18n.suit_name(legal.scenario["trick"][0][-1], plural=True)
     assert legal.prompt.startswith(f"{led.capitalize()} were led and ")
     for seed in range(12):
         rs = generate("hokm", "round-score", seed, 2)
-        who = i18n.seat_label(rs.scenario["hakem"], 0, 4, "hokm", "en")
+        who = i18n.seat_label(rs.scenario["hakem"], 0, 4, "hokm")
         assert rs.prompt.startswith(who[:1].upper() + who[1:] + (" are hakem;" if who == "you" else " is hakem;"))
         mine, theirs = rs.scenario["team_tricks"]
         assert f"your team took {mine} trick" in rs.prompt and f"the other team {theirs} trick" in rs.prompt
         t = generate("trinidad", "turn-up", seed, 1)
-        assert f"turns up the {i18n.card_label(t.scenario['card'], 'en')}." in t.prompt
+        assert f"turns up the {i18n.card_label(t.scenario['card'])}." in t.prompt
+    # English also where another language is in use (a request in Persian draws generated questions)
+    with i18n.using("fa"):
+        assert generate("hokm", "trick-winner", 15570, 1).prompt == ex.prompt
+        assert generate("trinidad", "turn-up", 11, 1).prompt == t.prompt
 
 
 # ------------------------------------------------------------------------------ seat numbers
@@ -144,9 +152,9 @@ def test_table_shows_each_seat_number_under_its_name(app, client, lang, words):
     set_refs(app, ["gen:hokm:trick-winner:2:3"])
     html = client.get(f"{base}/1").get_data(as_text=True)
     assert sorted(seat_numbers(html)) == words
-    you = i18n.seat_label(0, 0, 4, "hokm", lang)
+    with i18n.using(lang):
+        you, partner = i18n.seat_label(0, 0, 4, "hokm"), i18n.seat_label(2, 0, 4, "hokm")
     assert re.search(rf'>{re.escape(you)}</span>\s*<span class="seat-no"[^>]*>{words[0]}</span>', html)
-    partner = i18n.seat_label(2, 0, 4, "hokm", lang)
     assert re.search(rf'>{re.escape(partner)}</span>\s*<span class="seat-no"[^>]*>{words[2]}</span>', html)
 
 
@@ -175,7 +183,8 @@ def test_persian_results_use_persian_digits_for_the_seed_and_the_list(app, clien
     base = start_quiz(client, "fa", seed="699211")
     html = client.get(f"{base}/results").get_data(as_text=True)
     assert "۶۹۹۲۱۱" in html and "699211" not in html
-    assert i18n.gettext("fa", "Quiz seed: %(seed)s", seed="۶۹۹۲۱۱") in html
+    with i18n.using("fa"):
+        assert i18n.gettext("Quiz seed: %(seed)s", seed="۶۹۹۲۱۱") in html
     assert '<ol class="review">' in html
     assert visible_digits(html) == []
     css = (X.__file__.rsplit("/", 1)[0] + "/static/tutor.css")
@@ -192,9 +201,10 @@ def test_a_seed_copied_from_a_persian_page_repeats_the_quiz(app, client):
 
 
 def test_fmt_number_without_grouping():
-    assert i18n.fmt_number(699211, "fa", group=False) == "۶۹۹۲۱۱"
-    assert i18n.fmt_number(699211, "fa") == "۶۹۹٬۲۱۱"
-    assert i18n.fmt_number(699211, "en", group=False) == "699211"
+    with i18n.using("fa"):
+        assert i18n.fmt_number(699211, group=False) == "۶۹۹۲۱۱"
+        assert i18n.fmt_number(699211) == "۶۹۹٬۲۱۱"
+    assert i18n.fmt_number(699211, group=False) == "699211"
 
 
 # ------------------------------------------------------------------------------ small things
@@ -242,7 +252,7 @@ def test_persian_pages_show_no_latin_digits(app, client):
     base = start_quiz(client, "fa")
     set_refs(app, refs)
     for n, ref in enumerate(refs, 1):
-        ex = X.resolve(ref, "fa")
+        ex = X.resolve(ref)
         page = client.get(f"{base}/{n}").get_data(as_text=True)
         assert visible_digits(page) == [], ref
         value = wrong_value(ex, expected(ex)) if n % 2 else expected(ex)

@@ -98,7 +98,7 @@ def csrf_of(html: str) -> str:
 
 def lesson_exercise(ruleset: str, kind: str, pred=None):
     """(step, exercise) of the first lesson exercise of ``kind`` (satisfying ``pred``)."""
-    for s in X.lesson_path(ruleset, "en").steps:
+    for s in X.lesson_path(ruleset).steps:
         for e in s.exercises:
             if e.kind == kind and (pred is None or pred(e)):
                 return s, e

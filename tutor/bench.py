@@ -698,10 +698,10 @@ def bench_web(requests: int = 2000, concurrency: int = 4, workers: int = 2) -> d
     import urllib.request
 
     from .content import kinds
-    from .web.exercises import lesson_path, ref_of
+    from .web.exercises import content, ref_of
 
     timed_kind = "legal-cards"  # the answer timed: the first Hokm lesson exercise of this kind
-    ex = next(e for s in lesson_path("hokm", "en").steps for e in s.exercises if e.kind == timed_kind)
+    ex = next(e for s in content().lesson_path("hokm", "en").steps for e in s.exercises if e.kind == timed_kind)
     expected, _answer = kinds.expected_answer(ex)
     body = json.dumps({"answer": expected, "lang": "en"}).encode()
     port = _free_port()

@@ -2,11 +2,26 @@
 
 One list of languages is used everywhere: :data:`LANGUAGES` (English, Persian written right to
 left, Bulgarian, Telugu). Message catalogues live in the repository's ``locales/`` directory
-(``locales/<lang>/LC_MESSAGES/messages.po`` + compiled ``.mo``); :func:`get_translations` loads
-them without Flask, :func:`init_app` wires them into Flask-Babel for the web app.
+(``locales/<lang>/LC_MESSAGES/messages.po`` + compiled ``.mo``). Every message uses gettext's
+``%(name)s`` placeholders (python-format), reason templates included.
+
+One i18n path. The language is chosen once per request: Flask-Babel's locale selector
+(:mod:`tutor.web.lang`, from the URL) decides it, and the web translates with Flask-Babel's
+``gettext`` / ``lazy_gettext`` and the templates' ``_()``. Every function here translates into
+:func:`current_lang` — no function takes a language to translate into:
+
+* in a request, the request's locale (Flask-Babel's ``get_locale()``);
+* inside ``with using(lang):`` that language (the CLI, tests, pre-rendering, the engine's English
+  prompts; in an app context it also enters Flask-Babel's ``force_locale``);
+* otherwise English.
+
+Catalogues are loaded in one place, :func:`get_translations` (Babel's ``Translations``, cached
+per language): the code that must run without Flask (``tutor check``, ``tutor gen``; the engine
+never imports Flask) reads them directly, and :func:`init_app` gives Flask-Babel a message domain
+that reads them through the same function.
 
 Everything the engine explains comes as a :class:`~tutor.engine.reasons.Reason`;
-:func:`render_reason` translates its template and fills the params in the learner's language:
+:func:`render_reason` translates its template and fills the params in the current language:
 cards become full card names ("ten of hearts", "ده دل"), suits suit names, seats positions
 relative to the learner ("your partner"), numbers localised digits (Persian digits in ``fa``),
 lists joined with the language's own list pattern.
@@ -19,10 +34,13 @@ from __future__ import annotations
 
 import functools
 import re
-import string
-from collections.abc import Iterable, Mapping
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack
 
 from babel.dates import format_datetime, format_timedelta
 from babel.lists import format_list
@@ -32,9 +50,13 @@ from babel.support import NullTranslations, Translations
 from tutor import shipped_content
 from tutor.engine.cards import Card, Suit
 from tutor.engine.errors import TutorError
-from tutor.engine.reasons import N_, REASON_TEXTS
+from tutor.engine.reasons import N_, REASON_TEXTS, Reason
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 __all__ = [
+    "CURRENT",
     "DEFAULT_LANGUAGE",
     "FONT_FAMILIES",
     "LANGUAGES",
@@ -54,11 +76,11 @@ __all__ = [
     "fmt_number",
     "fmt_timedelta",
     "font_family",
-    "format_list_lang",
     "get_translations",
     "gettext",
     "init_app",
     "is_rtl",
+    "join_list",
     "kind_prompt",
     "ngettext",
     "normalize_lang",
@@ -74,6 +96,7 @@ __all__ = [
     "suit_name",
     "text_direction",
     "tricks_label",
+    "using",
 ]
 
 #: The supported languages, in menu order. The ONE list used by routes, catalogues, tests.
@@ -155,28 +178,83 @@ def select_locale(url_lang: str | None = None, cookie_lang: str | None = None,
 
 @functools.cache
 def get_translations(lang: str) -> NullTranslations:
-    """The :class:`babel.support.Translations` of ``lang`` from ``locales/`` (no Flask needed).
+    """The :class:`babel.support.Translations` of ``lang`` from ``locales/``: the one place the
+    catalogues are loaded (once per language), for Flask-Babel and for code without Flask alike.
 
     Unknown languages or a missing ``.mo`` give :class:`NullTranslations` (English msgids).
     """
     lang = normalize_lang(lang) or DEFAULT_LANGUAGE
-    translations = Translations.load(str(LOCALES_DIR), [lang], domain=DOMAIN)
-    return translations
+    return Translations.load(str(LOCALES_DIR), [lang], domain=DOMAIN)
 
 
-def gettext(lang: str, message: str, **params: object) -> str:
-    """Translate ``message`` into ``lang``; ``params`` (if any) fill ``%(name)s`` placeholders.
+#: The current language (a code of :data:`LANGUAGES`): set for a request once its language is
+#: chosen (:mod:`tutor.web.lang`, reset when the request ends) and for a block by :func:`using`;
+#: None where neither did.
+CURRENT: ContextVar[str | None] = ContextVar("tutor_lang", default=None)
+
+
+def current_lang() -> str:
+    """The language every function of this module translates into now (a code of :data:`LANGUAGES`).
+
+    :data:`CURRENT` (the request's language, or the innermost :func:`using` block's); else, in a
+    Flask app context with Flask-Babel, its locale (``flask_babel.get_locale()``: the locale
+    selector's choice, or ``force_locale``'s; e.g. an error answered before the request's language
+    was set); else English.
+    """
+    lang = CURRENT.get()
+    if lang is not None:
+        return lang
+    if "flask" in sys.modules:  # no Flask imported: no app context either (tutor check, tutor gen)
+        from flask import current_app, has_app_context
+
+        if has_app_context() and "babel" in current_app.extensions:
+            from flask_babel import get_locale
+
+            return normalize_lang(str(get_locale())) or DEFAULT_LANGUAGE
+    return DEFAULT_LANGUAGE
+
+
+@contextmanager
+def using(lang: str) -> Iterator[str]:
+    """Translate into ``lang`` inside the ``with`` block (an unsupported code means English).
+
+    For code that renders outside a request, or in a language other than the request's: the CLI,
+    tests, pre-rendering, the generators' English prompts. In a Flask app context it also enters
+    Flask-Babel's ``force_locale``, so ``flask_babel.get_locale()`` agrees. Yields the language
+    code used.
+    """
+    code = normalize_lang(lang) or DEFAULT_LANGUAGE
+    token = CURRENT.set(code)
+    try:
+        if "flask" in sys.modules:
+            from flask import has_app_context
+
+            if has_app_context():
+                from flask_babel import force_locale
+
+                with force_locale(code):
+                    yield code
+                return
+        yield code
+    finally:
+        CURRENT.reset(token)
+
+
+def gettext(message: str, **params: object) -> str:
+    """``message`` translated into :func:`current_lang`; ``params`` (if any) fill its ``%(name)s``
+    placeholders (the same as ``flask_babel.gettext``, also without Flask).
 
     Mark literal strings with ``N_`` (or ``_``) where they are defined so they are extracted.
     """
-    text = get_translations(lang).gettext(message)
+    text = get_translations(current_lang()).gettext(message)
     return text % params if params else text
 
 
-def ngettext(lang: str, singular: str, plural: str, n: int, **params: object) -> str:
-    """Plural-aware translation; ``%(num)s`` is filled with ``n`` in the language's digits."""
-    text = get_translations(lang).ngettext(singular, plural, n)
-    values = {"num": fmt_number(n, lang)} | params
+def ngettext(singular: str, plural: str, n: int, **params: object) -> str:
+    """Plural-aware translation into :func:`current_lang`; ``%(num)s`` is filled with ``n`` in
+    the language's digits."""
+    text = get_translations(current_lang()).ngettext(singular, plural, n)
+    values = {"num": fmt_number(n)} | params
     try:
         return text % values
     except (KeyError, ValueError, TypeError):
@@ -188,19 +266,25 @@ def catalogue_files() -> dict[str, Path]:
     return {lang: LOCALES_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo" for lang in LANGUAGES}
 
 
-def init_app(app) -> None:
-    """Configure Flask-Babel on ``app``: catalogues from ``locales/``, locale from :func:`current_lang`.
+def init_app(app: Flask, locale_selector: Callable[[], str | None]) -> None:
+    """Configure Flask-Babel on ``app`` with ``locale_selector`` (called once per request; see
+    :mod:`tutor.web.lang`), its messages read through :func:`get_translations`.
 
     Raises :class:`~tutor.content.problems.ContentError` if a language's compiled catalogue is missing.
 
-    The locale selector uses ``flask.g.lang`` when a view (or ``url_value_preprocessor``) set it,
-    otherwise :func:`select_locale` on the URL's ``lang`` view argument, the ``lang`` cookie and the
-    ``Accept-Language`` header. Also adds template globals: ``LANGUAGES``, ``LANGUAGE_NAMES``,
-    ``current_lang``, ``is_rtl``, ``text_direction`` and the localisers of this module.
+    Also adds template globals: ``LANGUAGES``, ``LANGUAGE_NAMES``, ``current_lang``, ``is_rtl``,
+    ``text_direction`` and the localisers of this module.
     """
-    from flask_babel import Babel
+    from flask_babel import Babel, Domain
 
     from tutor.content.problems import ContentError, Problem
+
+    class Catalogues(Domain):
+        """Flask-Babel's message domain, reading the catalogues through :func:`get_translations`
+        in :func:`current_lang` (the request's locale, or a :func:`using` block's language)."""
+
+        def get_translations(self) -> NullTranslations:
+            return get_translations(current_lang())
 
     missing = [p for p in catalogue_files().values() if not p.is_file()]
     if missing:  # Babel would fall back to English without a word
@@ -209,29 +293,16 @@ def init_app(app) -> None:
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LANGUAGE)
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(LOCALES_DIR)
     app.config.setdefault("BABEL_DOMAIN", DOMAIN)
-    Babel(app, locale_selector=current_lang)
+    babel = Babel(app, locale_selector=locale_selector)
+    babel.domain_instance = Catalogues(domain=DOMAIN)  # replaces the cached_property
     app.jinja_env.globals.update(
         LANGUAGES=LANGUAGES, LANGUAGE_NAMES=LANGUAGE_NAMES, current_lang=current_lang, is_rtl=is_rtl,
-        text_direction=text_direction, font_family=font_family, card_label=card_label, card_short=card_short, suit_name=suit_name,
-        rank_name=rank_name, seat_label=seat_label, side_label=side_label, fmt_number=fmt_number,
-        render_reason=render_reason, render_reasons=render_reasons, kind_prompt=kind_prompt,
-        category_name=category_name, result_name=result_name, points_label=points_label,
-        tricks_label=tricks_label, cards_count_label=cards_count_label,
+        text_direction=text_direction, font_family=font_family, card_label=card_label, card_short=card_short,
+        suit_name=suit_name, rank_name=rank_name, seat_label=seat_label, side_label=side_label,
+        fmt_number=fmt_number, render_reason=render_reason, render_reasons=render_reasons,
+        kind_prompt=kind_prompt, category_name=category_name, result_name=result_name,
+        points_label=points_label, tricks_label=tricks_label, cards_count_label=cards_count_label,
     )
-
-
-def current_lang() -> str:
-    """The language of the current Flask request (``g.lang`` first); ``"en"`` outside a request."""
-    from flask import g, has_request_context, request
-
-    if not has_request_context():
-        return DEFAULT_LANGUAGE
-    lang = normalize_lang(g.get("lang"))
-    if lang:
-        return lang
-    view_args = request.view_args or {}
-    return select_locale(view_args.get("lang"), request.cookies.get(LANG_COOKIE),
-                         request.headers.get("Accept-Language"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -240,59 +311,58 @@ def current_lang() -> str:
 _PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
 
 
-def fmt_number(n: float, lang: str, group: bool = True) -> str:
-    """``n`` formatted for ``lang`` with Babel; Persian uses Persian digits (``1234`` -> ``۱٬۲۳۴``).
-
-    ``group=False`` leaves out the thousands separator (for numbers one types back, such as seeds).
-    """
-    lang = normalize_lang(lang) or DEFAULT_LANGUAGE
+def fmt_number(n: float, group: bool = True) -> str:
+    """``n`` formatted for the current language with Babel; Persian uses Persian digits (``1234``
+    -> ``۱٬۲۳۴``). ``group=False`` leaves out the thousands separator (for numbers one types back,
+    such as seeds)."""
+    lang = current_lang()
     if lang == "fa":
         return format_decimal(n, locale="fa", numbering_system="arabext",
                               group_separator=group).translate(_PERSIAN_DIGITS)
     return format_decimal(n, locale=lang, group_separator=group)
 
 
-def fmt_timedelta(delta: timedelta, lang: str) -> str:
+def fmt_timedelta(delta: timedelta) -> str:
     """A time span from now with its direction, in words: "in 10 minutes", "۱۰ دقیقه بعد"."""
-    lang = normalize_lang(lang) or DEFAULT_LANGUAGE
+    lang = current_lang()
     out = format_timedelta(delta, add_direction=True, locale=lang)
     return out.translate(_PERSIAN_DIGITS) if lang == "fa" else out
 
 
-def fmt_datetime(when: datetime, lang: str) -> str:
+def fmt_datetime(when: datetime) -> str:
     """A date and time (a naive ``when`` is UTC), shown in UTC with the zone named."""
-    lang = normalize_lang(lang) or DEFAULT_LANGUAGE
+    lang = current_lang()
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
     out = format_datetime(when, format="long", tzinfo=UTC, locale=lang)
     return out.translate(_PERSIAN_DIGITS) if lang == "fa" else out
 
 
-def format_list_lang(items: Iterable[str], lang: str, style: str = "standard") -> str:
+#: The list patterns of :func:`babel.lists.format_list`.
+ListStyle = Literal["standard", "standard-short", "or", "or-short", "unit", "unit-short", "unit-narrow"]
+
+
+def join_list(items: Iterable[str], style: ListStyle = "standard") -> str:
     """Join ``items`` with the language's list pattern ("a, b and c"); ``style="or"`` for choices."""
     items = list(items)
     if not items:
         return ""
-    return format_list(items, style=style, locale=normalize_lang(lang) or DEFAULT_LANGUAGE)
+    return format_list(items, style=style, locale=current_lang())
 
 
-def _counted(text: str, n: int, lang: str) -> str:
-    return text % {"num": fmt_number(n, lang)}
-
-
-def points_label(n: int, lang: str) -> str:
+def points_label(n: int) -> str:
     """``"1 point"``, ``"3 points"``, ``"۳ امتیاز"``, ``"3 точки"``: a number of points, plural-aware."""
-    return _counted(get_translations(lang).ngettext("%(num)s point", "%(num)s points", n), n, lang)
+    return ngettext("%(num)s point", "%(num)s points", n)
 
 
-def tricks_label(n: int, lang: str) -> str:
-    """``"1 trick"``, ``"7 tricks"`` in ``lang``, plural-aware."""
-    return _counted(get_translations(lang).ngettext("%(num)s trick", "%(num)s tricks", n), n, lang)
+def tricks_label(n: int) -> str:
+    """``"1 trick"``, ``"7 tricks"`` in the current language, plural-aware."""
+    return ngettext("%(num)s trick", "%(num)s tricks", n)
 
 
-def cards_count_label(n: int, lang: str) -> str:
-    """``"1 card"``, ``"6 cards"`` in ``lang``, plural-aware."""
-    return _counted(get_translations(lang).ngettext("%(num)s card", "%(num)s cards", n), n, lang)
+def cards_count_label(n: int) -> str:
+    """``"1 card"``, ``"6 cards"`` in the current language, plural-aware."""
+    return ngettext("%(num)s card", "%(num)s cards", n)
 
 
 # --------------------------------------------------------------------------------------------
@@ -330,11 +400,8 @@ _SUIT_NAMES: dict[str, dict[Suit, tuple[str, str]]] = {
 #: Which form names a suit in running prose ("hearts were led" / "купа" / "دل" / "ఆటీను").
 _SUIT_PROSE_PLURAL = {"en": True, "fa": False, "bg": False, "te": False}
 #: How a full card name is built: rank and suit in the language's order.
-_CARD_PATTERN = {"en": "{rank} of {suit}", "fa": "{rank} {suit}", "bg": "{rank} {suit}", "te": "{suit} {rank}"}
-
-
-def _lang(lang: str) -> str:
-    return normalize_lang(lang) or DEFAULT_LANGUAGE
+_CARD_PATTERN = {"en": "%(rank)s of %(suit)s", "fa": "%(rank)s %(suit)s", "bg": "%(rank)s %(suit)s",
+                 "te": "%(suit)s %(rank)s"}
 
 
 def _rank_number(rank: int | str) -> int:
@@ -349,47 +416,46 @@ def _rank_number(rank: int | str) -> int:
     return number
 
 
-def rank_name(rank: int | str, lang: str) -> str:
-    """Full rank name: ``rank_name(10, "en") == "ten"``, ``rank_name("K", "bg") == "поп"``."""
-    return _RANK_NAMES[_lang(lang)][_rank_number(rank)]
+def rank_name(rank: int | str) -> str:
+    """Full rank name: ``"ten"`` for 10 in English, ``"поп"`` for ``"K"`` in Bulgarian."""
+    return _RANK_NAMES[current_lang()][_rank_number(rank)]
 
 
-def rank_short(rank: int | str, lang: str) -> str:
+def rank_short(rank: int | str) -> str:
     """Index of a rank on the card face: ``"A"``, ``"10"``; ``"آ"``/``"۱۰"`` in fa, ``"П"`` in bg."""
-    lang, number = _lang(lang), _rank_number(rank)
-    return _RANK_LETTERS[lang].get(number) or fmt_number(number, lang)
+    number = _rank_number(rank)
+    return _RANK_LETTERS[current_lang()].get(number) or fmt_number(number)
 
 
-def suit_name(letter: str | Suit, lang: str, plural: bool = False) -> str:
-    """Name of a suit (letter ``S H D C`` or symbol): ``suit_name("H", "en", plural=True) == "hearts"``.
+def suit_name(letter: str | Suit, plural: bool = False) -> str:
+    """Name of a suit (letter ``S H D C`` or symbol): ``"hearts"`` for ``("H", plural=True)`` in English.
 
     Persian and Telugu suit names do not change in the plural.
     """
     suit = letter if isinstance(letter, Suit) else Suit.parse(letter)
-    return _SUIT_NAMES[_lang(lang)][suit][1 if plural else 0]
+    return _SUIT_NAMES[current_lang()][suit][1 if plural else 0]
 
 
-def _suit_in_prose(letter: str | Suit, lang: str) -> str:
-    return suit_name(letter, lang, plural=_SUIT_PROSE_PLURAL[_lang(lang)])
+def _suit_in_prose(letter: str | Suit) -> str:
+    return suit_name(letter, plural=_SUIT_PROSE_PLURAL[current_lang()])
 
 
-def card_label(card_str: str | Card, lang: str) -> str:
+def card_label(card_str: str | Card) -> str:
     """The full accessible name of a card: "ten of hearts", "ده دل", "десетка купа", "ఆటీను పది"."""
     card = Card.parse(card_str)
-    lang = _lang(lang)
-    return _CARD_PATTERN[lang].format(rank=rank_name(card.rank, lang),
-                                      suit=suit_name(card.suit, lang, plural=lang == "en"))
+    lang = current_lang()
+    return _CARD_PATTERN[lang] % {"rank": rank_name(card.rank), "suit": suit_name(card.suit, plural=lang == "en")}
 
 
-def card_short(card_str: str | Card, lang: str) -> str:
+def card_short(card_str: str | Card) -> str:
     """Rank index in the language + suit symbol: ``"10♥"``, ``"آ♠"``/``"۱۰♥"`` in fa, ``"П♣"`` in bg."""
     card = Card.parse(card_str)
-    return rank_short(card.rank, lang) + card.suit.symbol
+    return rank_short(card.rank) + card.suit.symbol
 
 
-def cards_label(cards: Iterable[str | Card], lang: str, style: str = "standard") -> str:
+def cards_label(cards: Iterable[str | Card], style: ListStyle = "standard") -> str:
     """Full names of several cards joined with the language's list pattern."""
-    return format_list_lang((card_label(c, lang) for c in cards), lang, style)
+    return join_list((card_label(c) for c in cards), style)
 
 
 # --------------------------------------------------------------------------------------------
@@ -407,9 +473,9 @@ def anticlockwise(ruleset: str | None) -> bool:
 #: Seat and side words (gettext msgids).
 _WORDS = {
     "you": N_("you"), "partner": N_("your partner"), "right": N_("your right-hand opponent"),
-    "left": N_("your left-hand opponent"), "opponent": N_("your opponent"), "seat": N_("seat {n}"),
-    "dealer": N_("{who} (dealer)"), "hakem": N_("{who} (hakem)"), "your-team": N_("your team"),
-    "other-team": N_("the other team"), "team": N_("team {n}"), "nobody": N_("nobody"),
+    "left": N_("your left-hand opponent"), "opponent": N_("your opponent"), "seat": N_("seat %(n)s"),
+    "dealer": N_("%(who)s (dealer)"), "hakem": N_("%(who)s (hakem)"), "your-team": N_("your team"),
+    "other-team": N_("the other team"), "team": N_("team %(n)s"), "nobody": N_("nobody"),
 }
 
 
@@ -426,7 +492,7 @@ def _position(seat: int, you: int, players: int, ruleset: str | None) -> str:
     return _WORDS["right"] if on_right else _WORDS["left"]
 
 
-def seat_label(seat: int, you: int | None, players: int, ruleset: str | None, lang: str,
+def seat_label(seat: int, you: int | None, players: int, ruleset: str | None,
                dealer: int | None = None, hakem: int | None = None) -> str:
     """Name a seat relative to the learner's seat ``you``.
 
@@ -436,34 +502,32 @@ def seat_label(seat: int, you: int | None, players: int, ruleset: str | None, la
     "your opponent". ``you=None`` names the seat by number. A seat that is the ``dealer`` or the
     ``hakem`` gets that role added: "your partner (hakem)".
     """
-    lang = _lang(lang)
     seat = int(seat)
     if you is None or not players:
-        text = gettext(lang, _WORDS["seat"]).format(n=fmt_number(seat, lang))
+        text = gettext(_WORDS["seat"], n=fmt_number(seat))
     else:
-        text = gettext(lang, _position(seat, int(you), int(players), ruleset))
+        text = gettext(_position(seat, int(you), int(players), ruleset))
     if hakem is not None and int(hakem) == seat:
-        text = gettext(lang, _WORDS["hakem"]).format(who=text)
+        text = gettext(_WORDS["hakem"], who=text)
     if dealer is not None and int(dealer) == seat:
-        text = gettext(lang, _WORDS["dealer"]).format(who=text)
+        text = gettext(_WORDS["dealer"], who=text)
     return text
 
 
-def side_label(side: int | None, you: int | None, players: int, lang: str, ruleset: str | None = None) -> str:
+def side_label(side: int | None, you: int | None, players: int, ruleset: str | None = None) -> str:
     """Name a scoring side relative to the learner (spec: 4 players -> team ``seat % 2``, else a seat).
 
     4 players: "your team" / "the other team"; 2 or 3 players: the seat's label ("you", "your
     opponent", ...). ``side=None`` is "nobody"; ``you=None`` names the side by number.
     """
-    lang = _lang(lang)
     if side is None:
-        return gettext(lang, _WORDS["nobody"])
+        return gettext(_WORDS["nobody"])
     side = int(side)
     if players == 4:
         if you is None:
-            return gettext(lang, _WORDS["team"]).format(n=fmt_number(side, lang))
-        return gettext(lang, _WORDS["your-team"] if side == int(you) % 2 else _WORDS["other-team"])
-    return seat_label(side, you, players, ruleset, lang)
+            return gettext(_WORDS["team"], n=fmt_number(side))
+        return gettext(_WORDS["your-team"] if side == int(you) % 2 else _WORDS["other-team"])
+    return seat_label(side, you, players, ruleset)
 
 
 # --------------------------------------------------------------------------------------------
@@ -481,16 +545,16 @@ _PHASES = {
 }
 
 
-def category_name(category: str, lang: str) -> str:
-    """Name of an All Fours scoring category (``high low jack hang-jack game``) in ``lang``."""
+def category_name(category: str) -> str:
+    """Name of an All Fours scoring category (``high low jack hang-jack game``); an unknown one as it is."""
     msg = _CATEGORIES.get(category)
-    return gettext(lang, msg) if msg else category
+    return gettext(msg) if msg else category
 
 
-def result_name(result: str, lang: str) -> str:
-    """Name of a Hokm round result (``win kot hakem-kot``) in ``lang``."""
+def result_name(result: str) -> str:
+    """Name of a Hokm round result (``win kot hakem-kot``); an unknown one as it is."""
     msg = _RESULTS.get(result)
-    return gettext(lang, msg) if msg else result
+    return gettext(msg) if msg else result
 
 
 # --------------------------------------------------------------------------------------------
@@ -533,38 +597,47 @@ def _is_card(text: object) -> bool:
     return True
 
 
-def _localize_value(name: str, value: object, lang: str, ctx: Mapping[str, object]) -> str:
+class ReasonContext(TypedDict, total=False):
+    """Who a reason is told to (:func:`render_reason`): the learner's seat ``you`` (``None``: seat
+    numbers), the number of ``players`` (``None``: 4) and the ``ruleset`` name."""
+
+    you: int | None
+    players: int | None
+    ruleset: str | None
+
+
+def _localize_value(name: str, value: object, ctx: ReasonContext) -> str:
     role = _role_of_param(name)
     if isinstance(value, list | tuple) and value and all(
             isinstance(v, int) and not isinstance(v, bool) for v in value) and role == "plain":
         # per-side numbers (totals, scores): "10 – 7"
-        return " – ".join(fmt_number(v, lang) for v in value)
+        return " – ".join(fmt_number(v) for v in value)
     if isinstance(value, list | tuple):
-        parts = [_localize_value(name, v, lang, ctx) for v in value]
-        return format_list_lang(parts, lang) if parts else gettext(lang, _WORDS["nobody"])
+        parts = [_localize_value(name, v, ctx) for v in value]
+        return join_list(parts) if parts else gettext(_WORDS["nobody"])
     if value is None:
-        return gettext(lang, _WORDS["nobody"])
+        return gettext(_WORDS["nobody"])
     if isinstance(value, bool):
         return str(value)
     try:
         if role == "suit":
-            return _suit_in_prose(str(value), lang)
+            return _suit_in_prose(str(value))
         if role == "seat" and isinstance(value, int):
-            return seat_label(value, ctx.get("you"), ctx.get("players") or 4, ctx.get("ruleset"), lang)
+            return seat_label(value, ctx.get("you"), ctx.get("players") or 4, ctx.get("ruleset"))
         if role == "side" and isinstance(value, int):
-            return side_label(value, ctx.get("you"), ctx.get("players") or 4, lang, ctx.get("ruleset"))
+            return side_label(value, ctx.get("you"), ctx.get("players") or 4, ctx.get("ruleset"))
         if role == "category":
-            return category_name(str(value), lang)
+            return category_name(str(value))
         if role == "result":
-            return result_name(str(value), lang)
+            return result_name(str(value))
         if role == "phase" and str(value) in _PHASES:
-            return gettext(lang, _PHASES[str(value)])
+            return gettext(_PHASES[str(value)])
         if (role == "card" or role == "plain") and _is_card(value):
-            return card_label(str(value), lang)
+            return card_label(str(value))
     except (TutorError, ValueError):
         pass
     if isinstance(value, int | float):
-        return fmt_number(value, lang)
+        return fmt_number(value)
     return str(value)
 
 
@@ -582,58 +655,56 @@ def _load_engine_texts() -> bool:
 
 
 class _KeepMissing(dict):
+    """Params of a template; a placeholder without a param stays as it is (``%(card)s``)."""
+
     def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
+        return f"%({key})s"
 
 
-_FORMATTER = string.Formatter()
-
-
-def render_reason(reason_json: Mapping[str, object] | object, lang: str, *, you: int | None = None,
+def render_reason(reason_json: Mapping[str, Any] | Reason, *, you: int | None = None,
                   players: int | None = None, ruleset: str | None = None) -> str:
-    """The explanation of one engine Reason in ``lang``.
+    """The explanation of one engine Reason in the current language.
 
     ``reason_json`` is ``Reason.to_json()`` (or a :class:`Reason`). The English template
-    ``REASON_TEXTS[code]`` is translated with gettext and its ``{param}`` placeholders filled with
+    ``REASON_TEXTS[code]`` is translated with gettext and its ``%(param)s`` placeholders filled with
     localised values, chosen by param name: cards (``card``, ``cards``, ``*card*``) -> full card
     names, suits (``suit``, ``trump``, ``led``) -> suit names, seats (``seat``, ``winner``,
     ``hakem``, ``dealer``, ``leader`` ...) -> :func:`seat_label` relative to ``you`` (seat numbers
     when ``you`` is None), sides/teams -> :func:`side_label`, numbers -> :func:`fmt_number`;
     lists joined with the language's list pattern. ``players`` defaults to 4.
     """
-    if not isinstance(reason_json, Mapping):
+    if isinstance(reason_json, Reason):
         reason_json = reason_json.to_json()
-    lang = _lang(lang)
     code = str(reason_json.get("code", ""))
-    params = reason_json.get("params") or {}
+    params: Mapping[str, object] = reason_json.get("params") or {}
     _load_engine_texts()
     template = REASON_TEXTS.get(code)
     if template is None:
         return code
-    text = gettext(lang, template)
-    ctx = {"you": you, "players": players, "ruleset": ruleset}
-    values = _KeepMissing({k: _localize_value(k, v, lang, ctx) for k, v in params.items()})
+    text = gettext(template)
+    ctx: ReasonContext = {"you": you, "players": players, "ruleset": ruleset}
+    values = _KeepMissing({k: _localize_value(k, v, ctx) for k, v in params.items()})
     try:
-        text = _FORMATTER.vformat(text, (), values)
-    except (IndexError, ValueError, AttributeError, TypeError):
+        text = text % values
+    except (ValueError, TypeError):
         return text
     # A sentence may start with a localised value ("ten of hearts is ..."): capitalise it.
     return text[:1].upper() + text[1:]
 
 
-def render_reasons(reasons: Iterable[Mapping[str, object]], lang: str, **context: object) -> list[str]:
+def render_reasons(reasons: Iterable[Mapping[str, Any]], **context: Unpack[ReasonContext]) -> list[str]:
     """:func:`render_reason` over an answer's ``why`` list."""
-    return [render_reason(r, lang, **context) for r in reasons or ()]
+    return [render_reason(r, **context) for r in reasons or ()]
 
 
 # --------------------------------------------------------------------------------------------
 # Exercise kinds
 
-def kind_prompt(kind: str, lang: str) -> str:
-    """Default question wording for exercise ``kind`` in ``lang`` (the kind's ``prompt``; the kind's
-    name itself if there is no such kind)."""
+def kind_prompt(kind: str) -> str:
+    """Default question wording for exercise ``kind`` (the kind's ``prompt``; the kind's name
+    itself if there is no such kind)."""
     from .content.kinds import KINDS
 
     k = KINDS.get(kind)
-    return gettext(lang, k.prompt) if k is not None else kind
+    return gettext(k.prompt) if k is not None else kind
 

@@ -47,7 +47,7 @@ def cap(text: str) -> str:
 
 def suits_prose(suit: int) -> str:
     """English suit name in prose: "hearts"."""
-    return i18n.suit_name(Suit(suit), "en", plural=True)
+    return i18n.suit_name(Suit(suit), plural=True)
 
 
 def tricks_prose(n: int) -> str:

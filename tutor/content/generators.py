@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import random
 
+from .. import i18n
 from .exercise import Exercise
 from .kinds import KINDS, ExerciseError, Reject, kinds_for
 
@@ -70,7 +71,8 @@ def generate(ruleset: str, kind: str, seed: int, difficulty: int = 1) -> Exercis
     rng = random.Random(f"{ruleset}/{kind}/{seed}/{difficulty}")
     for _ in range(ATTEMPTS):
         try:
-            scenario, prompt = k.generate(ruleset, rng, difficulty)
+            with i18n.using("en"):  # the prompt is an English authoring aid, also during a request
+                scenario, prompt = k.generate(ruleset, rng, difficulty)
             answer = _solve(scenario)
         except (Reject, TutorError):
             continue

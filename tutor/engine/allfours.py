@@ -107,42 +107,42 @@ _RANK_MASK = {r: sum(1 << (s * 13 + r - 2) for s in range(4)) for r in GAME_VALU
 
 REASON_TEXTS.update({
     # legal plays (the codes trump-led-must-trump and void-any-card come from tricks.py)
-    "follow-or-trump": N_("{led} was led and you hold {cards}: play a card of that suit or a trump ({trump})."),
-    "trump-led-no-trump": N_("Trump ({trump}) was led and you hold none, so you may play any card."),
-    "void-must-trump": N_("You hold no {led}; under the must-trump rule you must play a trump: {cards}."),
-    "no-undertrump": N_("{card} is the highest trump in the trick and you hold {led}: "
-                        "you may not play a lower trump ({cards})."),
-    "not-your-turn": N_("It is seat {seat}'s turn, not yours."),
-    "wrong-phase": N_("That is not possible now: the game is at the {phase} step."),
+    "follow-or-trump": N_("%(led)s was led and you hold %(cards)s: play a card of that suit or a trump (%(trump)s)."),
+    "trump-led-no-trump": N_("Trump (%(trump)s) was led and you hold none, so you may play any card."),
+    "void-must-trump": N_("You hold no %(led)s; under the must-trump rule you must play a trump: %(cards)s."),
+    "no-undertrump": N_("%(card)s is the highest trump in the trick and you hold %(led)s: "
+                        "you may not play a lower trump (%(cards)s)."),
+    "not-your-turn": N_("It is seat %(seat)s's turn, not yours."),
+    "wrong-phase": N_("That is not possible now: the game is at the %(phase)s step."),
     "discard-down": N_("Discard only cards of your own hand, until you hold six."),
     # turn-up / kick
-    "turned-jack": N_("The dealer turned up {card}, a jack: the dealer's side scores {points}."),
-    "turnup-scores": N_("The dealer turned up {card}: the dealer's side scores {points}."),
-    "turnup-no-points": N_("The dealer turned up {card}, which scores nothing."),
-    "turnup-refused-suit": N_("{card} is of the refused suit, so it does not fix trump and scores nothing."),
+    "turned-jack": N_("The dealer turned up %(card)s, a jack: the dealer's side scores %(points)s."),
+    "turnup-scores": N_("The dealer turned up %(card)s: the dealer's side scores %(points)s."),
+    "turnup-no-points": N_("The dealer turned up %(card)s, which scores nothing."),
+    "turnup-refused-suit": N_("%(card)s is of the refused suit, so it does not fix trump and scores nothing."),
     # stand / beg / give / run
-    "stand": N_("The player after the dealer stands: {trump} is trump."),
-    "gift": N_("The dealer keeps the suit and gives a point: side {side} scores {points}."),
-    "gift-forbidden": N_("The dealer may not give a point that would put side {side} out; he must run."),
-    "run": N_("The dealer refuses {refused}: that card is set aside, three more cards each, and a new turn-up."),
-    "new-trump": N_("{card} shows a new suit: {trump} is trump."),
-    "pack-exhausted": N_("The pack ran out after {runs} runs without a new suit: the same dealer deals again; "
+    "stand": N_("The player after the dealer stands: %(trump)s is trump."),
+    "gift": N_("The dealer keeps the suit and gives a point: side %(side)s scores %(points)s."),
+    "gift-forbidden": N_("The dealer may not give a point that would put side %(side)s out; he must run."),
+    "run": N_("The dealer refuses %(refused)s: that card is set aside, three more cards each, and a new turn-up."),
+    "new-trump": N_("%(card)s shows a new suit: %(trump)s is trump."),
+    "pack-exhausted": N_("The pack ran out after %(runs)s runs without a new suit: the same dealer deals again; "
                          "points already scored stay."),
     "bunch": N_("Every player agreed to the bunch: the same dealer deals again; points already scored stay."),
     # hand-score
-    "high-dealt": N_("{card} is the highest trump in play; seat {seat} held it: side {side} scores High."),
-    "low-dealt": N_("{card} is the lowest trump in play; seat {seat} held it: side {side} scores Low."),
-    "low-captured": N_("{card} is the lowest trump in play; seat {seat} won the trick with it: "
-                       "side {side} scores Low."),
-    "only-one-trump": N_("{card} is the only trump in play, so it is both the highest and the lowest."),
-    "no-trump-in-play": N_("Nobody held a trump ({trump}) at the start of play: nobody scores High or Low."),
-    "jack-won": N_("Seat {seat} won the trick with {card}: side {side} scores Jack."),
-    "jack-not-in-play": N_("Nobody held {card} at the start of play: nobody scores Jack."),
-    "game-most-points": N_("Side {side} has the most points for Game ({totals}): side {side} scores Game."),
-    "game-tie-dealer-excluded": N_("Game is tied ({totals}); the dealer cannot score it, so side {side}, "
+    "high-dealt": N_("%(card)s is the highest trump in play; seat %(seat)s held it: side %(side)s scores High."),
+    "low-dealt": N_("%(card)s is the lowest trump in play; seat %(seat)s held it: side %(side)s scores Low."),
+    "low-captured": N_("%(card)s is the lowest trump in play; seat %(seat)s won the trick with it: "
+                       "side %(side)s scores Low."),
+    "only-one-trump": N_("%(card)s is the only trump in play, so it is both the highest and the lowest."),
+    "no-trump-in-play": N_("Nobody held a trump (%(trump)s) at the start of play: nobody scores High or Low."),
+    "jack-won": N_("Seat %(seat)s won the trick with %(card)s: side %(side)s scores Jack."),
+    "jack-not-in-play": N_("Nobody held %(card)s at the start of play: nobody scores Jack."),
+    "game-most-points": N_("Side %(side)s has the most points for Game (%(totals)s): side %(side)s scores Game."),
+    "game-tie-dealer-excluded": N_("Game is tied (%(totals)s); the dealer cannot score it, so side %(side)s, "
                                    "nearest the dealer's left, scores Game."),
-    "game-tie-nobody": N_("Game is tied ({totals}): nobody scores it."),
-    "target-reached": N_("Side {side} reaches {target} first and wins the game."),
+    "game-tie-nobody": N_("Game is tied (%(totals)s): nobody scores it."),
+    "target-reached": N_("Side %(side)s reaches %(target)s first and wins the game."),
 })
 
 
@@ -1098,8 +1098,8 @@ def _follow_or_trump_params(led: int, trump: int, follow: int) -> dict[str, obje
 
 
 REASON_TEXTS.update({
-    "call-not-exposed": N_("{card} is not an exposed card of seat {seat}."),
-    "call-not-legal": N_("{card} is exposed, but it may be called only when playing it is legal."),
+    "call-not-exposed": N_("%(card)s is not an exposed card of seat %(seat)s."),
+    "call-not-legal": N_("%(card)s is exposed, but it may be called only when playing it is legal."),
 })
 
 

@@ -62,16 +62,16 @@ __all__ = [
 TRICKS_TO_WIN = 7
 
 REASON_TEXTS.update({
-    "round-win": N_("Team {team} took 7 tricks to {other}: a plain win is worth 1 point."),
-    "round-kot": N_("The hakem's team (team {team}) took 7 tricks to 0: kot is worth 2 points."),
-    "round-hakem-kot": N_("The hakem's opponents (team {team}) took 7 tricks to 0: hakem-kot is worth 3 points."),
-    "hakem-stays": N_("The hakem's team won the round, so seat {hakem} stays hakem."),
+    "round-win": N_("Team %(team)s took 7 tricks to %(other)s: a plain win is worth 1 point."),
+    "round-kot": N_("The hakem's team (team %(team)s) took 7 tricks to 0: kot is worth 2 points."),
+    "round-hakem-kot": N_("The hakem's opponents (team %(team)s) took 7 tricks to 0: hakem-kot is worth 3 points."),
+    "hakem-stays": N_("The hakem's team won the round, so seat %(hakem)s stays hakem."),
     "hakem-passes-right": N_(
-        "The hakem's team lost the round, so the hakem passes to seat {next_hakem}, on seat {hakem}'s right."),
-    "match-won": N_("Team {team} reached {score} points (target {target}) and wins the match."),
-    "match-continues": N_("No team has reached the target of {target} points yet: scores are {score0} to {score1}."),
-    "round-not-decided": N_("No team has 7 tricks yet ({tricks0} to {tricks1}), so the round is not decided."),
-    "hakem-chooses-trump": N_("The hakem (seat {hakem}) names trump from his first five cards."),
+        "The hakem's team lost the round, so the hakem passes to seat %(next_hakem)s, on seat %(hakem)s's right."),
+    "match-won": N_("Team %(team)s reached %(score)s points (target %(target)s) and wins the match."),
+    "match-continues": N_("No team has reached the target of %(target)s points yet: scores are %(score0)s to %(score1)s."),
+    "round-not-decided": N_("No team has 7 tricks yet (%(tricks0)s to %(tricks1)s), so the round is not decided."),
+    "hakem-chooses-trump": N_("The hakem (seat %(hakem)s) names trump from his first five cards."),
     "round-over": N_("The round is over: no more cards are played."),
 })
 

@@ -80,8 +80,8 @@ class Reason(_Deferred):
         template = REASON_TEXTS.get(self.code, self.code)
         params = {k: (", ".join(v) if isinstance(v, list | tuple) else v) for k, v in self.params.items()}
         try:
-            return template.format(**params)
-        except (KeyError, IndexError, ValueError):
+            return template % params
+        except (KeyError, ValueError, TypeError):
             return template
 
 
@@ -116,11 +116,13 @@ def lazy_reason(code: str, rule: str, build: Callable[..., dict[str, object]], *
     return r
 
 
-#: Explanation templates (English, Babel msgids), keyed by reason code. Engine modules add their
-#: own codes here at import time with ``REASON_TEXTS.update({...})``; keep every template in N_().
+#: Explanation templates (English, Babel msgids), keyed by reason code, with ``%(name)s``
+#: placeholders (gettext's python-format, the one placeholder style of every message). Engine
+#: modules add their own codes here at import time with ``REASON_TEXTS.update({...})``; keep every
+#: template in N_(); a literal per cent sign is written ``%%``.
 REASON_TEXTS: dict[str, str] = {
     "lead-any": N_("You are leading the trick, so you may play any card."),
-    "hakem-leads": N_("The hakem (seat {hakem}) leads the first trick."),
-    "eldest-leads": N_("The player after the dealer (seat {dealer}) in the order of play leads the first trick: "
-                       "seat {leader}."),
+    "hakem-leads": N_("The hakem (seat %(hakem)s) leads the first trick."),
+    "eldest-leads": N_("The player after the dealer (seat %(dealer)s) in the order of play leads the first trick: "
+                       "seat %(leader)s."),
 }

@@ -63,18 +63,18 @@ class HandRecord:
 
 
 REASON_TEXTS.update({
-    "must-follow-suit": N_("{led} was led and you hold {cards}, so you must play one of them."),
-    "follows-suit": N_("{card} follows the suit led ({led}), so it may be played."),
-    "void-any-card": N_("{led} was led and you hold none, so you may play any card."),
-    "trump-led-must-trump": N_("Trump ({trump}) was led and you hold {cards}, so you must play trump."),
-    "card-not-in-hand": N_("{card} is not in your hand."),
-    "highest-trump-wins": N_("{card} is the highest trump ({trump}) played, so seat {winner} wins the trick."),
+    "must-follow-suit": N_("%(led)s was led and you hold %(cards)s, so you must play one of them."),
+    "follows-suit": N_("%(card)s follows the suit led (%(led)s), so it may be played."),
+    "void-any-card": N_("%(led)s was led and you hold none, so you may play any card."),
+    "trump-led-must-trump": N_("Trump (%(trump)s) was led and you hold %(cards)s, so you must play trump."),
+    "card-not-in-hand": N_("%(card)s is not in your hand."),
+    "highest-trump-wins": N_("%(card)s is the highest trump (%(trump)s) played, so seat %(winner)s wins the trick."),
     "highest-of-suit-led-wins": N_(
-        "No trump was played and {card} is the highest card of the suit led ({led}), "
-        "so seat {winner} wins the trick."),
+        "No trump was played and %(card)s is the highest card of the suit led (%(led)s), "
+        "so seat %(winner)s wins the trick."),
     # a transcript that shows a revoke (a seat that did not follow a suit later plays it)
-    "revoke": N_("In trick {trick} seat {seat} did not follow {led}, yet in trick {later_trick} it played "
-                 "{card} of that suit: it held {led} and had to follow."),
+    "revoke": N_("In trick %(trick)s seat %(seat)s did not follow %(led)s, yet in trick %(later_trick)s it played "
+                 "%(card)s of that suit: it held %(led)s and had to follow."),
 })
 
 

@@ -44,12 +44,12 @@ KICK_POINTS: dict[str, dict[int, int]] = {
 }
 
 REASON_TEXTS.update({
-    "take-one": N_("The dealer keeps the suit and says \"take one\": the beggar's side {side} scores 1."),
-    "take-one-forbidden": N_("The dealer may not say \"take one\": the point would put side {side} out, "
+    "take-one": N_("The dealer keeps the suit and says \"take one\": the beggar's side %(side)s scores 1."),
+    "take-one-forbidden": N_("The dealer may not say \"take one\": the point would put side %(side)s out, "
                              "so he must run."),
-    "jack-kept": N_("Seat {seat} held {card} and side {side} won it (trick won by seat {winner}): "
-                    "side {side} scores Jack."),
-    "hang-jack": N_("Seat {seat} captured {card} from seat {holder}, an opponent: hang jack, side {side} "
+    "jack-kept": N_("Seat %(seat)s held %(card)s and side %(side)s won it (trick won by seat %(winner)s): "
+                    "side %(side)s scores Jack."),
+    "hang-jack": N_("Seat %(seat)s captured %(card)s from seat %(holder)s, an opponent: hang jack, side %(side)s "
                     "scores 3."),
 })
 

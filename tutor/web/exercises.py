@@ -66,9 +66,10 @@ def content() -> ContentStore:
     return ContentStore.shared()
 
 
-def lesson_path(ruleset: str, lang: str) -> LessonPath:
-    """The lesson path of ``ruleset`` in ``lang`` (English steps fill in for missing translations)."""
-    return content().lesson_path(ruleset, lang)
+def lesson_path(ruleset: str) -> LessonPath:
+    """The lesson path of ``ruleset`` in the request's language (English steps fill in for missing
+    translations)."""
+    return content().lesson_path(ruleset, i18n.current_lang())
 
 
 def _step_index() -> Mapping[str, str]:
@@ -76,8 +77,9 @@ def _step_index() -> Mapping[str, str]:
     return content().step_rulesets
 
 
-def find_step(step_id: str, lang: str) -> LessonStep | None:
-    return content().find_step(step_id, lang)
+def find_step(step_id: str) -> LessonStep | None:
+    """The step ``step_id`` (any ruleset) in the request's language, or ``None``."""
+    return content().find_step(step_id, i18n.current_lang())
 
 
 def _quiz_questions() -> Mapping[str, Exercise]:
@@ -108,14 +110,15 @@ def ref_of(ex: Exercise, generated: tuple | None = None) -> str:
     return f"quiz:{ex.id}"
 
 
-def resolve(ref: object, lang: str = "en") -> Exercise:
-    """The exercise a ref names, with the prompt of ``lang``; :class:`BadInput` if there is none."""
+def resolve(ref: object) -> Exercise:
+    """The exercise a ref names (a lesson exercise from the step in the request's language);
+    :class:`BadInput` if there is none."""
     if not isinstance(ref, str) or len(ref) > 200 or not _REF.match(ref):
         raise BadInput(_("There is no such exercise."), "unknown-exercise")
     parts = ref.split(":")
     ex: Exercise | None = None
     if parts[0] == "lesson" and len(parts) == 3:
-        step = find_step(parts[1], lang)
+        step = find_step(parts[1])
         if step is not None:
             ex = next((e for e in step.exercises if e.id == parts[2]), None)
     elif parts[0] == "quiz" and len(parts) == 2:
@@ -130,13 +133,15 @@ def resolve(ref: object, lang: str = "en") -> Exercise:
     return ex
 
 
-def prompt_of(ex: Exercise, lang: str) -> str:
-    """The exercise's own prompt in ``lang`` if it has one, else the kind's translated prompt."""
+def prompt_of(ex: Exercise) -> str:
+    """The exercise's own prompt in the request's language if it has one, else the kind's
+    translated prompt."""
+    lang = i18n.current_lang()
     if isinstance(ex.prompt, str):
         text = ex.prompt if (ex.lang or "en") == lang else None
     else:
         text = ex.prompt.get(lang) if ex.prompt is not None else None
-    return text or i18n.gettext(lang, KINDS[ex.kind].prompt)
+    return text or _(KINDS[ex.kind].prompt)
 
 
 def teaching_step(ex: Exercise) -> str | None:
@@ -185,11 +190,11 @@ def walk_seats(ex: Exercise) -> list[list[int]] | None:
     return out
 
 
-def public_view(ex: Exercise, ref: str, lang: str) -> dict:
+def public_view(ex: Exercise, ref: str) -> dict:
     """What a learner may see before answering: no ``expect``, no engine answer."""
-    view = kinds.public_view(ex, lang)
+    view = kinds.public_view(ex)
     view["id"] = ref
-    view["prompt"] = prompt_of(ex, lang)
+    view["prompt"] = prompt_of(ex)
     view["answer_format"] = kinds.get_kind(ex.kind).answer_help
     return view
 
@@ -248,15 +253,17 @@ def grade(ex: Exercise, given: object) -> kinds.Verdict:
         raise BadInput(_("This exercise cannot be checked: %(why)s", why=e.message), "bad-exercise") from None
 
 
-def render_why(ex: Exercise, verdict: Verdict, lang: str) -> list[str]:
+def render_why(ex: Exercise, verdict: Verdict) -> list[str]:
+    """The engine's reasons of ``verdict``, seats named from the learner's seat."""
     players = players_of(ex.scenario)
-    return i18n.render_reasons(verdict.why, lang, you=you_of(ex), players=players, ruleset=ex.ruleset)
+    return i18n.render_reasons(verdict.why, you=you_of(ex), players=players, ruleset=ex.ruleset)
 
 
-def side_choices(ex: Exercise, lang: str) -> list[tuple[int, str]]:
+def side_choices(ex: Exercise) -> list[tuple[int, str]]:
+    """``(side, its name from the learner's seat)`` for every side of the exercise."""
     players = players_of(ex.scenario)
     you = you_of(ex)
-    return [(s, i18n.side_label(s, you, players, lang, ex.ruleset)) for s in sides_of(players)]
+    return [(s, i18n.side_label(s, you, players, ex.ruleset)) for s in sides_of(players)]
 
 
 def your_side(ex: Exercise) -> int:

@@ -1,24 +1,33 @@
-"""Language of a request: URL prefix ``/<lang>/...``, then the ``lang`` cookie, then Accept-Language.
+"""Language of a request, chosen once: URL prefix ``/<lang>/...``, then (API) ``?lang=``, then the
+``lang`` cookie, then Accept-Language.
 
 Every page blueprint is mounted under ``/<lang>``; the prefix is taken off the view arguments
 and put in ``g.lang``, and ``url_for`` fills it in again. Pages without a prefix (``/``, the API)
-pick the language from the cookie and Accept-Language (the API also reads ``?lang=``).
+pick the language from the cookie and Accept-Language (the API also reads ``?lang=`` and its
+body's ``lang``, see :func:`use`). :func:`locale` is Flask-Babel's locale selector (Flask-Babel
+asks it once per request and keeps the answer); the same language is made
+:data:`tutor.i18n.CURRENT` for the rest of the request, so every translation of the request —
+``flask_babel.gettext``, the templates' ``_()``, :mod:`tutor.i18n` — is in it.
 """
 
 from __future__ import annotations
 
-from flask import Flask, abort, g, request
+from typing import Any
+
+from flask import Flask, abort, g, has_request_context, request
+from flask_babel import refresh
+from werkzeug.wrappers import Response
 
 from tutor import i18n
 
-__all__ = ["COOKIE", "LANGUAGES", "i18n", "init_app"]
+__all__ = ["COOKIE", "LANGUAGES", "i18n", "init_app", "lang_url", "locale", "use"]
 
 LANGUAGES = i18n.LANGUAGES
-COOKIE = "lang"
+COOKIE = i18n.LANG_COOKIE
 NATIVE_NAMES = i18n.LANGUAGE_NAMES
 
 
-def _pull_lang(endpoint, values) -> None:
+def _pull_lang(endpoint: str | None, values: dict[str, Any] | None) -> None:
     if values is not None and "lang" in values:
         lang = values.pop("lang")
         if lang not in LANGUAGES:
@@ -27,7 +36,7 @@ def _pull_lang(endpoint, values) -> None:
         g.url_lang = True
 
 
-def _add_lang(endpoint, values) -> None:
+def _add_lang(endpoint: str, values: dict[str, Any]) -> None:
     from flask import current_app
 
     if "lang" in values or not endpoint:
@@ -37,14 +46,47 @@ def _add_lang(endpoint, values) -> None:
         values["lang"] = g.get("lang", "en")
 
 
-def _default_lang() -> None:
+def _choose() -> str:
+    """The language of a request whose URL has no (valid) prefix: the API's ``?lang=``, the
+    cookie, Accept-Language (:func:`tutor.i18n.select_locale`)."""
+    url_lang = (request.view_args or {}).get("lang")
+    if url_lang is None and request.path.startswith("/api/"):
+        url_lang = request.args.get("lang")
+    return i18n.select_locale(url_lang, request.cookies.get(COOKIE), request.headers.get("Accept-Language", ""))
+
+
+def _begin() -> None:
+    """Before the view: the request's language (the URL prefix's, else :func:`_choose`) becomes
+    :data:`tutor.i18n.CURRENT` until the request ends."""
     if "lang" not in g:
-        url_lang = request.args.get("lang") if request.path.startswith("/api/") else None
-        g.lang = i18n.select_locale(url_lang, request.cookies.get(COOKIE),
-                                    request.headers.get("Accept-Language", ""))
+        g.lang = _choose()
+    g.lang_token = i18n.CURRENT.set(g.lang)
 
 
-def _remember_lang(response):
+def _end(_exc: BaseException | None) -> None:
+    token = g.pop("lang_token", None)
+    if token is not None:
+        i18n.CURRENT.reset(token)
+
+
+def locale() -> str:
+    """Flask-Babel's locale selector: the request's language (``g.lang``; before the URL was read,
+    e.g. for an early error, :func:`_choose`); English outside a request."""
+    if not has_request_context():
+        return i18n.DEFAULT_LANGUAGE
+    return g.lang if "lang" in g else _choose()
+
+
+def use(lang: str) -> None:
+    """Make ``lang`` (a code of :data:`LANGUAGES`) the request's language, for a view that learns
+    it from the request's body (the API's ``lang`` field): links and every translation from now
+    on follow it."""
+    g.lang = lang
+    i18n.CURRENT.set(lang)  # _end resets the request's first token, which undoes this one too
+    refresh()
+
+
+def _remember_lang(response: Response) -> Response:
     if g.get("url_lang") and request.cookies.get(COOKIE) != g.lang:
         response.set_cookie(COOKIE, g.lang, max_age=365 * 24 * 3600, samesite="Lax", httponly=True,
                             secure=_secure())
@@ -71,23 +113,26 @@ def lang_url(target: str) -> str:
     return url_for("main.home", lang=target)
 
 
-def _template_globals() -> dict:
-    lang = g.get("lang", "en")
+def _template_globals() -> dict[str, Any]:
+    lang = i18n.current_lang()
     return {
         "lang": lang,
         "rtl": i18n.is_rtl(lang),
         "LANGUAGES": LANGUAGES,
         "NATIVE_NAMES": NATIVE_NAMES,
-        "num": lambda n, group=True: i18n.fmt_number(n, lang, group),
+        "num": i18n.fmt_number,
         "four_colour": request.cookies.get("suits") == "4",
         "lang_url": lang_url,
     }
 
 
 def init_app(app: Flask) -> None:
-    i18n.init_app(app)
+    """Flask-Babel with :func:`locale` as its locale selector (:func:`tutor.i18n.init_app`), the
+    URL prefix handlers, the cookie and the template globals (``lang``, ``rtl``, ``num`` ...)."""
+    i18n.init_app(app, locale_selector=locale)
     app.url_value_preprocessor(_pull_lang)
     app.url_defaults(_add_lang)
-    app.before_request(_default_lang)
+    app.before_request(_begin)
+    app.teardown_request(_end)
     app.after_request(_remember_lang)
     app.context_processor(_template_globals)

@@ -166,8 +166,8 @@ def _error_response(description: str, codes: Sequence[str] | None, headers: dict
 
 _PARAMETERS: dict[str, dict[str, Any]] = {
     "lang": {"name": "lang", "in": "query", "required": False, "schema": ref("Lang"),
-             "description": "Language of prompts and reasons (else the body's `lang`, the `lang` cookie, "
-                            "Accept-Language, then en)."},
+             "description": "Language of the answer: prompts, reasons and error messages (a body's `lang` "
+                            "comes first; else this, the `lang` cookie, Accept-Language, then en)."},
 }
 
 
@@ -183,7 +183,7 @@ def _path_parameter(name: str, examples: dict[str, str]) -> dict[str, Any]:
 def _examples() -> dict[str, str]:
     from tutor.web import exercises as X
     out = {"generated": "gen:hokm:trick-winner:1:7", "generated-hand-score": "gen:trinidad:hand-score:2:3"}
-    step = X.lesson_path("hokm", "en").steps[0]
+    step = X.content().lesson_path("hokm", "en").steps[0]
     for ex in step.exercises[:1]:
         out["lesson"] = f"lesson:{step.id}:{ex.id}"
     return out

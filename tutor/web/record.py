@@ -75,9 +75,9 @@ def _progress_row(db, learner: Learner, ruleset: str, step_id: str) -> StepProgr
 
 
 def _solve_step_exercise(db, learner: Learner, ex: Exercise) -> None:
-    from .exercises import find_step
+    from .exercises import content
 
-    step = find_step(ex.step_id, "en")
+    step = content().find_step(ex.step_id, "en")
     row = _progress_row(db, learner, ex.ruleset or "", ex.step_id)
     solved = set(row.solved or []) | {ex.id}
     row.solved = sorted(solved)

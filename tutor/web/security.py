@@ -18,6 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from flask import Flask, Response, current_app, jsonify, render_template, request
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, SecurityError
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -120,6 +121,13 @@ def error_response(status: int, code: str, message: str, headers: Any = ()) -> R
 
 
 _CODES = {400: "bad-request", 404: "not-found", 405: "method-not-allowed", 429: "too-many-requests"}
+#: The message of each HTTP error status (translated when an error is answered).
+_MESSAGES = {
+    400: lazy_gettext("The request could not be understood."),
+    404: lazy_gettext("There is no such page."),
+    405: lazy_gettext("This address does not accept that kind of request."),
+    429: lazy_gettext("Too many requests in a short time. Wait a little, then try again."),
+}
 
 
 def _http_error(e: HTTPException):
@@ -133,14 +141,8 @@ def _http_error(e: HTTPException):
         return error_response(400, "bad-csrf", _("The form has expired or was not sent from this site. "
                                                  "Reload the page and try again."))
     status = e.code or 500
-    messages = {
-        400: _("The request could not be understood."),
-        404: _("There is no such page."),
-        405: _("This address does not accept that kind of request."),
-        429: _("Too many requests in a short time. Wait a little, then try again."),
-    }
-    return error_response(status, _CODES.get(status, "error"), messages.get(status, e.description or ""),
-                          e.get_headers())
+    message = str(_MESSAGES[status]) if status in _MESSAGES else e.description or ""
+    return error_response(status, _CODES.get(status, "error"), message, e.get_headers())
 
 
 def _bad_input(e: BadInput):

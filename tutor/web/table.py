@@ -73,10 +73,10 @@ class TableView:
         return next((s for s in self.seats if s.pos == pos), None)
 
 
-def card_view(code: str | Card, lang: str) -> CardView:
+def card_view(code: str | Card) -> CardView:
     c = Card.parse(code)
-    return CardView(code=str(c), rank=i18n.rank_short(c.rank, lang), symbol=c.suit.symbol, suit=c.suit.letter,
-                    red=c.suit.is_red, label=i18n.card_label(c, lang))
+    return CardView(code=str(c), rank=i18n.rank_short(c.rank), symbol=c.suit.symbol, suit=c.suit.letter,
+                    red=c.suit.is_red, label=i18n.card_label(c))
 
 
 def players_of(scenario: dict) -> int:
@@ -118,9 +118,9 @@ def _positions(players: int, anticlockwise: bool) -> dict[int, str]:
     return {0: "bottom", 1: first, 2: "top", 3: last}
 
 
-def build_table(kind: ExerciseKind, scenario: dict, you: int | None, lang: str, *,
+def build_table(kind: ExerciseKind, scenario: dict, you: int | None, *,
                 trick_seats: list[list[int]] | None = None) -> TableView:
-    """The table view of ``scenario`` for the learner at seat ``you``.
+    """The table view of ``scenario`` for the learner at seat ``you``, in the current language.
 
     ``trick_seats`` (optional) names the seat that played each card of each trick of a transcript
     (hand-score); without it only the first trick's seats are known (walk-through asks for them).
@@ -134,17 +134,17 @@ def build_table(kind: ExerciseKind, scenario: dict, you: int | None, lang: str, 
     dealer = _int(scenario.get("dealer"))
     hakem = _int(scenario.get("hakem"))
     seats = [SeatView(seat=s, pos=places[(s - you) % players],
-                      label=i18n.seat_label(s, you, players, ruleset, lang),
-                      number=i18n.seat_label(s, None, players, ruleset, lang),
+                      label=i18n.seat_label(s, you, players, ruleset),
+                      number=i18n.seat_label(s, None, players, ruleset),
                       you=s == you, dealer=s == dealer, hakem=s == hakem) for s in range(players)]
     view = TableView(ruleset=ruleset, players=players, you=you, anticlockwise=acw, seats=seats)
     trump = scenario.get("trump")
     if isinstance(trump, str):
         s = Suit.parse(trump)
-        view.trump = {"letter": s.letter, "symbol": s.symbol, "name": i18n.suit_name(s, lang, plural=True),
+        view.trump = {"letter": s.letter, "symbol": s.symbol, "name": i18n.suit_name(s, plural=True),
                       "red": s.is_red}
     if isinstance(scenario.get("hand"), list):
-        view.hand = [card_view(c, lang) for c in scenario["hand"]]
+        view.hand = [card_view(c) for c in scenario["hand"]]
     trick = scenario.get("trick")
     if isinstance(trick, list) and trick:
         if kind.picks == "hand":  # the learner plays next: the trick was led len(trick) seats before
@@ -154,14 +154,14 @@ def build_table(kind: ExerciseKind, scenario: dict, you: int | None, lang: str, 
         view.leader = leader
         for i, c in enumerate(trick):
             seat = (leader + i) % players
-            cv = card_view(c, lang)
+            cv = card_view(c)
             view.trick.append((seat, cv))
             seats[seat].played = cv
             seats[seat].order = i + 1
     if kind.table_center(scenario):
-        view.center = [card_view(c, lang) for c in kind.table_center(scenario)]
+        view.center = [card_view(c) for c in kind.table_center(scenario)]
     if isinstance(scenario.get("turn_ups"), list):
-        view.center = [card_view(c, lang) for c in scenario["turn_ups"]]
+        view.center = [card_view(c) for c in scenario["turn_ups"]]
     if isinstance(scenario.get("tricks"), list):
         first = rules.first_leader(scenario) if rules is not None else 0
         for t, cards in enumerate(scenario["tricks"]):
@@ -172,30 +172,30 @@ def build_table(kind: ExerciseKind, scenario: dict, you: int | None, lang: str, 
                 seats_of = [(first + i) % players for i in range(len(cards))]
             view.tricks.append({
                 "n": t + 1,
-                "cards": [{"card": card_view(c, lang), "index": i,
+                "cards": [{"card": card_view(c), "index": i,
                            "seat": seats_of[i] if seats_of else None,
-                           "who": i18n.seat_label(seats_of[i], you, players, ruleset, lang) if seats_of else None,
-                           "number": i18n.seat_label(seats_of[i], None, players, ruleset, lang) if seats_of else None}
+                           "who": i18n.seat_label(seats_of[i], you, players, ruleset) if seats_of else None,
+                           "number": i18n.seat_label(seats_of[i], None, players, ruleset) if seats_of else None}
                           for i, c in enumerate(cards)],
             })
-    _facts(view, kind, scenario, lang)
+    _facts(view, kind, scenario)
     return view
 
 
-def _facts(view: TableView, kind: ExerciseKind, scenario: dict, lang: str) -> None:
+def _facts(view: TableView, kind: ExerciseKind, scenario: dict) -> None:
     from flask_babel import gettext as _
 
     players, you, ruleset = view.players, view.you, view.ruleset
-    num = lambda n: i18n.fmt_number(n, lang)
+    num = i18n.fmt_number
     team_tricks = scenario.get("team_tricks")
     if isinstance(team_tricks, list) and len(team_tricks) == 2:
         for side in (0, 1):
-            view.facts.append((_("Tricks won by %(side)s", side=i18n.side_label(side, you, 4, lang, ruleset)),
+            view.facts.append((_("Tricks won by %(side)s", side=i18n.side_label(side, you, 4, ruleset)),
                                num(team_tricks[side])))
     scores = scenario.get("scores")
     if isinstance(scores, list):
         for side, value in enumerate(scores):
-            view.scores.append((i18n.side_label(side, you, players, lang, ruleset), num(value)))
+            view.scores.append((i18n.side_label(side, you, players, ruleset), num(value)))
     target = scenario.get("target")
     if target is None and isinstance(scenario.get("options"), dict):
         target = scenario["options"].get("target")

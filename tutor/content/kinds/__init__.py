@@ -26,6 +26,7 @@ from collections.abc import Callable
 from types import MappingProxyType
 from typing import TypeVar
 
+from ... import i18n
 from ...engine.errors import BadFieldError, TutorError
 from ...solve.asks import ASK_MODELS
 from ..exercise import Exercise
@@ -152,11 +153,12 @@ def grade(exercise: Exercise, given: object, solve: Callable[[dict], dict] | Non
                    MappingProxyType(details), MappingProxyType(public))
 
 
-def public_view(exercise: Exercise, lang: str = "en") -> dict:
-    """What a page may show before the learner answers: ``id, kind, ruleset, ask, prompt (in
-    ``lang``), difficulty, you, players, sides, scenario`` (only the ask's input fields: hand,
-    trick, trump, seats, scores, turn-ups ...) and what the kind adds (``choices``, ``tricks``).
-    Never the authored ``expect``, the legal set, a winner, awards or points."""
+def public_view(exercise: Exercise) -> dict:
+    """What a page may show before the learner answers: ``id, kind, ruleset, ask, prompt (in the
+    current language, :func:`tutor.i18n.current_lang`), difficulty, you, players, sides, scenario``
+    (only the ask's input fields: hand, trick, trump, seats, scores, turn-ups ...) and what the
+    kind adds (``choices``, ``tricks``). Never the authored ``expect``, the legal set, a winner,
+    awards or points."""
     sc = exercise.scenario
     ask = exercise.ask or ""
     keep = _COMMON_INPUTS + SCENARIO_INPUTS.get(ask, ())
@@ -164,8 +166,8 @@ def public_view(exercise: Exercise, lang: str = "en") -> dict:
     players = players_of(sc)
     view = {
         "id": exercise.id, "kind": exercise.kind, "ruleset": exercise.ruleset, "ask": ask,
-        "prompt": exercise.prompt_in(lang), "difficulty": exercise.difficulty, "you": learner_seat(exercise),
-        "players": players, "sides": 2 if players == 4 else players, "scenario": scenario,
+        "prompt": exercise.prompt_in(i18n.current_lang()), "difficulty": exercise.difficulty,
+        "you": learner_seat(exercise), "players": players, "sides": 2 if players == 4 else players, "scenario": scenario,
     }
     kind = KINDS.get(exercise.kind)
     if kind is not None:

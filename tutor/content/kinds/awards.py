@@ -73,10 +73,10 @@ def read_awards(form: Any) -> dict:
     return out
 
 
-def feedback(expected: Mapping, given: object, lang: str, names: Names) -> list[FeedbackLine]:
+def feedback(expected: Mapping, given: object, names: Names) -> list[FeedbackLine]:
     """One line per category: the right side, and whether the learner named it."""
     got = given if isinstance(given, Mapping) else {}
-    return [FeedbackLine(i18n.category_name(c, lang), names.side(s), got.get(c) == s) for c, s in expected.items()]
+    return [FeedbackLine(i18n.category_name(c), names.side(s), got.get(c) == s) for c, s in expected.items()]
 
 
 def awards_form(value: Mapping) -> dict:

@@ -327,12 +327,14 @@ class ExerciseKind:
         """Whether the table states the game target even without scores."""
         return False
 
-    def view_context(self, ex: Exercise, table: Any, verdict: Verdict | None, lang: str) -> dict:
-        """Extra template data of the kind (with the verdict, after answering); none by default."""
+    def view_context(self, ex: Exercise, table: Any, verdict: Verdict | None) -> dict:
+        """Extra template data of the kind (with the verdict, after answering), in the current
+        language (:func:`tutor.i18n.current_lang`); none by default."""
         return {}
 
-    def feedback_lines(self, ex: Exercise, verdict: Verdict, lang: str, names: Names) -> list[FeedbackLine]:
-        """The lines of "the right answer", each with whether the learner got that part right."""
+    def feedback_lines(self, ex: Exercise, verdict: Verdict, names: Names) -> list[FeedbackLine]:
+        """The lines of "the right answer" in the current language, each with whether the learner
+        got that part right."""
         raise NotImplementedError
 
     def localise_details(self, details: dict, render: Any) -> dict:
@@ -349,30 +351,30 @@ class ExerciseKind:
 
 @dataclass(frozen=True)
 class Names:
-    """Names of seats and sides from the learner's seat, in the learner's language."""
+    """Names of seats and sides from the learner's seat, in the current language
+    (:func:`tutor.i18n.current_lang`: the request's, or a ``with i18n.using(lang)`` block's)."""
 
     you: int
     players: int
     ruleset: str | None
-    lang: str
 
     def seat(self, s: object) -> str:
         """A seat's name ("your partner"); ``None`` reads as nobody."""
         if isinstance(s, int):
-            return i18n.seat_label(s, self.you, self.players, self.ruleset, self.lang)
+            return i18n.seat_label(s, self.you, self.players, self.ruleset)
         return self.side(None)
 
     def side(self, s: object) -> str:
         """A side's name ("your team", "you"), or "nobody" for ``None``."""
-        return i18n.side_label(s if isinstance(s, int) else None, self.you, self.players, self.lang, self.ruleset)
+        return i18n.side_label(s if isinstance(s, int) else None, self.you, self.players, self.ruleset)
 
     def num(self, n: int) -> str:
         """A number in the language's digits."""
-        return i18n.fmt_number(n, self.lang)
+        return i18n.fmt_number(n)
 
     def text(self, message: str, **params: object) -> str:
-        """A message in the language, ``%(name)s`` placeholders filled."""
-        return i18n.gettext(self.lang, message, **params)
+        """A message translated, ``%(name)s`` placeholders filled."""
+        return i18n.gettext(message, **params)
 
 
 def ruleset_of(name: str) -> Any:

@@ -80,7 +80,7 @@ class Beg(ExerciseKind):
             raise AnswerError("bad-answer", N_("Give the points of every side."))
         return values
 
-    def feedback_lines(self, ex: Exercise, verdict: Verdict, lang: str, names: Names) -> list[FeedbackLine]:
+    def feedback_lines(self, ex: Exercise, verdict: Verdict, names: Names) -> list[FeedbackLine]:
         return [FeedbackLine(names.side(s), names.num(pts), _nth(verdict.given, s) == pts)
                 for s, pts in enumerate(verdict.expected or [])]
 

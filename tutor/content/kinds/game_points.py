@@ -101,7 +101,7 @@ class GamePoints(ExerciseKind):
     def shows_trick_seats(self, answered: bool) -> bool:
         return True
 
-    def feedback_lines(self, ex: Exercise, verdict: Verdict, lang: str, names: Names) -> list[FeedbackLine]:
+    def feedback_lines(self, ex: Exercise, verdict: Verdict, names: Names) -> list[FeedbackLine]:
         exp, got = verdict.expected, verdict.given or {}
         given_points = got.get("points") or []
         lines = [FeedbackLine(names.text(N_("Game points (%(side)s)"), side=names.side(s)), names.num(pts),

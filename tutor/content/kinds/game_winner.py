@@ -70,7 +70,7 @@ class GameWinner(ExerciseKind):
     def shows_target(self) -> bool:
         return True
 
-    def feedback_lines(self, ex: Exercise, verdict: Verdict, lang: str, names: Names) -> list[FeedbackLine]:
+    def feedback_lines(self, ex: Exercise, verdict: Verdict, names: Names) -> list[FeedbackLine]:
         # the same words as the answer option ("nobody yet"): nobody has won the game so far
         exp = verdict.expected
         value = names.side(exp) if exp is not None else names.text(N_("nobody yet"))

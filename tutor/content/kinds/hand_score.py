@@ -60,8 +60,8 @@ class HandScore(ExerciseKind):
     def shows_trick_seats(self, answered: bool) -> bool:
         return True
 
-    def feedback_lines(self, ex: Exercise, verdict: Verdict, lang: str, names: Names) -> list[FeedbackLine]:
-        return feedback(verdict.expected, verdict.given, lang, names)
+    def feedback_lines(self, ex: Exercise, verdict: Verdict, names: Names) -> list[FeedbackLine]:
+        return feedback(verdict.expected, verdict.given, names)
 
     def form_fields(self, ex: Exercise, value: Any) -> dict:
         return awards_form(value)

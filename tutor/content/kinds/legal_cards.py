@@ -149,37 +149,38 @@ class LegalCards(ExerciseKind):
     def public_extra(self, ex: Exercise) -> dict:
         return {"choices": list(ex.scenario.get("hand") or [])}
 
-    def view_context(self, ex: Exercise, table: Any, verdict: Verdict | None, lang: str) -> dict:
+    def view_context(self, ex: Exercise, table: Any, verdict: Verdict | None) -> dict:
         if verdict is None:
             return {}
-        return {"legal_set": set(verdict.expected), "card_notes": self._card_notes(ex, verdict, lang)}
+        return {"legal_set": set(verdict.expected), "card_notes": self._card_notes(ex, verdict)}
 
-    def _card_notes(self, ex: Exercise, verdict: Verdict, lang: str) -> list[dict]:
+    def _card_notes(self, ex: Exercise, verdict: Verdict) -> list[dict]:
         """Each hand card: whether it is legal, whether the learner chose it, and a note."""
         from . import learner_seat
 
         legal = set(verdict.expected)
         chosen = set(verdict.given)
         illegal_why = {d["card"]: d.get("why", []) for d in verdict.details.get("illegal", [])}
-        ctx = {"you": learner_seat(ex), "players": players_of(ex.scenario), "ruleset": ex.ruleset}
+        ctx: i18n.ReasonContext = {"you": learner_seat(ex), "players": players_of(ex.scenario),
+                                   "ruleset": ex.ruleset}
         notes = []
         for c in ex.scenario.get("hand", []):
             code = str(Card.parse(c))
-            label = i18n.card_label(code, lang)
+            label = i18n.card_label(code)
             reasons: list[str] = []
             text: str | None = None
             if code in legal and code not in chosen:
-                text = i18n.gettext(lang, N_("You may play the %(card)s too."), card=label)
+                text = i18n.gettext(N_("You may play the %(card)s too."), card=label)
             elif code not in legal and code in chosen:
-                text = i18n.gettext(lang, N_("You may not play the %(card)s."), card=label)
-                reasons = i18n.render_reasons(illegal_why.get(code, []), lang, **ctx)
+                text = i18n.gettext(N_("You may not play the %(card)s."), card=label)
+                reasons = i18n.render_reasons(illegal_why.get(code, []), **ctx)
             notes.append({"card": code, "legal": code in legal, "chosen": code in chosen, "note": text,
                           "reasons": reasons})
         return notes
 
-    def feedback_lines(self, ex: Exercise, verdict: Verdict, lang: str, names: Names) -> list[FeedbackLine]:
+    def feedback_lines(self, ex: Exercise, verdict: Verdict, names: Names) -> list[FeedbackLine]:
         exp = verdict.expected
-        return [FeedbackLine(names.text(N_("Cards you may play")), i18n.cards_label(exp, lang) if exp else "—",
+        return [FeedbackLine(names.text(N_("Cards you may play")), i18n.cards_label(exp) if exp else "—",
                              verdict.correct)]
 
     def localise_details(self, details: dict, render: Any) -> dict:

@@ -60,7 +60,7 @@ class NextHakem(ExerciseKind):
     def public_extra(self, ex: Exercise) -> dict:
         return {"choices": list(range(players_of(ex.scenario)))}
 
-    def feedback_lines(self, ex: Exercise, verdict: Verdict, lang: str, names: Names) -> list[FeedbackLine]:
+    def feedback_lines(self, ex: Exercise, verdict: Verdict, names: Names) -> list[FeedbackLine]:
         return [FeedbackLine(names.text(N_("Next hakem")), names.seat(verdict.expected), verdict.correct)]
 
     def form_fields(self, ex: Exercise, value: Any) -> dict:

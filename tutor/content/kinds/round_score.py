@@ -38,7 +38,7 @@ def round_scenario(rng: random.Random, d: int, wraps: bool) -> tuple[dict, str]:
     counts = round_counts(rng, hakem, d)
     sc = {"ruleset": "hokm", "ask": "round-score", "hakem": hakem, "team_tricks": counts}
     solve(sc)
-    who = i18n.seat_label(hakem, 0, 4, "hokm", "en")
+    who = i18n.seat_label(hakem, 0, 4, "hokm")
     return sc, ROUND_PROMPT.format(who=cap(who), be="are" if hakem == 0 else "is", ours=tricks_prose(counts[0]),
                                    theirs=tricks_prose(counts[1]), question="{question}")
 
@@ -72,10 +72,10 @@ class RoundScore(ExerciseKind):
             raise AnswerError("bad-answer", N_("Give the number of points."))
         return digits(form.get("points", ""))
 
-    def feedback_lines(self, ex: Exercise, verdict: Verdict, lang: str, names: Names) -> list[FeedbackLine]:
+    def feedback_lines(self, ex: Exercise, verdict: Verdict, names: Names) -> list[FeedbackLine]:
         lines = [FeedbackLine(names.text(N_("Points")), names.num(verdict.expected), verdict.correct)]
         if verdict.answer.get("result"):
-            lines.append(FeedbackLine(names.text(N_("Result")), i18n.result_name(verdict.answer["result"], lang)))
+            lines.append(FeedbackLine(names.text(N_("Result")), i18n.result_name(verdict.answer["result"])))
         return lines
 
     def form_fields(self, ex: Exercise, value: Any) -> dict:

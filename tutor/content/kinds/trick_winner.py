@@ -66,12 +66,12 @@ class TrickWinner(ExerciseKind):
     def public_extra(self, ex: Exercise) -> dict:
         return {"choices": list(range(players_of(ex.scenario)))}
 
-    def view_context(self, ex: Exercise, table: Any, verdict: Verdict | None, lang: str) -> dict:
+    def view_context(self, ex: Exercise, table: Any, verdict: Verdict | None) -> dict:
         return {"winning_card": verdict.answer.get("card")} if verdict is not None else {}
 
-    def feedback_lines(self, ex: Exercise, verdict: Verdict, lang: str, names: Names) -> list[FeedbackLine]:
+    def feedback_lines(self, ex: Exercise, verdict: Verdict, names: Names) -> list[FeedbackLine]:
         card = verdict.answer.get("card")
-        value = names.seat(verdict.expected) + (" — " + i18n.card_label(card, lang) if card else "")
+        value = names.seat(verdict.expected) + (" — " + i18n.card_label(card) if card else "")
         return [FeedbackLine(names.text(N_("Winner")), value, verdict.correct)]
 
     def form_fields(self, ex: Exercise, value: Any) -> dict:
@@ -109,5 +109,5 @@ class TrickWinner(ExerciseKind):
             sc["players"] = players_n
         sc.update({"trump": trump.letter, "trick": [str(c) for c in trick], "leader": leader})
         solve(sc)
-        who = i18n.seat_label(leader, 0, players_n, ruleset, "en")
+        who = i18n.seat_label(leader, 0, players_n, ruleset)
         return sc, f"{cap(who)} led and {suits_prose(trump)} are trump. Who wins the trick?"

@@ -62,7 +62,7 @@ class TurnUp(ExerciseKind):
     def table_center(self, scenario: Mapping) -> list[str]:
         return [scenario["card"]] if scenario.get("card") is not None else []
 
-    def feedback_lines(self, ex: Exercise, verdict: Verdict, lang: str, names: Names) -> list[FeedbackLine]:
+    def feedback_lines(self, ex: Exercise, verdict: Verdict, names: Names) -> list[FeedbackLine]:
         return [FeedbackLine(names.text(N_("Points")), names.num(verdict.expected), verdict.correct)]
 
     def form_fields(self, ex: Exercise, value: Any) -> dict:
@@ -88,5 +88,5 @@ class TurnUp(ExerciseKind):
         card = Card.of(rng.choice(ranks), rng.choice(SUITS))
         sc["card"] = str(card)
         solve(sc)
-        return sc, (f"The dealer turns up the {i18n.card_label(card, 'en')}. "
+        return sc, (f"The dealer turns up the {i18n.card_label(card)}. "
                     "How many points does the dealer's side score?")

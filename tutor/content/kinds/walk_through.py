@@ -194,7 +194,7 @@ class WalkThrough(ExerciseKind):
     def shows_trick_seats(self, answered: bool) -> bool:
         return answered
 
-    def view_context(self, ex: Exercise, table: Any, verdict: Verdict | None, lang: str) -> dict:
+    def view_context(self, ex: Exercise, table: Any, verdict: Verdict | None) -> dict:
         ctx: dict = {
             "seat_names_json": json.dumps([s.label for s in table.seats], ensure_ascii=False),
             "seat_numbers_json": json.dumps([s.number for s in table.seats], ensure_ascii=False),
@@ -206,7 +206,7 @@ class WalkThrough(ExerciseKind):
             ctx["trick_wins"] = picks_of(ex, verdict.expected.get("trick_winners") or [])
         return ctx
 
-    def feedback_lines(self, ex: Exercise, verdict: Verdict, lang: str, names: Names) -> list[FeedbackLine]:
+    def feedback_lines(self, ex: Exercise, verdict: Verdict, names: Names) -> list[FeedbackLine]:
         exp, got = verdict.expected, verdict.given or {}
         given_winners = got.get("trick_winners") or []
         lines = [FeedbackLine(names.text(N_("Trick %(n)s"), n=names.num(t + 1)), names.seat(w),
@@ -216,7 +216,7 @@ class WalkThrough(ExerciseKind):
             lines.append(FeedbackLine(names.text(N_("Points")), names.num(exp["points"]) if exp["points"] else "—",
                                       got.get("points") == exp["points"]))
         else:
-            lines += feedback(exp["awards"], got.get("awards"), lang, names)
+            lines += feedback(exp["awards"], got.get("awards"), names)
         return lines
 
     # ------------------------------------------------------------------ generator

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, current_app, g, jsonify, request, url_for
+from flask import Blueprint, current_app, jsonify, request, url_for
 
 from tutor import i18n
 from tutor.content.kinds import KINDS
@@ -18,6 +18,7 @@ from tutor.solve import answer as solve_answer
 from tutor.solve.schema import ERROR_CODES
 
 from .. import exercises as X
+from ..lang import use as use_lang
 from ..limits import limited
 from ..openapi import Operation, answer_request, document, operation
 from ..openapi import ref as schema_ref
@@ -80,7 +81,10 @@ def _check_unicode(value: object) -> None:
             _check_unicode(v)
 
 
-def _lang(body: object = None) -> str:
+def _check_lang(body: object = None) -> None:
+    """Check the requested language (``?lang=``, or the body's ``lang``, which wins); the body's
+    becomes the request's language (:func:`tutor.web.lang.use`). ``?lang=`` was already read when
+    the request's language was chosen (:mod:`tutor.web.lang`)."""
     wanted = request.args.get("lang")
     if isinstance(body, dict) and "lang" in body:
         wanted = body["lang"]
@@ -88,7 +92,8 @@ def _lang(body: object = None) -> str:
             raise BadInput(f"lang must be one of {', '.join(i18n.LANGUAGES)}.", "bad-field")
     if wanted is not None and wanted not in i18n.LANGUAGES:
         raise BadInput(f"Unknown language {wanted[:10]!r}: use one of {', '.join(i18n.LANGUAGES)}.", "bad-field")
-    return wanted or g.lang
+    if wanted is not None and wanted != i18n.current_lang():
+        use_lang(wanted)
 
 
 @bp.post("/solve")
@@ -119,9 +124,9 @@ def solve():
     "getExercise", "The public view of an exercise: what a learner sees before answering (never the answer).",
     schema_ref("PublicExercise"), errors=("unknown-exercise", "bad-field"), not_found=True, params=("lang",)))
 def exercise(ref: str):
-    lang = _lang()
-    ex = X.resolve(ref, lang)
-    return jsonify(X.public_view(ex, ref, lang))
+    _check_lang()
+    ex = X.resolve(ref)
+    return jsonify(X.public_view(ex, ref))
 
 
 @bp.post("/exercises/<ref>/answer")
@@ -140,15 +145,16 @@ def answer(ref: str):
     extra = set(body) - {"answer", "lang"}
     if extra:
         raise BadInput(f"Unknown field {min(extra)[:30]!r}: send only answer and lang.", "bad-field")
-    lang = _lang(body)
-    ex = X.resolve(ref, lang)
+    _check_lang(body)
+    ex = X.resolve(ref)
     given = X.read_json(ex, body["answer"])
     verdict = X.grade(ex, given)
-    ctx = {"you": X.you_of(ex), "players": players_of(ex.scenario), "ruleset": ex.ruleset}
-    why = [dict(r) | {"text": i18n.render_reason(r, lang, **ctx)} for r in verdict.why]
-    details = KINDS[ex.kind].localise_details(dict(verdict.details), lambda r: i18n.render_reason(r, lang, **ctx))
+    ctx: i18n.ReasonContext = {"you": X.you_of(ex), "players": players_of(ex.scenario), "ruleset": ex.ruleset}
+    why = [dict(r) | {"text": i18n.render_reason(r, **ctx)} for r in verdict.why]
+    details = KINDS[ex.kind].localise_details(dict(verdict.details), lambda r: i18n.render_reason(r, **ctx))
     teaches = X.teaching_step(ex)
-    step = X.find_step(teaches, lang) if teaches else None
+    step = X.find_step(teaches) if teaches else None
+    lang = i18n.current_lang()
     return jsonify({
         "id": ref,
         "kind": ex.kind,

@@ -40,44 +40,45 @@ def safe_next(target: str | None, default: str) -> str:
 _SAFE_PATH = re.compile(r"/[A-Za-z0-9/_.~%?=&+:;,@!-]*")
 
 
-def exercise_context(ex: Exercise, ref: str, lang: str, verdict: X.Verdict | None = None, error: str | None = None,
+def exercise_context(ex: Exercise, ref: str, verdict: X.Verdict | None = None, error: str | None = None,
                      given: dict | None = None) -> dict:
-    """Table, prompt and widget data; with ``verdict`` also the feedback (reasons, right answer)."""
+    """Table, prompt and widget data in the request's language; with ``verdict`` also the feedback
+    (reasons, right answer)."""
     kind = KINDS[ex.kind]
     players = players_of(ex.scenario)
     you = X.you_of(ex)
     trick_seats = X.walk_seats(ex) if kind.shows_trick_seats(verdict is not None) else None
-    table = build_table(kind, ex.scenario, ex.you, lang, trick_seats=trick_seats)
+    table = build_table(kind, ex.scenario, ex.you, trick_seats=trick_seats)
     ctx = {
         "ex": ex,
         "ref": ref,
         "kind": ex.kind,
         "k": kind,
-        "prompt": X.prompt_of(ex, lang),
+        "prompt": X.prompt_of(ex),
         "table": table,
         "players": players,
         "you": you,
-        "sides": X.side_choices(ex, lang),
-        "categories": [(c, i18n.category_name(c, lang)) for c in CATEGORIES],
+        "sides": X.side_choices(ex),
+        "categories": [(c, i18n.category_name(c)) for c in CATEGORIES],
         "seat_choices": [(s.seat, s.label) for s in table.seats],
         "error": error,
         "given": given or (verdict.given if verdict else {}),
         "verdict": verdict,
     }
-    ctx.update(kind.view_context(ex, table, verdict, lang))
+    ctx.update(kind.view_context(ex, table, verdict))
     if verdict is not None:
-        ctx.update(feedback_context(ex, lang, verdict))
+        ctx.update(feedback_context(ex, verdict))
     return ctx
 
 
-def feedback_context(ex: Exercise, lang: str, verdict: X.Verdict) -> dict:
+def feedback_context(ex: Exercise, verdict: X.Verdict) -> dict:
     """The feedback: the engine's reasons, the right answer line by line, and the lesson link."""
-    names = Names(X.you_of(ex), players_of(ex.scenario), ex.ruleset, lang)
-    lines = [(line.what, line.value, line.ok) for line in KINDS[ex.kind].feedback_lines(ex, verdict, lang, names)]
+    names = Names(X.you_of(ex), players_of(ex.scenario), ex.ruleset)
+    lines = [(line.what, line.value, line.ok) for line in KINDS[ex.kind].feedback_lines(ex, verdict, names)]
     teaches = X.teaching_step(ex)
-    step = X.find_step(teaches, lang) if teaches else None
+    step = X.find_step(teaches) if teaches else None
     return {
-        "why": X.render_why(ex, verdict, lang),
+        "why": X.render_why(ex, verdict),
         "right_answer": lines,
         "lesson_link": url_for("lessons.step", ruleset=step.ruleset, step_id=step.id) if step else None,
         "lesson_title": step.title if step else None,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from .. import exercises as X
@@ -18,7 +18,7 @@ bp = Blueprint("lessons", __name__, url_prefix="/<lang>/learn")
 def _path_or_404(ruleset: str):
     if ruleset not in RULESET_NAMES:
         abort(404)
-    return X.lesson_path(ruleset, g.lang)
+    return X.lesson_path(ruleset)
 
 
 def _next_step_id(path, states) -> str | None:
@@ -75,7 +75,7 @@ def step(ruleset: str, step_id: str, error_for: str | None = None, error: str | 
         verdict = None
         if attempt is not None and attempt.exercise_ref == ref:
             verdict = X.grade(item, attempt.given)
-        ctx = exercise_context(item, ref, g.lang, verdict=verdict,
+        ctx = exercise_context(item, ref, verdict=verdict,
                                error=error if error_for == item.id else None)
         parts.append({"exercise": ctx})
     states = step_states(ruleset)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, g, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
+
+from tutor import i18n
 
 from ..exercises import lesson_path
 from ..openapi import Operation, operation, ref
@@ -14,7 +16,7 @@ bp = Blueprint("main", __name__)
 
 @bp.get("/")
 def root():
-    return redirect(url_for("main.home", lang=g.lang))
+    return redirect(url_for("main.home", lang=i18n.current_lang()))
 
 
 @bp.get("/healthz")
@@ -59,7 +61,7 @@ def home():
     states = step_states()
     games = []
     for r in RULESET_NAMES:
-        path = lesson_path(r, g.lang)
+        path = lesson_path(r)
         done = sum(1 for s in path.steps if states.get(s.id) and states[s.id].done)
         nxt = next((s.id for s in path.steps if not (states.get(s.id) and states[s.id].done)), None)
         games.append({"id": r, "name": ruleset_name(r), "steps": len(path), "done": done,

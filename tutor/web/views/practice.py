@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import secrets
 
-from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from sqlalchemy import select
 
@@ -37,7 +37,7 @@ def draw_quiz(ruleset: str, kinds: list[str], count: int, difficulty: int, seed:
     rng = random.Random(f"{ruleset}|{','.join(kinds)}|{count}|{difficulty}|{seed}")
     authored = [q for q in X.quiz_questions(ruleset) if q.kind in kinds]
     if not authored:  # no quiz file yet: the lesson exercises stand in
-        authored = [e for s in X.lesson_path(ruleset, "en").steps for e in s.exercises if e.kind in kinds]
+        authored = [e for s in X.content().lesson_path(ruleset, "en").steps for e in s.exercises if e.kind in kinds]
     authored.sort(key=lambda q: (abs(q.difficulty - difficulty), rng.random()))
     pool = [X.ref_of(q) for q in authored]
     n_gen = count // 2
@@ -124,7 +124,7 @@ def replay():
     refs = []
     for m in mistakes_of().replay(more=bool(request.form.get("more"))):
         try:
-            X.resolve(m.exercise_ref, g.lang)
+            X.resolve(m.exercise_ref)
         except BadInput:
             continue
         refs.append(m.exercise_ref)
@@ -150,7 +150,7 @@ def _item(quiz: Quiz, n: int):
     if not 1 <= n <= len(quiz.refs):
         abort(404)
     ref = quiz.refs[n - 1]
-    return ref, X.resolve(ref, g.lang)
+    return ref, X.resolve(ref)
 
 
 def _attempts(quiz: Quiz) -> dict[int, list[Attempt]]:
@@ -164,7 +164,7 @@ def _attempts(quiz: Quiz) -> dict[int, list[Attempt]]:
 def question(token: str, n: int, error: str | None = None, status: int = 200):
     quiz = _quiz(token)
     ref, ex = _item(quiz, n)
-    ctx = exercise_context(ex, ref, g.lang, error=error)
+    ctx = exercise_context(ex, ref, error=error)
     return render_template("question.html", quiz=quiz, n=n, total=len(quiz.refs), game=_game(quiz, ex),
                            action=url_for("practice.answer", token=token, n=n), x=ctx), status
 
@@ -195,7 +195,7 @@ def feedback(token: str, n: int):
     if not tries:
         return redirect(url_for("practice.question", token=token, n=n))
     verdict = X.grade(ex, tries[-1].given)
-    ctx = exercise_context(ex, ref, g.lang, verdict=verdict)
+    ctx = exercise_context(ex, ref, verdict=verdict)
     nxt = url_for("practice.question", token=token, n=n + 1) if n < len(quiz.refs) else \
         url_for("practice.results", token=token)
     return render_template("question.html", quiz=quiz, n=n, total=len(quiz.refs), game=_game(quiz, ex),
@@ -209,10 +209,10 @@ def results(token: str):
     rows = []
     by_kind: dict[str, list[int]] = {}
     for n, ref in enumerate(quiz.refs, 1):
-        ex = X.resolve(ref, g.lang)
+        ex = X.resolve(ref)
         tries = attempts.get(n, [])
         first = tries[0].correct if tries else None
-        rows.append({"n": n, "ex": ex, "kind": _kind_name(ex.kind), "prompt": X.prompt_of(ex, g.lang),
+        rows.append({"n": n, "ex": ex, "kind": _kind_name(ex.kind), "prompt": X.prompt_of(ex),
                      "answered": bool(tries), "correct": first, "retried": len(tries) > 1,
                      "url": url_for("practice.feedback" if tries else "practice.question", token=token, n=n)})
         k = by_kind.setdefault(_kind_name(ex.kind), [0, 0])

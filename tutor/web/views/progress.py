@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from sqlalchemy import delete, func, select
 
@@ -25,7 +25,7 @@ def page(error: str | None = None, status: int = 200):
     states = step_states()
     games = []
     for r in RULESET_NAMES:
-        lp = X.lesson_path(r, g.lang)
+        lp = X.lesson_path(r)
         units = []
         for u in lp.units:
             steps = [{"step": s, "state": states.get(s.id)} for s in u.steps]
@@ -38,18 +38,18 @@ def page(error: str | None = None, status: int = 200):
     mistakes = []
     for m in queue.cards:
         try:
-            ex = X.resolve(m.exercise_ref, g.lang)
+            ex = X.resolve(m.exercise_ref)
         except BadInput:  # the exercise is gone from the content since
             continue
-        when = _("due now") if m.due <= queue.at else i18n.fmt_timedelta(m.due - queue.at, g.lang)
-        mistakes.append({"m": m, "prompt": X.prompt_of(ex, g.lang), "game": ruleset_name(m.ruleset),
+        when = _("due now") if m.due <= queue.at else i18n.fmt_timedelta(m.due - queue.at)
+        mistakes.append({"m": m, "prompt": X.prompt_of(ex), "game": ruleset_name(m.ruleset),
                          "when": when, "is_due": m.due <= queue.at})
     due_count = sum(1 for m in mistakes if m["is_due"])
     later = [m["m"].due for m in mistakes if not m["is_due"]]
     next_due = None
     if later:
-        next_due = {"iso": later[0].isoformat() + "Z", "in": i18n.fmt_timedelta(later[0] - queue.at, g.lang),
-                    "at": i18n.fmt_datetime(later[0], g.lang)}
+        next_due = {"iso": later[0].isoformat() + "Z", "in": i18n.fmt_timedelta(later[0] - queue.at),
+                    "at": i18n.fmt_datetime(later[0])}
     answered = right = 0
     if learner is not None:
         db = get_session()
@@ -62,7 +62,7 @@ def page(error: str | None = None, status: int = 200):
 
 @bp.post("/reset/<step_id>")
 def reset(step_id: str):
-    if X.find_step(step_id, "en") is None:
+    if X.content().find_step(step_id, "en") is None:
         abort(404)
     learner = current_learner()
     if learner is not None:
