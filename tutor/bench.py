@@ -173,6 +173,7 @@ def _hokm_positions(rng: random.Random, rounds: int) -> tuple[list, list]:
 
 @bench("hokm")
 def _bench_hokm(budget: float, rng: random.Random) -> dict[str, float]:
+    from .engine.cards import Suit
     from .engine.hokm import ChooseTrump, Hokm, HokmRound, random_round
     from .engine.tricks import trick_winner
     decisions, tricks = _hokm_positions(rng, 300)
@@ -189,7 +190,7 @@ def _bench_hokm(budget: float, rng: random.Random) -> dict[str, float]:
 
     def machine_round():
         rd = HokmRound(rng.randrange(4), seed=rng)
-        rd.push(ChooseTrump(rng.randrange(4)))
+        rd.push(ChooseTrump(Suit(rng.randrange(4))))
         choice = rng.choice
         while rd.phase != "over":
             rd.push(choice(rd.legal_actions()))

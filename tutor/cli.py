@@ -77,16 +77,16 @@ def solve_stream(data: str | bytes, out) -> int:
     """
     from .engine.errors import BadJsonError
     from .solve import answer, answer_text, parse_json
-    if isinstance(data, str):
-        data, nl, cr = data.removeprefix("\ufeff"), "\n", "\r"
-    else:
-        data, nl, cr = data.removeprefix(b"\xef\xbb\xbf"), b"\n", b"\r"
+    data = data.removeprefix("\ufeff") if isinstance(data, str) else data.removeprefix(b"\xef\xbb\xbf")
     if not data.strip():
         return 0
     try:
         answers = [answer(parse_json(data))]  # one object, possibly spread over several lines
     except BadJsonError:
-        answers = [answer_text(line.removesuffix(cr)) for line in data.split(nl) if line.strip()]
+        lines: list[str] | list[bytes] = (
+            [line.removesuffix("\r") for line in data.split("\n")] if isinstance(data, str)
+            else [line.removesuffix(b"\r") for line in data.split(b"\n")])
+        answers = [answer_text(line) for line in lines if line.strip()]
     failed = 0
     for a in answers:
         if "error" in a:
