@@ -23,6 +23,7 @@ import string
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any, Literal, TypedDict, Unpack
 
 from babel.dates import format_datetime, format_timedelta
 from babel.lists import format_list
@@ -32,7 +33,7 @@ from babel.support import NullTranslations, Translations
 from tutor import shipped_content
 from tutor.engine.cards import Card, Suit
 from tutor.engine.errors import TutorError
-from tutor.engine.reasons import N_, REASON_TEXTS
+from tutor.engine.reasons import N_, REASON_TEXTS, Reason
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -268,7 +269,11 @@ def fmt_datetime(when: datetime, lang: str) -> str:
     return out.translate(_PERSIAN_DIGITS) if lang == "fa" else out
 
 
-def format_list_lang(items: Iterable[str], lang: str, style: str = "standard") -> str:
+#: The list patterns of :func:`babel.lists.format_list`.
+ListStyle = Literal["standard", "standard-short", "or", "or-short", "unit", "unit-short", "unit-narrow"]
+
+
+def format_list_lang(items: Iterable[str], lang: str, style: ListStyle = "standard") -> str:
     """Join ``items`` with the language's list pattern ("a, b and c"); ``style="or"`` for choices."""
     items = list(items)
     if not items:
@@ -387,7 +392,7 @@ def card_short(card_str: str | Card, lang: str) -> str:
     return rank_short(card.rank, lang) + card.suit.symbol
 
 
-def cards_label(cards: Iterable[str | Card], lang: str, style: str = "standard") -> str:
+def cards_label(cards: Iterable[str | Card], lang: str, style: ListStyle = "standard") -> str:
     """Full names of several cards joined with the language's list pattern."""
     return format_list_lang((card_label(c, lang) for c in cards), lang, style)
 
@@ -533,7 +538,16 @@ def _is_card(text: object) -> bool:
     return True
 
 
-def _localize_value(name: str, value: object, lang: str, ctx: Mapping[str, object]) -> str:
+class ReasonContext(TypedDict, total=False):
+    """Who a reason is told to (:func:`render_reason`): the learner's seat ``you`` (``None``: seat
+    numbers), the number of ``players`` (``None``: 4) and the ``ruleset`` name."""
+
+    you: int | None
+    players: int | None
+    ruleset: str | None
+
+
+def _localize_value(name: str, value: object, lang: str, ctx: ReasonContext) -> str:
     role = _role_of_param(name)
     if isinstance(value, list | tuple) and value and all(
             isinstance(v, int) and not isinstance(v, bool) for v in value) and role == "plain":
@@ -589,7 +603,7 @@ class _KeepMissing(dict):
 _FORMATTER = string.Formatter()
 
 
-def render_reason(reason_json: Mapping[str, object] | object, lang: str, *, you: int | None = None,
+def render_reason(reason_json: Mapping[str, Any] | Reason, lang: str, *, you: int | None = None,
                   players: int | None = None, ruleset: str | None = None) -> str:
     """The explanation of one engine Reason in ``lang``.
 
@@ -611,7 +625,7 @@ def render_reason(reason_json: Mapping[str, object] | object, lang: str, *, you:
     if template is None:
         return code
     text = gettext(lang, template)
-    ctx = {"you": you, "players": players, "ruleset": ruleset}
+    ctx: ReasonContext = {"you": you, "players": players, "ruleset": ruleset}
     values = _KeepMissing({k: _localize_value(k, v, lang, ctx) for k, v in params.items()})
     try:
         text = _FORMATTER.vformat(text, (), values)
@@ -621,7 +635,8 @@ def render_reason(reason_json: Mapping[str, object] | object, lang: str, *, you:
     return text[:1].upper() + text[1:]
 
 
-def render_reasons(reasons: Iterable[Mapping[str, object]], lang: str, **context: object) -> list[str]:
+def render_reasons(reasons: Iterable[Mapping[str, Any]], lang: str,
+                   **context: Unpack[ReasonContext]) -> list[str]:
     """:func:`render_reason` over an answer's ``why`` list."""
     return [render_reason(r, lang, **context) for r in reasons or ()]
 

@@ -59,7 +59,7 @@ def record_answer(ex: Exercise, ref: str, verdict: Verdict, *, quiz: Quiz | None
         db.add(attempt)
         review.review(db, learner, ref, ex.ruleset or "", ex.kind, verdict.correct)
         if ex.step_id and verdict.correct:
-            _solve_step_exercise(db, learner, ex)
+            _solve_step_exercise(db, learner, ex, ex.step_id)
         db.flush()
         return attempt
     return write(work)
@@ -74,11 +74,11 @@ def _progress_row(db, learner: Learner, ruleset: str, step_id: str) -> StepProgr
     return row
 
 
-def _solve_step_exercise(db, learner: Learner, ex: Exercise) -> None:
+def _solve_step_exercise(db, learner: Learner, ex: Exercise, step_id: str) -> None:
     from .exercises import find_step
 
-    step = find_step(ex.step_id, "en")
-    row = _progress_row(db, learner, ex.ruleset or "", ex.step_id)
+    step = find_step(step_id, "en")
+    row = _progress_row(db, learner, ex.ruleset or "", step_id)
     solved = set(row.solved or []) | {ex.id}
     row.solved = sorted(solved)
     if step is not None and {e.id for e in step.exercises} <= solved:

@@ -161,7 +161,8 @@ class LegalCards(ExerciseKind):
         legal = set(verdict.expected)
         chosen = set(verdict.given)
         illegal_why = {d["card"]: d.get("why", []) for d in verdict.details.get("illegal", [])}
-        ctx = {"you": learner_seat(ex), "players": players_of(ex.scenario), "ruleset": ex.ruleset}
+        ctx: i18n.ReasonContext = {"you": learner_seat(ex), "players": players_of(ex.scenario),
+                                   "ruleset": ex.ruleset}
         notes = []
         for c in ex.scenario.get("hand", []):
             code = str(Card.parse(c))

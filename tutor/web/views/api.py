@@ -144,7 +144,7 @@ def answer(ref: str):
     ex = X.resolve(ref, lang)
     given = X.read_json(ex, body["answer"])
     verdict = X.grade(ex, given)
-    ctx = {"you": X.you_of(ex), "players": players_of(ex.scenario), "ruleset": ex.ruleset}
+    ctx: i18n.ReasonContext = {"you": X.you_of(ex), "players": players_of(ex.scenario), "ruleset": ex.ruleset}
     why = [dict(r) | {"text": i18n.render_reason(r, lang, **ctx)} for r in verdict.why]
     details = KINDS[ex.kind].localise_details(dict(verdict.details), lambda r: i18n.render_reason(r, lang, **ctx))
     teaches = X.teaching_step(ex)
