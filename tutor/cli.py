@@ -83,9 +83,11 @@ def solve_stream(data: str | bytes, out) -> int:
     try:
         answers = [answer(parse_json(data))]  # one object, possibly spread over several lines
     except BadJsonError:
-        lines: list[str] | list[bytes] = (
-            [line.removesuffix("\r") for line in data.split("\n")] if isinstance(data, str)
-            else [line.removesuffix(b"\r") for line in data.split(b"\n")])
+        lines: list[str] | list[bytes]
+        if isinstance(data, str):
+            lines = [line.removesuffix("\r") for line in data.split("\n")]
+        else:
+            lines = [line.removesuffix(b"\r") for line in data.split(b"\n")]
         answers = [answer_text(line) for line in lines if line.strip()]
     failed = 0
     for a in answers:

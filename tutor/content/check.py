@@ -369,7 +369,7 @@ def _check_translations(root: Path, ruleset: str, session: _Session, problems: P
     base = root / "lessons" / ruleset
     files = {lang: {p.name: p for p in sorted((base / lang).glob("*.md"))} if (base / lang).is_dir() else {}
              for lang in LANGUAGES}
-    ref_lang = "en" if files["en"] else next((lang for lang in LANGUAGES if files[lang]), None)
+    ref_lang = next((lang for lang in ("en", *LANGUAGES) if files[lang]), None)  # English first
     if ref_lang is None:
         return
     ref = files[ref_lang]
