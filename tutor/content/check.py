@@ -37,6 +37,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 from .. import rules as rulepoints
 from ..engine.cards import Card, Suit
@@ -629,7 +630,7 @@ def check(paths: Sequence[str] | None = None, *, all_languages: bool | None = No
     return report
 
 
-def main(argv: Sequence[str] | None = None, out=None) -> int:
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """``tutor check`` entry point; prints problems and a summary to ``out`` (stdout). Returns 2 on
     any problem, else 0."""
     parser = argparse.ArgumentParser(prog="tutor check", description="Check lesson and quiz files.")
@@ -646,7 +647,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also check the translations of every ruleset touched (default without PATH)")
 
 
-def run(args: argparse.Namespace, out=None) -> int:
+def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Run the check for parsed ``args``; see :func:`main`."""
     out = out or sys.stdout
     report = check(args.paths or None, all_languages=args.all_languages)

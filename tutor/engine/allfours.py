@@ -481,7 +481,7 @@ class AllFoursFamily:
     def _configure(self) -> None:
         """Set per-instance switches from the options before the pack arithmetic (subclasses)."""
 
-    def __reduce__(self):  # the specialised hot-path functions are rebuilt from the options
+    def __reduce__(self) -> tuple[type[AllFoursFamily], tuple[Any]]:  # hot-path functions are rebuilt from the options
         return type(self), (self.options,)
 
     def __repr__(self) -> str:
