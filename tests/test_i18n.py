@@ -291,9 +291,9 @@ def test_render_reason_from_the_engine():
     assert en == ("The suit led is clubs and you hold king of clubs and three of clubs, "
                   "so you must play one of them.")
     assert fa == "خال زمینه گشنیز است و تو شاه گشنیز و سه گشنیز داری، پس باید یکی از آن‌ها را بازی کنی."
-    assert bg == "Изведеният цвят е спатия, а вие имате поп спатия и тройка спатия, затова трябва да изиграете една от тях."
-    assert te == ("మొదట ఆడిన సూట్ కళావరు; మీ దగ్గర కళావరు రాజు మరియు కళావరు మూడు ఉన్నాయి, "
-                  "కాబట్టి వాటిలో ఒకటి ఆడాలి.")
+    assert bg == "Изведеният цвят е спатия, а вие имате поп спатия и тройка спатия, затова трябва да изиграете карта от този цвят."
+    assert te == ("మొదట ఆడిన సూట్ కళావరు, అది మీ దగ్గర ఉంది (కళావరు రాజు మరియు కళావరు మూడు), "
+                  "కాబట్టి ఆ సూట్ కార్డే వేయాలి.")
 
 
 def test_render_reason_seats_relative_to_the_learner():
@@ -309,7 +309,7 @@ def test_render_reason_seats_relative_to_the_learner():
 
 def test_render_reason_numbers_lists_and_unknown_params():
     r = Reason("game-tie-nobody", "K3", {"totals": [10, 10]})
-    assert i18n.render_reason(r, "fa") == "امتیاز «گیم» مساوی است (۱۰ – ۱۰): «گیم» به کسی نمی‌رسد."
+    assert i18n.render_reason(r, "fa") == "جمع ارزش کارت‌ها برابر است (۱۰ – ۱۰): «گیم» به کسی نمی‌رسد."
     assert i18n.render_reason(r.to_json(), "en") == "Game is tied (10 – 10): nobody scores it."
     assert i18n.render_reason({"code": "no-such-code", "params": {}}, "fa") == "no-such-code"
     # a template whose params are missing keeps the placeholder rather than failing

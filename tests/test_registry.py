@@ -95,7 +95,7 @@ def _as_given(kind: ExerciseKind, ex: Exercise) -> object:
 def test_the_registry_lists_kinds_in_their_order():
     orders = [k.order for k in KINDS.values()]
     assert orders == sorted(orders)
-    assert list(KINDS)[:3] == ["legal-cards", "trick-winner", "round-score"]
+    assert list(KINDS)[0] == "legal-cards" and list(KINDS).index("trick-winner") < list(KINDS).index("walk-through")
 
 
 def test_the_kind_lists_come_from_the_registry():
@@ -166,7 +166,7 @@ def test_no_branch_on_a_kind_or_ruleset_name_outside_its_module():
     offenders = []
     for path in sorted((ROOT / "tutor").rglob("*")):
         rel = path.relative_to(ROOT).as_posix()
-        if path.suffix not in (".py", ".html", ".js") or rel.startswith(_OWN) or rel == "tutor/bench.py":
+        if path.suffix not in (".py", ".html", ".js") or rel.startswith(_OWN):
             continue
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if _BRANCH.search(line):

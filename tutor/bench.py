@@ -254,10 +254,10 @@ def _name(card: int) -> str:
 # All Fours (classic, 2 players) and Trinidad (4 players): engine-allfours
 
 def _af_rules(ruleset: str) -> AllFoursFamily:
-    """The ruleset object with the contract's defaults (all-fours: 2 players; trinidad: 4)."""
-    from .engine.allfours import AllFours
-    from .engine.trinidad import Trinidad
-    return AllFours() if ruleset == "all-fours" else Trinidad()
+    """The ruleset object with the contract's defaults (all-fours: 2 players; trinidad: 4), found
+    by name in the ruleset registry."""
+    from .engine.rulesets import get_ruleset
+    return get_ruleset(ruleset).rules()
 
 
 def _af_positions(rules: AllFoursFamily, rng: random.Random, games: int) -> tuple[list, list, list]:

@@ -43,8 +43,8 @@ __all__ = [
     "names_desc",
     "parse_card",
     "parse_cards",
-    "read_typed_card",
     "parse_suit",
+    "read_typed_card",
     "shuffled_deck",
 ]
 

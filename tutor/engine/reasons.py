@@ -120,4 +120,7 @@ def lazy_reason(code: str, rule: str, build: Callable[..., dict[str, object]], *
 #: own codes here at import time with ``REASON_TEXTS.update({...})``; keep every template in N_().
 REASON_TEXTS: dict[str, str] = {
     "lead-any": N_("You are leading the trick, so you may play any card."),
+    "hakem-leads": N_("The hakem (seat {hakem}) leads the first trick."),
+    "eldest-leads": N_("The player after the dealer (seat {dealer}) in the order of play leads the first trick: "
+                       "seat {leader}."),
 }

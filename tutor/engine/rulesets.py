@@ -40,6 +40,7 @@ from .allfours import AllFours
 from .errors import BadFieldError, UnknownRulesetError, show
 from .hokm import Hokm
 from .options import OptionsModel, choices_of, validate_options
+from .reasons import Reason
 from .tricks import HandRecord
 from .trinidad import Trinidad
 
@@ -155,7 +156,8 @@ class RulesetInfo:
     ``rule_prefix``/``rule_count``: its rule points ``C1..C33`` and so on; ``rules_class``: the
     engine's rules class (:class:`~tutor.engine.hokm.Hokm`, :class:`~tutor.engine.allfours.AllFours`,
     :class:`~tutor.engine.trinidad.Trinidad`), whose ``options_type`` is the options model;
-    ``card_reason``: ``(card, hand_mask, trick, trump) -> Reason`` saying why one card may or may
+    ``first_lead_rule``: the rule point of the first lead; ``card_reason``: ``(card, hand_mask,
+    trick, trump) -> Reason`` saying why one card may or may
     not be played, where the engine explains single cards (Hokm), else ``None``.
     """
 
@@ -171,6 +173,16 @@ class RulesetInfo:
     rule_count: int = 0
     rules_class: type = object
     card_reason: Callable[..., Any] | None = None
+    first_lead_rule: str = ""
+
+    def first_lead(self, seat: int, players: int) -> tuple[int, Reason]:
+        """``(leader, reason)``: the seat that leads the first trick of a deal, given the seat
+        named by :attr:`leader_field` (the hakem, H6; or the dealer, whose next player in play
+        order leads, C19, T13) and the player count."""
+        if self.leader_field == "hakem":
+            return seat, Reason("hakem-leads", self.first_lead_rule, {"hakem": seat})
+        leader = (seat + 1) % players
+        return leader, Reason("eldest-leads", self.first_lead_rule, {"dealer": seat, "leader": leader})
 
     def option_names(self) -> tuple[str, ...]:
         """The names of the ruleset's options a scenario may set (RULES.md §3.3), ``players`` not
@@ -267,13 +279,15 @@ _ALL_FOURS_CATEGORIES = ("high", "low", "jack", "game")
 
 HOKM = RulesetInfo("hokm", N_("Hokm"), (4,), anticlockwise=True, leader_field="hakem", default_target=7,
                    rule_prefix="H", rule_count=27, rules_class=Hokm,
-                   card_reason=Hokm.why)
+                   card_reason=Hokm.why, first_lead_rule="H6")
 ALL_FOURS = RulesetInfo("all-fours", N_("All Fours (classic)"), (2, 3, 4), anticlockwise=False,
                         leader_field="dealer", default_target=7, categories=_ALL_FOURS_CATEGORIES,
-                        turnup_option="turnup_scale", rule_prefix="C", rule_count=33, rules_class=AllFours)
+                        turnup_option="turnup_scale", rule_prefix="C", rule_count=33, rules_class=AllFours,
+                        first_lead_rule="C19")
 TRINIDAD = RulesetInfo("trinidad", N_("All Fours (Trinidad)"), (4, 2), anticlockwise=True,
                        leader_field="dealer", default_target=14, categories=_ALL_FOURS_CATEGORIES,
-                       turnup_option="kick_scale", rule_prefix="T", rule_count=22, rules_class=Trinidad)
+                       turnup_option="kick_scale", rule_prefix="T", rule_count=22, rules_class=Trinidad,
+                       first_lead_rule="T13")
 
 #: Every ruleset by name, in the order the app lists them.
 RULESETS: dict[str, RulesetInfo] = {r.name: r for r in (HOKM, ALL_FOURS, TRINIDAD)}

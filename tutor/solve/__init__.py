@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 
 from ..engine.errors import BadJsonError, TutorError
-from . import allfours, hokm  # noqa: F401 - each registers its asks
+from . import allfours, hokm, leads  # noqa: F401 - each registers its asks
 from .common import asks_of, parse_scenario, register_ask
 
 __all__ = ["answer", "answer_text", "asks_of", "parse_json", "register_ask", "solve", "solve_text"]

@@ -412,6 +412,16 @@ class HandScore(AskModel):
     scores: Scores = None
 
 
+class FirstLead(AskModel):
+    """``first-lead`` (all rulesets): who leads the first trick of a deal — the ``hakem`` (hokm),
+    or the player after the ``dealer`` in the order of play (all-fours, trinidad). The ruleset's
+    seat field is required and the other is ``bad-field`` (the handler checks which)."""
+
+    ask: ClassVar[str] = "first-lead"
+    hakem: Annotated[int | None, Seat()] = None
+    dealer: Annotated[int | None, Seat()] = None
+
+
 #: Every ask model by ask name.
 ASK_MODELS: dict[str, type[AskModel]] = {m.ask: m for m in (
-    LegalPlays, TrickWinner, RoundScore, RoundPlayout, TurnUp, MakeTrump, HandScore)}
+    LegalPlays, TrickWinner, RoundScore, RoundPlayout, TurnUp, MakeTrump, HandScore, FirstLead)}

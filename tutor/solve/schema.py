@@ -142,10 +142,17 @@ class HandScoreAnswer(_Out):
 
 
 #: The answer model of each ask.
+class FirstLeadAnswer(_Out):
+    """``first-lead``: the seat that leads the first trick of the deal."""
+
+    leader: Seat = Field(ge=0, le=3)
+    why: list[Reason]
+
+
 ANSWER_MODELS: dict[str, type[BaseModel]] = {
     "legal-plays": LegalPlaysAnswer, "trick-winner": TrickWinnerAnswer, "round-score": RoundScoreAnswer,
     "round-playout": RoundPlayoutAnswer, "turn-up": TurnUpAnswer, "make-trump": MakeTrumpAnswer,
-    "hand-score": HandScoreAnswer,
+    "hand-score": HandScoreAnswer, "first-lead": FirstLeadAnswer,
 }
 
 

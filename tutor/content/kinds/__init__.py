@@ -27,6 +27,7 @@ from types import MappingProxyType
 from typing import TypeVar
 
 from ...engine.errors import BadFieldError, TutorError
+from ...solve.asks import ASK_MODELS
 from ..exercise import Exercise
 from .base import (
     CATEGORIES,
@@ -63,16 +64,9 @@ def register(cls: K) -> K:
     return cls
 
 
-#: Input fields of each ask (solve-format); :func:`public_view` shows only these (plus the common ones).
-SCENARIO_INPUTS: dict[str, tuple[str, ...]] = {
-    "legal-plays": ("trump", "hand", "trick"),
-    "trick-winner": ("trump", "trick", "leader"),
-    "round-score": ("hakem", "team_tricks", "scores"),
-    "round-playout": ("hakem", "trump", "tricks", "scores"),
-    "turn-up": ("card",),
-    "make-trump": ("dealer", "turn_ups", "decision", "dealer_choice", "scores"),
-    "hand-score": ("dealer", "trump", "tricks", "scores"),
-}
+#: Input fields of each ask, from the contract's ask models (:mod:`tutor.solve.asks`);
+#: :func:`public_view` shows only these (plus the common ones).
+SCENARIO_INPUTS: dict[str, tuple[str, ...]] = {name: tuple(m.model_fields) for name, m in ASK_MODELS.items()}
 _COMMON_INPUTS = ("ruleset", "ask", "options", "players", "target")
 
 
