@@ -67,27 +67,32 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .engine.allfours import AllFoursFamily
 
 __all__ = ["BENCHES", "SCENARIO_SOURCES", "bench", "main", "measure", "run", "scenario_source", "solve_rate"]
 
+BenchFn = Callable[[float, random.Random], dict[str, float]]
+ScenarioSource = Callable[[random.Random], Iterator[dict]]
 #: ruleset -> function(budget_seconds, rng) -> {label: rate}
-BENCHES: dict[str, Callable[[float, random.Random], dict[str, float]]] = {}
+BENCHES: dict[str, BenchFn] = {}
 #: ruleset -> function(rng) -> endless iterator of scenarios for the ``solve scenarios/s`` figure
-SCENARIO_SOURCES: dict[str, Callable[[random.Random], Iterator[dict]]] = {}
+SCENARIO_SOURCES: dict[str, ScenarioSource] = {}
 
 
-def bench(ruleset: str):
+def bench(ruleset: str) -> Callable[[BenchFn], BenchFn]:
     """Register ``fn(budget, rng) -> {label: rate}`` as the benchmark of ``ruleset``."""
-    def deco(fn):
+    def deco(fn: BenchFn) -> BenchFn:
         BENCHES[ruleset] = fn
         return fn
     return deco
 
 
-def scenario_source(ruleset: str):
+def scenario_source(ruleset: str) -> Callable[[ScenarioSource], ScenarioSource]:
     """Register ``fn(rng) -> Iterator[dict]`` producing scenarios of ``ruleset`` for ``tutor solve``."""
-    def deco(fn):
+    def deco(fn: ScenarioSource) -> ScenarioSource:
         SCENARIO_SOURCES[ruleset] = fn
         return fn
     return deco
@@ -173,23 +178,24 @@ def _hokm_positions(rng: random.Random, rounds: int) -> tuple[list, list]:
 
 @bench("hokm")
 def _bench_hokm(budget: float, rng: random.Random) -> dict[str, float]:
+    from .engine.cards import Card, Suit
     from .engine.hokm import ChooseTrump, Hokm, HokmRound, random_round
     from .engine.tricks import trick_winner
     decisions, tricks = _hokm_positions(rng, 300)
     legal = Hokm.legal_plays
 
-    def decide(d):
+    def decide(d: tuple[int, list[int], int]) -> int:
         return legal(d[0], d[1], d[2])
 
-    def win(t):
+    def win(t: tuple[list[int], int]) -> tuple[int, Card]:
         return trick_winner(t[0], t[1])
 
-    def fast_round():
+    def fast_round() -> tuple[int, list[int], list[int]]:
         return random_round(rng, 0)
 
-    def machine_round():
+    def machine_round() -> None:
         rd = HokmRound(rng.randrange(4), seed=rng)
-        rd.push(ChooseTrump(rng.randrange(4)))
+        rd.push(ChooseTrump(Suit(rng.randrange(4))))
         choice = rng.choice
         while rd.phase != "over":
             rd.push(choice(rd.legal_actions()))
@@ -247,14 +253,14 @@ def _name(card: int) -> str:
 # ---------------------------------------------------------------------------------------------
 # All Fours (classic, 2 players) and Trinidad (4 players): engine-allfours
 
-def _af_rules(ruleset: str):
+def _af_rules(ruleset: str) -> AllFoursFamily:
     """The ruleset object with the contract's defaults (all-fours: 2 players; trinidad: 4), found
     by name in the ruleset registry."""
     from .engine.rulesets import get_ruleset
     return get_ruleset(ruleset).rules()
 
 
-def _af_positions(rules, rng: random.Random, games: int) -> tuple[list, list, list]:
+def _af_positions(rules: AllFoursFamily, rng: random.Random, games: int) -> tuple[list, list, list]:
     """``(hand, trick cards so far, trump)`` decision points, ``(cards, trump, leader)`` complete
     tricks and ``(dealer, trump, tricks)`` complete hands, taken from ``games`` random games."""
     from .engine.allfours_random import random_game
@@ -275,7 +281,7 @@ def _af_positions(rules, rng: random.Random, games: int) -> tuple[list, list, li
     return decisions, tricks, hands
 
 
-def _af_bench(ruleset: str):
+def _af_bench(ruleset: str) -> BenchFn:
     def fn(budget: float, rng: random.Random) -> dict[str, float]:
         from .engine.allfours_random import machine_game, random_game
         rules = _af_rules(ruleset)
@@ -290,7 +296,7 @@ def _af_bench(ruleset: str):
     return fn
 
 
-def _af_scenarios(ruleset: str):
+def _af_scenarios(ruleset: str) -> ScenarioSource:
     def fn(rng: random.Random) -> Iterator[dict]:
         """Endless mix of the five asks, built from random games."""
         rules = _af_rules(ruleset)
@@ -335,7 +341,8 @@ for _ruleset in ("all-fours", "trinidad"):
 
 #: ruleset -> function(rng, items) -> the engine calls the app makes for that ruleset: ``(legal,
 #: trick winner, decision points, complete tricks)``, see :func:`_reason_passes`
-CALLS: dict[str, Callable[[random.Random, int], tuple]] = {}
+CallsFn = Callable[[random.Random, int], tuple]
+CALLS: dict[str, CallsFn] = {}
 #: ruleset -> function(parsed scenario) -> zero-argument bare engine call for its ask (``solve`` rows)
 SOLVE_BARE: dict[str, Callable[[Any], Callable[[], object]]] = {}
 
@@ -346,12 +353,12 @@ REASON_ROWS = ("legal plays + reason", "trick winner + reason", "card reason")
 REASON_RATIO_LIMIT = 10.0
 
 
-def calls(ruleset: str):
+def calls(ruleset: str) -> Callable[[CallsFn], CallsFn]:
     """Register ``fn(rng, items) -> (legal, winner, decisions, tricks)`` for ``ruleset``: ``legal``
     is ``(bare, with_reason)``, each ``f(hand, trick, trump)``; ``winner`` is ``(bare,
     with_reason)``, each ``f(cards, trump, leader)``; ``decisions`` holds ``(hand, trick, trump)``
     and ``tricks`` ``(cards, trump, leader)`` as the app passes them (:func:`_app_decisions`)."""
-    def deco(fn):
+    def deco(fn: CallsFn) -> CallsFn:
         CALLS[ruleset] = fn
         return fn
     return deco
@@ -462,11 +469,11 @@ def _solve_passes(ruleset: str, rng: random.Random, per_ask: int) -> dict[str, t
     for ask, scenarios in sorted(by_ask.items()):
         bares = [SOLVE_BARE[ruleset](parse_scenario(s)[0]) for s in scenarios]
 
-        def bare(bares=bares) -> None:
+        def bare(bares: list[Callable[[], object]] = bares) -> None:
             for f in bares:
                 f()
 
-        def call(scenarios=scenarios) -> None:
+        def call(scenarios: list[dict] = scenarios) -> None:
             for s in scenarios:
                 solve(s)
 

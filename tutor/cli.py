@@ -21,7 +21,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
     from .rules import RulePoint
@@ -31,7 +31,8 @@ __all__ = ["build_parser", "command", "main"]
 _COMMANDS: dict[str, tuple[str, Sequence[tuple[tuple, dict]], Callable[[argparse.Namespace], int]]] = {}
 
 
-def command(name: str, help: str, arguments: Sequence[tuple[tuple, dict]] = ()):
+def command(name: str, help: str, arguments: Sequence[tuple[tuple, dict]] = ()
+            ) -> Callable[[Callable[[argparse.Namespace], int]], Callable[[argparse.Namespace], int]]:
     """Register ``run(args) -> int`` as subcommand ``name`` (see module docstring)."""
     def deco(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
         _COMMANDS[name] = (help, tuple(arguments), fn)
@@ -67,7 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 # ---------------------------------------------------------------------------------------------
 # tutor solve
 
-def solve_stream(data: str | bytes, out) -> int:
+def solve_stream(data: str | bytes, out: TextIO) -> int:
     """Answer every scenario in ``data`` (one JSON value, or JSON Lines; bytes must be UTF-8),
     writing one JSON answer per line to ``out``. Returns the number of failed scenarios.
 
@@ -77,16 +78,18 @@ def solve_stream(data: str | bytes, out) -> int:
     """
     from .engine.errors import BadJsonError
     from .solve import answer, answer_text, parse_json
-    if isinstance(data, str):
-        data, nl, cr = data.removeprefix("\ufeff"), "\n", "\r"
-    else:
-        data, nl, cr = data.removeprefix(b"\xef\xbb\xbf"), b"\n", b"\r"
+    data = data.removeprefix("\ufeff") if isinstance(data, str) else data.removeprefix(b"\xef\xbb\xbf")
     if not data.strip():
         return 0
     try:
         answers = [answer(parse_json(data))]  # one object, possibly spread over several lines
     except BadJsonError:
-        answers = [answer_text(line.removesuffix(cr)) for line in data.split(nl) if line.strip()]
+        lines: list[str] | list[bytes]
+        if isinstance(data, str):
+            lines = [line.removesuffix("\r") for line in data.split("\n")]
+        else:
+            lines = [line.removesuffix(b"\r") for line in data.split(b"\n")]
+        answers = [answer_text(line) for line in lines if line.strip()]
     failed = 0
     for a in answers:
         if "error" in a:

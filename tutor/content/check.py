@@ -37,6 +37,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 from .. import rules as rulepoints
 from ..engine.cards import Card, Suit
@@ -271,7 +272,7 @@ class _Session:
     def steps_of(self, root: Path, ruleset: str, lang: str = "en") -> dict[str, LessonStep]:
         """Step id -> step of a lesson directory (loaded quietly if not checked)."""
         d = root / "lessons" / ruleset / lang
-        out = {}
+        out: dict[str, LessonStep] = {}
         for p in sorted(d.glob("*.md")) if d.is_dir() else []:
             les = self.lesson(p, report=False) if p.resolve() not in self.lessons else self.lessons[p.resolve()]
             if les.step is not None:
@@ -311,27 +312,26 @@ def _check_lesson_file(les: _Lesson, problems: Problems, report: Report) -> None
 
 def _check_directory(lessons: list[_Lesson], problems: Problems, completeness: bool) -> None:
     """Order 1..N, units in order with one title each, enough steps (one ruleset, one language)."""
-    steps = sorted((les for les in lessons if les.step), key=lambda les: les.step.order)
+    steps = sorted(((les, les.step) for les in lessons if les.step), key=lambda pair: pair[1].order)
     if not lessons:
         return
-    by_order: dict[int, _Lesson] = {}
-    for les in steps:
-        other = by_order.get(les.step.order)
+    by_order: dict[int, tuple[_Lesson, LessonStep]] = {}
+    for les, s in steps:
+        other = by_order.get(s.order)
         if other:
-            problems.add(les.shown, les.step.line_of("order"),
-                         f"order {les.step.order} is also used by {other.shown}")
-        by_order[les.step.order] = les
+            problems.add(les.shown, s.line_of("order"), f"order {s.order} is also used by {other[0].shown}")
+        by_order[s.order] = (les, s)
     expected = 1
     for order in sorted(by_order):
         if order != expected:
-            les = by_order[order]
-            problems.add(les.shown, les.step.line_of("order"),
+            les, s = by_order[order]
+            problems.add(les.shown, s.line_of("order"),
                          f"order jumps to {order}: the steps must be numbered 1, 2, 3 … without gaps "
                          f"(expected {expected})")
         expected = order + 1
-    unit, titles = 0, {}
-    for les in steps:
-        s = les.step
+    unit = 0
+    titles: dict[int, tuple[str, str]] = {}
+    for les, s in steps:
         if s.unit < unit or s.unit > unit + 1:
             problems.add(les.shown, s.line_of("unit"),
                          f"unit {s.unit} after unit {unit}: units must run 1, 2, 3 … in step order")
@@ -370,7 +370,7 @@ def _check_translations(root: Path, ruleset: str, session: _Session, problems: P
     base = root / "lessons" / ruleset
     files = {lang: {p.name: p for p in sorted((base / lang).glob("*.md"))} if (base / lang).is_dir() else {}
              for lang in LANGUAGES}
-    ref_lang = "en" if files["en"] else next((lang for lang in LANGUAGES if files[lang]), None)
+    ref_lang = next((lang for lang in ("en", *LANGUAGES) if files[lang]), None)  # English first
     if ref_lang is None:
         return
     ref = files[ref_lang]
@@ -390,14 +390,13 @@ def _check_translations(root: Path, ruleset: str, session: _Session, problems: P
             if name not in ref:
                 problems.add(other.shown, 1, f"no {ref_lang} file {name}: every language must have the same files")
                 continue
-            mine = session.lesson(ref[name])
-            if mine.step is None or other.step is None:
-                continue
-            _compare_steps(mine, other, problems)
+            _compare_steps(session.lesson(ref[name]), other, problems)
 
 
 def _compare_steps(ref: _Lesson, other: _Lesson, problems: Problems) -> None:
     a, b = ref.step, other.step
+    if a is None or b is None:  # a file that does not load is reported on its own
+        return
     for name in ("id", "ruleset", "order", "unit", "rules"):
         va, vb = getattr(a, name), getattr(b, name)
         if va != vb:
@@ -502,11 +501,11 @@ def _check_coverage(path: Path, session: _Session, problems: Problems, rulesets:
         m = _ROW.match(line.strip())
         if m and current:
             rule = m.group(1)
-            steps = [s.strip() for s in re.split(r"[,\s]+", m.group(2).replace("|", " ")) if s.strip()]
+            step_ids = [s.strip() for s in re.split(r"[,\s]+", m.group(2).replace("|", " ")) if s.strip()]
             rows = sections[current][1]
             if rule in rows:
                 problems.add(shown, n, f"{rule} has two rows (the other at line {rows[rule][0]})")
-            rows[rule] = (n, steps)
+            rows[rule] = (n, step_ids)
     for ruleset in rulesets:
         if ruleset not in sections:
             problems.add(shown, 1, f"no '## {ruleset}' section")
@@ -541,7 +540,10 @@ def _check_coverage(path: Path, session: _Session, problems: Problems, rulesets:
 
 def _expand(paths: Sequence[str], problems: Problems) -> tuple[list[Path], list[Path], list[Path], list[Path]]:
     """(lesson files, quiz files, coverage files, whole lesson directories) named by ``paths``."""
-    lessons, quizzes, coverage, dirs = [], [], [], []
+    lessons: list[Path] = []
+    quizzes: list[Path] = []
+    coverage: list[Path] = []
+    dirs: list[Path] = []
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
@@ -558,7 +560,7 @@ def _expand(paths: Sequence[str], problems: Problems) -> tuple[list[Path], list[
     return lessons, quizzes, coverage, dirs
 
 
-def _classify(f: Path, lessons: list, quizzes: list, coverage: list) -> None:
+def _classify(f: Path, lessons: list[Path], quizzes: list[Path], coverage: list[Path]) -> None:
     if f.name == "COVERAGE.md":
         coverage.append(f)
     elif f.suffix == ".md" and f.name != "README.md":
@@ -575,17 +577,18 @@ def check(paths: Sequence[str] | None = None, *, all_languages: bool | None = No
     report = Report()
     problems = report.problems
     full = not paths
+    root = root or content_root()  # checked whole when no paths are named
+    names = list(paths or ())
     if full:
-        root = root or content_root()
-        paths = [str(root / "lessons"), str(root / "quizzes")]
+        names = [str(root / "lessons"), str(root / "quizzes")]
         if all_languages is None:
             all_languages = True
-        for d in ("lessons", "quizzes"):
-            if not (root / d).is_dir():
-                problems.add(display_path(root / d), 0, "directory missing")
+        for sub in ("lessons", "quizzes"):
+            if not (root / sub).is_dir():
+                problems.add(display_path(root / sub), 0, "directory missing")
     session = _Session(problems)
-    lesson_files, quiz_files, coverage_files, dirs = _expand([p for p in paths if Path(p).exists()] if full
-                                                             else list(paths), problems)
+    lesson_files, quiz_files, coverage_files, dirs = _expand([p for p in names if Path(p).exists()] if full
+                                                             else names, problems)
     for f in lesson_files:
         _check_lesson_file(session.lesson(f), problems, report)
     for d in dirs:
@@ -627,7 +630,7 @@ def check(paths: Sequence[str] | None = None, *, all_languages: bool | None = No
     return report
 
 
-def main(argv: Sequence[str] | None = None, out=None) -> int:
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """``tutor check`` entry point; prints problems and a summary to ``out`` (stdout). Returns 2 on
     any problem, else 0."""
     parser = argparse.ArgumentParser(prog="tutor check", description="Check lesson and quiz files.")
@@ -644,7 +647,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also check the translations of every ruleset touched (default without PATH)")
 
 
-def run(args: argparse.Namespace, out=None) -> int:
+def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Run the check for parsed ``args``; see :func:`main`."""
     out = out or sys.stdout
     report = check(args.paths or None, all_languages=args.all_languages)

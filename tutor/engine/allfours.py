@@ -46,7 +46,7 @@ Decisions where RULES.md and the spec are silent (each is tested):
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from operator import attrgetter
 from typing import Annotated, Any, ClassVar, Literal, get_args
@@ -447,10 +447,11 @@ class AllFoursFamily:
     give_category: ClassVar[str] = "gift"
     give_option: ClassVar[str] = "gift_may_win"
     turnup_category: ClassVar[str] = "turn-up"
-    discard_each_run: ClassVar[bool] = False
-    reduce_after_trump: ClassVar[bool] = False
-    drop_refused_batch: ClassVar[bool] = False
-    only_eldest_and_dealer: ClassVar[bool] = False
+    # the ways of running the pack (class defaults; All Fours sets them per instance from its options)
+    discard_each_run: bool = False
+    reduce_after_trump: bool = False
+    drop_refused_batch: bool = False
+    only_eldest_and_dealer: bool = False
     has_bunch: ClassVar[bool] = False
     has_calling: ClassVar[bool] = False
     # scoring switches (set per instance from the options; the fast loop of allfours_random reads them)
@@ -480,7 +481,7 @@ class AllFoursFamily:
     def _configure(self) -> None:
         """Set per-instance switches from the options before the pack arithmetic (subclasses)."""
 
-    def __reduce__(self):  # the specialised hot-path functions are rebuilt from the options
+    def __reduce__(self) -> tuple[type[AllFoursFamily], tuple[Any]]:  # hot-path functions are rebuilt from the options
         return type(self), (self.options,)
 
     def __repr__(self) -> str:
@@ -537,19 +538,17 @@ class AllFoursFamily:
             return lazy_reason("void-must-trump", R["void_strict"], suit_and_cards, "led", led, trumps)
         return shared_reason("void-any-card", R["void"], "led", led)
 
-    def legal_plays(self, hand: int, trick: Sequence[int], trump: int) -> int:
-        """The legal bit set of :meth:`legal`, building no reason: the hot path. Each instance
-        replaces this method by a function specialised for its options
-        (:func:`~tutor.engine.tricks.make_follow_or_trump`); ``legal_mask`` is the same."""
-        return make_follow_or_trump(self.strict_void, self.no_undertrump)(hand, trick, trump)
-
-    legal_mask = legal_plays
-
-    def winner_seat(self, trick: Sequence[int], trump: int, leader: int = 0) -> int:
-        """The seat that wins a complete ``trick`` led by ``leader`` (C22/T16), building no
-        objects: the hot path of :meth:`trick_winner`. Each instance replaces this method by
-        :func:`~tutor.engine.tricks.make_winner_seat` for its table."""
-        return make_winner_seat(self.players)(trick, trump, leader)
+    #: ``legal_plays(hand, trick, trump) -> bit set``: the legal bit set of :meth:`legal`, building
+    #: no reason: the hot path, a function specialised for the instance's options
+    #: (:func:`~tutor.engine.tricks.make_follow_or_trump`, set in ``__init__``); ``legal_mask`` is
+    #: the same function.
+    legal_plays: Callable[[int, Sequence[int], int], int]
+    legal_mask: Callable[[int, Sequence[int], int], int]
+    #: ``winner_seat(trick, trump, leader=0) -> seat``: the seat that wins a complete ``trick`` led
+    #: by ``leader`` (C22/T16), building no objects: the hot path of :meth:`trick_winner`, a
+    #: function made for the instance's table (:func:`~tutor.engine.tricks.make_winner_seat`, set
+    #: in ``__init__``).
+    winner_seat: Callable[..., int]
 
     def trick_winner(self, trick: Sequence[int], trump: int, leader: int = 0) -> tuple[int, Card, Reason]:
         """``(seat, card, reason)`` for a complete trick led by ``leader`` (C22/T16)."""
@@ -650,8 +649,8 @@ class AllFoursFamily:
                 f"{self.max_runs + 1} (the first and {self.max_runs} runs of {self.run_cost} cards).")
         for i, c in enumerate(turn_ups[1:], 1):
             c = CARDS[c]
-            last = i == runs
-            if c.suit != refused and not last:
+            is_last = i == runs
+            if c.suit != refused and not is_last:
                 raise ImpossibleStateError(
                     f"turn-up {i + 1} ({c}) shows a new suit, so no further card is turned after it.")
             fixes = c.suit != refused
@@ -884,7 +883,7 @@ class AllFoursFamily:
         """Every action allowed in ``state`` (see :class:`Action`)."""
         ph = state.phase
         seat = state.to_act
-        if ph == OVER:
+        if seat is None:  # the game is over
             return []
         if ph == DECIDE:
             return [_STAND[seat], _BEG[seat]]
@@ -899,6 +898,8 @@ class AllFoursFamily:
             return [_BUNCH[seat], _PASS[seat]]
         if ph == VOTE:
             return [_AGREE[seat], _REFUSE[seat]]
+        if state.trump is None:
+            raise ImpossibleStateError("cards are played only once trump is made.")
         mask = self.legal_mask(state.hands[seat], state.trick, state.trump)
         plays = _PLAYS[seat]
         acts = [plays[c] for c in iter_cards(mask)]
@@ -920,6 +921,7 @@ class AllFoursFamily:
         rule = R.get(ph, R["order"])
         if kind not in expected:
             raise self._illegal(f"{kind} is not possible at the {ph} step.", "wrong-phase", rule, phase=ph)
+        assert seat is not None  # only a game that is over awaits no seat, and it expects no action
         if kind != "call" and action.seat != seat:
             raise self._illegal(f"it is seat {seat}'s turn, not seat {action.seat}'s.", "not-your-turn",
                                 rule, seat=seat)
@@ -1033,7 +1035,9 @@ class AllFoursFamily:
                           state.last_hand)
 
     def _play(self, state: GameState, action: Action) -> GameState:
-        seat = state.to_act
+        seat, trump = state.to_act, state.trump
+        if seat is None or trump is None:
+            raise ImpossibleStateError("cards are played only once trump is made, until the game is over.")
         card = action.card
         if card is None or not isinstance(card, int) or not 0 <= card < 52:
             raise self._illegal("name the card to play.", "card-not-in-hand", self.RULE["follow"], card="?")
@@ -1047,9 +1051,9 @@ class AllFoursFamily:
         if not state.hands[seat] >> card & 1:
             raise self._illegal(f"{card} is not in seat {seat}'s hand.", "card-not-in-hand", self.RULE["follow"],
                                 card=str(card))
-        mask = self.legal_mask(state.hands[seat], state.trick, state.trump)
+        mask = self.legal_mask(state.hands[seat], state.trick, trump)
         if not mask >> card & 1:
-            _, why = self.legal(state.hands[seat], state.trick, state.trump)
+            _, why = self.legal(state.hands[seat], state.trick, trump)
             if action.kind == "call":
                 raise IllegalPlayError(f"{card} may not be called: playing it now is not legal.",
                                        Reason("call-not-legal", "T22", {"card": str(card), "seat": seat}))
@@ -1062,7 +1066,7 @@ class AllFoursFamily:
         state = _with(state, hands=tuple(hands), exposed=tuple(exposed), trick=trick)
         if len(trick) < self.players:
             return state
-        w = self.winner_seat(trick, state.trump, state.leader)
+        w = self.winner_seat(trick, trump, state.leader)
         won = list(state.won)
         for c in trick:
             won[w] |= 1 << c
@@ -1070,7 +1074,7 @@ class AllFoursFamily:
                         trick_winners=state.trick_winners + (w,), won=tuple(won))
         if any(hands):
             return state
-        hs = self.score_hand(state.dealer, state.trump, state.start_hands, [t for _, t in state.tricks],
+        hs = self.score_hand(state.dealer, trump, state.start_hands, [t for _, t in state.tricks],
                              state.trick_winners)
         state = self._score(_with(state, last_hand=hs, hands_done=state.hands_done + 1), hs.awards)
         if state.over:

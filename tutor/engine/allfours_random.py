@@ -20,7 +20,7 @@ as in :meth:`~tutor.engine.allfours.AllFoursFamily.new_game` (:func:`~tutor.engi
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 from weakref import WeakKeyDictionary
 
@@ -123,9 +123,9 @@ def random_game(rules: AllFoursFamily, rng: random.Random, seed: int | None = No
     rand = rng.random
     scores = [0] * p.sides
     awards: list[tuple[str, int, int]] = []
-    winner = None
+    winner: int | None = None
 
-    def add(batch) -> bool:
+    def add(batch: Iterable[tuple[str, int, int]]) -> bool:
         """Score ``batch`` in order (every award counts, even after the target: tally)."""
         nonlocal winner
         for a in batch:
@@ -224,14 +224,14 @@ def random_game(rules: AllFoursFamily, rng: random.Random, seed: int | None = No
         tm = SUIT_MASK[trump]
         won = [0] * n
         leader = (dealer + 1) % n
-        tricks: list | None = [] if record is not None else None
+        tricks: list[tuple[int, tuple[int, ...]]] | None = [] if record is not None else None
         for _ in range(start[leader].bit_count()):
             best = trick = 0
             best_suit = -1
             led_mask = FULL_DECK  # the lead: any card
             plain_led = True
             w = leader
-            cards: list | None = [] if tricks is not None else None
+            cards: list[int] | None = [] if tricks is not None else None
             for seat in rotation[leader]:
                 hand = hands[seat]
                 follow = hand & led_mask
@@ -259,28 +259,28 @@ def random_game(rules: AllFoursFamily, rng: random.Random, seed: int | None = No
                 if cards is not None:
                     cards.append(card)
             won[w] |= trick
-            if tricks is not None:
+            if tricks is not None and cards is not None:
                 tricks.append((leader, tuple(cards)))
             leader = w
         if record is not None:
             record.append((dealer, trump, start, tricks))
         # ---- count: High, Low, Jack, Game (C23-C27, T18-T20, K2-K4)
-        batch = []
+        hand_awards: list[tuple[str, int, int]] = []
         in_play = 0
         for h in start:
             in_play |= h
         trumps = in_play & tm
         if trumps:
             hi, lo = trumps.bit_length() - 1, (trumps & -trumps).bit_length() - 1
-            batch.append(("high", side[_seat_of(start, hi)], 1))
-            batch.append(("low", side[_seat_of(won if p.low_to_captor else start, lo)], 1))
+            hand_awards.append(("high", side[_seat_of(start, hi)], 1))
+            hand_awards.append(("low", side[_seat_of(won if p.low_to_captor else start, lo)], 1))
             jack = trump * 13 + JACK - 2
             if trumps >> jack & 1:
                 captor = side[_seat_of(won, jack)]
                 if p.hang_jack and side[_seat_of(start, jack)] != captor:
-                    batch.append(("hang-jack", captor, 3))
+                    hand_awards.append(("hang-jack", captor, 3))
                 else:
-                    batch.append(("jack", captor, 1))
+                    hand_awards.append(("jack", captor, 1))
         side_won = [0] * p.sides
         for s in range(n):
             side_won[side[s]] |= won[s]
@@ -288,15 +288,16 @@ def random_game(rules: AllFoursFamily, rng: random.Random, seed: int | None = No
         top = max(totals)
         tied = [s for s, v in enumerate(totals) if v == top]
         if len(tied) == 1:
-            batch.append(("game", tied[0], 1))
+            hand_awards.append(("game", tied[0], 1))
         elif p.game_tie_to_non_dealer:
             ds = side[dealer]
-            batch.append(("game", next(side[s] for s in seats if side[s] in tied and side[s] != ds), 1))
+            hand_awards.append(("game", next(side[s] for s in seats if side[s] in tied and side[s] != ds), 1))
         hands_done += 1
-        if add(batch):
+        if add(hand_awards):
             break
         dealer = (dealer + 1) % n
         deal_no += 1
+    assert winner is not None  # the loop ends only once add() has found a winner
     return GameResult(winner, tuple(scores), tuple(awards), hands_done, deal_no)
 
 
@@ -313,8 +314,10 @@ def machine_game(rules: AllFoursFamily, rng: random.Random, seed: int | None = N
         action = actions[int(rand() * len(actions))]
         after = state.apply(action)
         if record is not None and after.hands_done > state.hands_done:
+            assert state.trump is not None  # a hand is played to its end only under a trump
             last = (state.leader, (*state.trick, action.card))
             record.append((state.dealer, int(state.trump), state.start_hands, [*state.tricks, last]))
         state = after
+    assert state.winner is not None  # the game is over
     return GameResult(state.winner, state.scores, tuple((a.category, a.side, a.points) for a in state.awards),
                       state.hands_done, state.deal_no)

@@ -178,13 +178,13 @@ class Card(int):
     def __repr__(self) -> str:
         return f"Card.parse({_NAMES[self]!r})"
 
-    def __reduce__(self):  # pickle/copy keep the shared instance
+    def __reduce__(self) -> tuple[type[Card], tuple[int]]:  # pickle/copy keep the shared instance
         return (Card, (int(self),))
 
     def __copy__(self) -> Card:
         return self
 
-    def __deepcopy__(self, memo) -> Card:
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
         return self
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .reasons import Reason
@@ -67,9 +68,10 @@ def _render(value: object, parts: list[str], size: int, limit: int) -> int:
         text = json.dumps(value[:limit + 1], ensure_ascii=False)
     elif isinstance(value, list | tuple | dict):
         is_dict = isinstance(value, dict)
+        items: Iterable[Any] = value.items() if isinstance(value, dict) else value
         parts.append("{" if is_dict else "[")
         size += 1
-        for n, item in enumerate(value.items() if is_dict else value):
+        for n, item in enumerate(items):
             if size > limit:
                 return size
             if n:

@@ -546,8 +546,8 @@ class HokmGame:
         Raises :class:`IllegalPlayError` as :meth:`HokmRound.push`, or with reason ``match-won``
         once the match is over.
         """
-        if self.over:
-            w = self.winner
+        w = self.winner
+        if w is not None:  # the match is over
             raise IllegalPlayError("the match is over.", Reason(
                 "match-won", "H24", {"team": w, "score": self.scores[w], "target": self.options.target}))
         self.round.push(action)
@@ -570,7 +570,7 @@ class HokmGame:
 
 def random_round(rng: random.Random, hakem: int = 0, stop_at_seven: bool = True,
                  deck: Sequence[int] | None = None, trump: int | None = None,
-                 record: list | None = None) -> tuple[int, list[int], list[int]]:
+                 record: list[list[int]] | None = None) -> tuple[int, list[int], list[int]]:
     """Play one round with uniformly random legal cards; return ``(trump, team_tricks,
     trick_winners)``.
 
@@ -594,7 +594,7 @@ def random_round(rng: random.Random, hakem: int = 0, stop_at_seven: bool = True,
         best = -1
         best_suit = led = -1
         winner = leader
-        cards = [] if record is not None else None
+        cards: list[int] | None = [] if record is not None else None
         for i in range(4):
             seat = (leader + i) % 4
             hand = hands[seat]
@@ -614,7 +614,7 @@ def random_round(rng: random.Random, hakem: int = 0, stop_at_seven: bool = True,
                 best, best_suit, winner = card, suit, seat
             if cards is not None:
                 cards.append(card)
-        if cards is not None:
+        if record is not None and cards is not None:
             record.append(cards)
         winners.append(winner)
         counts[winner & 1] += 1

@@ -123,7 +123,7 @@ def options_model(ruleset: str) -> Callable[[type[T]], type[T]]:
     """
     def wrap(cls: type[T]) -> type[T]:
         cls.ruleset = ruleset  # type: ignore[attr-defined]
-        model = pydantic_dataclass(cls, frozen=True, slots=True, config=_CONFIG)  # type: ignore[call-overload]
+        model = pydantic_dataclass(cls, frozen=True, slots=True, config=_CONFIG)
         validated_init = model.__init__
 
         @functools.wraps(validated_init)

@@ -39,7 +39,7 @@ from typing import Any, Protocol, runtime_checkable
 from .allfours import AllFours
 from .errors import BadFieldError, UnknownRulesetError, show
 from .hokm import Hokm
-from .options import choices_of, validate_options
+from .options import OptionsModel, choices_of, validate_options
 from .reasons import Reason
 from .tricks import HandRecord
 from .trinidad import Trinidad
@@ -88,7 +88,7 @@ class Ruleset(Protocol):
     def rule_points(self) -> tuple[str, ...]: ...
 
     @property
-    def options_model(self) -> type: ...
+    def options_model(self) -> type[OptionsModel]: ...
 
     def check_players(self, value: object) -> int: ...
 
@@ -228,10 +228,10 @@ class RulesetInfo:
         return tuple(f"{self.rule_prefix}{i}" for i in range(1, self.rule_count + 1))
 
     @property
-    def options_model(self) -> type:
+    def options_model(self) -> type[OptionsModel]:
         """The options model (:mod:`tutor.engine.options`): :class:`~tutor.engine.hokm.HokmOptions`,
         :class:`~tutor.engine.allfours.AllFoursOptions` or :class:`~tutor.engine.trinidad.TrinidadOptions`."""
-        return self.rules_class.options_type  # type: ignore[no-any-return, attr-defined]
+        return self.rules_class.options_type  # type: ignore[attr-defined]
 
     def players_message(self, value: object) -> str:
         """The contract's message for a player count this ruleset does not allow."""
@@ -268,7 +268,7 @@ class RulesetInfo:
             return {}
         table = self.rules_class.TURNUP_SCALES  # type: ignore[attr-defined]
         if value is None:
-            value = self.options_model.__pydantic_fields__[self.turnup_option].default  # type: ignore[attr-defined]
+            value = self.options_model.__pydantic_fields__[self.turnup_option].default
         if value not in table:
             allowed = ", ".join(show(v) for v in table)
             raise BadFieldError(f"option {self.turnup_option} must be one of {allowed}, not {show(value)}.")

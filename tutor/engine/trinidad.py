@@ -26,6 +26,7 @@ seat call, partner included.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
@@ -123,7 +124,7 @@ class Trinidad(AllFoursFamily):
         side = self.side_of((dealer + 1) % self.players)
         return [Award("take-one", side, 1, Reason("take-one", "T9", {"side": side}))]
 
-    def give_allowed(self, dealer: int, scores) -> Reason | None:
+    def give_allowed(self, dealer: int, scores: Sequence[int]) -> Reason | None:
         why = super().give_allowed(dealer, scores)
         return None if why is None else Reason("take-one-forbidden", "T9", why.params)
 

@@ -116,7 +116,7 @@ class RulePoint:
 
     def reason_in(self, lang: str = "en") -> str:
         """Why a decision was taken, in ``lang`` (English fallback); ``""`` for other points."""
-        return self.reason.get(lang) or self.reason.get("en", "")
+        return self.reason.get(lang) or self.reason.get("en") or ""
 
 
 def get(point_id: str) -> RulePoint:

@@ -26,9 +26,10 @@ Decisions where the spec is silent (each tested in ``tests/test_solve_allfours.p
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from ..engine.allfours import AllFoursFamily, tally
+from ..engine.allfours import AllFoursFamily, Award, tally
 from ..engine.cards import mask_of
 from ..engine.errors import ImpossibleStateError
 from ..engine.reasons import Reason
@@ -80,7 +81,8 @@ def _scores(s: Scenario[Any], eng: AllFoursFamily) -> list[int] | None:
     return scores
 
 
-def _add_winner(out: dict, why: list[dict], eng: AllFoursFamily, scores: list[int] | None, awards) -> None:
+def _add_winner(out: dict, why: list[dict], eng: AllFoursFamily, scores: list[int] | None,
+                awards: Sequence[Award]) -> None:
     if scores is None:
         return
     after, winner = tally(scores, awards, eng.target)

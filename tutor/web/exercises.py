@@ -202,7 +202,7 @@ def public_view(ex: Exercise, ref: str) -> dict:
 # ---------------------------------------------------------------------------------------------- answers
 
 def _answer_error(e: AnswerError) -> BadInput:
-    return BadInput(_(e.message, **e.params), e.code)  # type: ignore[arg-type]
+    return BadInput(_(e.message, **e.params), e.code)
 
 
 def parse(ex: Exercise, raw: object) -> object:

@@ -77,6 +77,8 @@ def _progress_row(db, learner: Learner, ruleset: str, step_id: str) -> StepProgr
 def _solve_step_exercise(db, learner: Learner, ex: Exercise) -> None:
     from .exercises import content
 
+    if ex.step_id is None:  # a quiz question: no lesson step to mark
+        return
     step = content().find_step(ex.step_id, "en")
     row = _progress_row(db, learner, ex.ruleset or "", ex.step_id)
     solved = set(row.solved or []) | {ex.id}

@@ -66,7 +66,7 @@ def _finish(response):
 class _Stderr(logging.StreamHandler):
     """Writes to whatever ``sys.stderr`` is at the time of each record."""
 
-    @property  # type: ignore[override]
+    @property
     def stream(self):
         return sys.stderr
 

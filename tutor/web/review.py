@@ -22,12 +22,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING, cast
 
 from fsrs import Card, Rating, Scheduler
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from .db import Learner, Mistake, now
+
+if TYPE_CHECKING:
+    from fsrs.card import CardDict
 
 __all__ = ["LEAVE_AFTER", "REPLAY_SIZE", "SCHEDULER", "Queue", "clock", "queue", "review"]
 
@@ -52,9 +56,15 @@ def _naive(dt: datetime) -> datetime:
 def card_of(row: Mistake) -> Card:
     """The row's scheduler card; a row from before spaced repetition is a new card, due when added."""
     if row.card:
-        return Card.from_dict(row.card)
+        return Card.from_dict(cast("CardDict", row.card))  # the JSON that Card.to_dict() gave
     due = (row.due or row.added_at or now()).replace(tzinfo=UTC)
     return Card(card_id=row.id, due=due)
+
+
+def due_of(row: Mistake) -> datetime:
+    """When the row's card is due (naive UTC): ``due``, which every row has since the baseline
+    migration; the day it was added for a row without one, as :func:`card_of` reads it."""
+    return row.due or row.added_at
 
 
 def review(db: Session, learner: Learner, ref: str, ruleset: str, kind: str, correct: bool) -> Mistake | None:
@@ -73,7 +83,7 @@ def review(db: Session, learner: Learner, ref: str, ruleset: str, kind: str, cor
         db.add(row)
         return row
     card, _log = SCHEDULER.review_card(card_of(row), Rating.Good if correct else Rating.Again, at)
-    row.card = card.to_dict()
+    row.card = dict(card.to_dict())
     row.due = _naive(card.due)
     row.streak = (row.streak or 0) + 1 if correct else 0
     return row
@@ -89,18 +99,18 @@ class Queue:
     @property
     def due(self) -> list[Mistake]:
         """Cards due now."""
-        return [m for m in self.cards if m.due <= self.at]
+        return [m for m in self.cards if due_of(m) <= self.at]
 
     @property
     def later(self) -> list[Mistake]:
         """Cards not due yet, soonest first."""
-        return [m for m in self.cards if m.due > self.at]
+        return [m for m in self.cards if due_of(m) > self.at]
 
     @property
     def next_due(self) -> datetime | None:
         """When the next card that is not due yet becomes due (naive UTC), or None."""
         later = self.later
-        return later[0].due if later else None
+        return due_of(later[0]) if later else None
 
     def replay(self, more: bool = False) -> list[Mistake]:
         """The cards to replay, in order: those due now; with ``more`` then the others, soonest due first

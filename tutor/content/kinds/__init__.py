@@ -127,7 +127,8 @@ def expected_answer(exercise: Exercise, solve: Callable[[dict], dict] | None = N
     """
     kind, ctx = _context(exercise)
     if solve is None:
-        from ...solve import solve
+        from ...solve import solve as solve_scenario
+        solve = solve_scenario
     answer = solve(exercise.scenario_copy())
     try:
         expected = kind.expected(answer, ctx)

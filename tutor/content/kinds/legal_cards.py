@@ -223,7 +223,7 @@ class LegalCards(ExerciseKind):
             n_led, n_trump = 0, rng.randint(1, 3)
         if v == "void":
             n_trump = 0
-        rest_suits = [s for s in SUITS if s not in (led, trump)]
+        rest_suits: list[int] = [s for s in SUITS if s not in (led, trump)]
         if v == "same-colour":
             rest_suits = [same_colour(led)]
         n_rest = max(1, hand_size - n_led - n_trump)

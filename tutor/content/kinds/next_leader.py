@@ -16,8 +16,19 @@ from ...engine.rulesets import get_ruleset
 from ..deals import SUITS, cap, solve, suits_prose
 from ..exercise import Exercise
 from . import register
-from .base import AnswerError, Ctx, EditorField, ExerciseKind, FeedbackLine, N_, Names, Verdict
-from .base import as_int, digits, players_of
+from .base import (
+    N_,
+    AnswerError,
+    Ctx,
+    EditorField,
+    ExerciseKind,
+    FeedbackLine,
+    Names,
+    Verdict,
+    as_int,
+    digits,
+    players_of,
+)
 
 #: The ask of a deal's first lead; the other ask (``trick-winner``) is a trick just played.
 _FIRST = "first-lead"
@@ -70,7 +81,7 @@ class NextLeader(ExerciseKind):
     def public_extra(self, ex: Exercise) -> dict:
         return {"choices": list(range(players_of(ex.scenario)))}
 
-    def feedback_lines(self, ex: Exercise, verdict: Verdict, lang: str, names: Names) -> list[FeedbackLine]:
+    def feedback_lines(self, ex: Exercise, verdict: Verdict, names: Names) -> list[FeedbackLine]:
         return [FeedbackLine(names.text(N_("Leads next")), names.seat(verdict.expected), verdict.correct)]
 
     def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:

@@ -153,8 +153,8 @@ def _item(quiz: Quiz, n: int):
     return ref, X.resolve(ref)
 
 
-def _attempts(quiz: Quiz) -> dict[int, list[Attempt]]:
-    out: dict[int, list[Attempt]] = {}
+def _attempts(quiz: Quiz) -> dict[int | None, list[Attempt]]:
+    out: dict[int | None, list[Attempt]] = {}
     for a in get_session().scalars(select(Attempt).where(Attempt.quiz_id == quiz.id).order_by(Attempt.id)):
         out.setdefault(a.position, []).append(a)
     return out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
@@ -13,6 +14,7 @@ from tutor import i18n
 from .. import exercises as X
 from ..db import Attempt, StepProgress, current_learner, get_session, learner_for_write
 from ..record import mistakes_of, step_states
+from ..review import due_of
 from ..security import BadInput
 from .common import RULESET_NAMES, ruleset_name
 
@@ -23,34 +25,36 @@ bp = Blueprint("progress", __name__, url_prefix="/<lang>/progress")
 def page(error: str | None = None, status: int = 200):
     learner = current_learner()
     states = step_states()
-    games = []
+    games: list[dict[str, Any]] = []
     for r in RULESET_NAMES:
         lp = X.lesson_path(r)
-        units = []
+        units: list[dict[str, Any]] = []
         for u in lp.units:
-            steps = [{"step": s, "state": states.get(s.id)} for s in u.steps]
+            steps: list[dict[str, Any]] = [{"step": s, "state": states.get(s.id)} for s in u.steps]
             units.append({"unit": u, "steps": steps,
                           "done": sum(1 for x in steps if x["state"] and x["state"].done),
                           "started": any(x["state"] for x in steps)})
         games.append({"id": r, "name": ruleset_name(r), "units": units, "total": len(lp),
                       "done": sum(u["done"] for u in units)})
     queue = mistakes_of()
-    mistakes = []
+    mistakes: list[dict[str, Any]] = []
     for m in queue.cards:
         try:
             ex = X.resolve(m.exercise_ref)
         except BadInput:  # the exercise is gone from the content since
             continue
-        when = _("due now") if m.due <= queue.at else i18n.fmt_timedelta(m.due - queue.at)
+        due = due_of(m)
+        when = _("due now") if due <= queue.at else i18n.fmt_timedelta(due - queue.at)
         mistakes.append({"m": m, "prompt": X.prompt_of(ex), "game": ruleset_name(m.ruleset),
-                         "when": when, "is_due": m.due <= queue.at})
+                         "when": when, "is_due": due <= queue.at})
     due_count = sum(1 for m in mistakes if m["is_due"])
-    later = [m["m"].due for m in mistakes if not m["is_due"]]
+    later = [due_of(m["m"]) for m in mistakes if not m["is_due"]]
     next_due = None
     if later:
         next_due = {"iso": later[0].isoformat() + "Z", "in": i18n.fmt_timedelta(later[0] - queue.at),
                     "at": i18n.fmt_datetime(later[0])}
-    answered = right = 0
+    answered: int | None = 0
+    right: int | None = 0
     if learner is not None:
         db = get_session()
         answered = db.scalar(select(func.count()).select_from(Attempt).where(Attempt.learner_id == learner.id))
