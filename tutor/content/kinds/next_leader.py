@@ -70,7 +70,7 @@ class NextLeader(ExerciseKind):
     def public_extra(self, ex: Exercise) -> dict:
         return {"choices": list(range(players_of(ex.scenario)))}
 
-    def feedback_lines(self, ex: Exercise, verdict: Verdict, lang: str, names: Names) -> list[FeedbackLine]:
+    def feedback_lines(self, ex: Exercise, verdict: Verdict, names: Names) -> list[FeedbackLine]:
         return [FeedbackLine(names.text(N_("Leads next")), names.seat(verdict.expected), verdict.correct)]
 
     def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
