@@ -16,8 +16,19 @@ from ...engine.rulesets import get_ruleset
 from ..deals import SUITS, cap, solve, suits_prose
 from ..exercise import Exercise
 from . import register
-from .base import AnswerError, Ctx, EditorField, ExerciseKind, FeedbackLine, N_, Names, Verdict
-from .base import as_int, digits, players_of
+from .base import (
+    N_,
+    AnswerError,
+    Ctx,
+    EditorField,
+    ExerciseKind,
+    FeedbackLine,
+    Names,
+    Verdict,
+    as_int,
+    digits,
+    players_of,
+)
 
 #: The ask of a deal's first lead; the other ask (``trick-winner``) is a trick just played.
 _FIRST = "first-lead"
