@@ -4,6 +4,7 @@ ruleset's name."""
 
 from __future__ import annotations
 
+import inspect
 import re
 from pathlib import Path
 
@@ -64,6 +65,11 @@ def test_every_kind_declares_every_piece(name):
     # every method the web and the content check call is its own or the base's, and not abstract
     for method in ("parse", "read_form", "form_fields", "distractor", "feedback_lines", "generate"):
         assert getattr(type(kind), method) is not getattr(ExerciseKind, method), (name, method)
+    # and takes what the base's callers pass (no parameter of an older signature left, e.g. a language)
+    for method in ("parse", "read_form", "form_fields", "distractor", "feedback_lines", "view_context",
+                   "generate", "details", "expected", "public_extra"):
+        own, base = inspect.signature(getattr(type(kind), method)), inspect.signature(getattr(ExerciseKind, method))
+        assert len(own.parameters) == len(base.parameters), (name, method, str(own))
 
 
 @pytest.mark.parametrize("name", list(KINDS))

@@ -22,6 +22,7 @@ from web_support import (
 
 from tutor import i18n
 from tutor.content import kinds
+from tutor.content.kinds import KINDS
 from tutor.web import exercises as X
 from tutor.web.db import Attempt, Learner, Mistake, Quiz, StepProgress
 from tutor.web.table import players_of
@@ -170,21 +171,31 @@ def test_wrong_answer_shows_the_engines_reason_right_answer_and_lesson_link(clie
     assert listed_mistakes(app) == 0 and rows(app, Mistake) == 1 and rows(app, Attempt) == 3
 
 
-@pytest.mark.parametrize(("ruleset", "kind"), [
-    ("hokm", "legal-cards"), ("hokm", "trick-winner"), ("hokm", "round-score"), ("hokm", "next-hakem"),
-    ("hokm", "game-winner"), ("hokm", "walk-through"), ("all-fours", "turn-up"), ("all-fours", "beg"),
-    ("all-fours", "hand-score"), ("all-fours", "walk-through"), ("trinidad", "hand-score"),
-    ("trinidad", "game-winner"), ("trinidad", "legal-cards"),
-])
-def test_every_kind_widget_takes_its_right_answer(client, ruleset, kind):
+def _lesson_kinds() -> list[tuple[str, str]]:
+    """Every (ruleset, kind) of the registry that a lesson of that ruleset has an exercise of."""
+    return [(r, k) for k, kind in KINDS.items() for r in kind.rulesets
+            if any(e.kind == k for s in X.content().lesson_path(r, "en").steps for e in s.exercises)]
+
+
+@pytest.mark.parametrize(("ruleset", "kind"), _lesson_kinds())
+def test_every_kind_widget_takes_its_right_answer_and_explains_a_wrong_one(client, ruleset, kind):
     step, ex = lesson_exercise(ruleset, kind)
     html = client.get(f"/en/learn/{ruleset}/{step.id}").get_data(as_text=True)
-    data = form_for(ex, expected(ex))
+    right = expected(ex)
+    data = form_for(ex, right)
     for name in data:  # every field the answer needs is on the page
         assert f'name="{name}"' in html, name
     r = client.post(f"/en/learn/{ruleset}/{step.id}/{ex.id}", data=data | {"csrf_token": csrf_of(html)})
     assert r.status_code == 302
     assert "Right!" in client.get(r.headers["Location"]).get_data(as_text=True)
+    wrong = form_for(ex, wrong_value(ex, right))
+    r = client.post(f"/en/learn/{ruleset}/{step.id}/{ex.id}", data=wrong | {"csrf_token": csrf_of(html)})
+    feedback = client.get(r.headers["Location"])
+    assert feedback.status_code == 200 and 'class="verdict wrong"' in feedback.get_data(as_text=True)
+
+
+def test_every_kind_has_a_lesson_exercise():
+    assert {k for _r, k in _lesson_kinds()} == set(KINDS)
 
 
 def test_hand_score_wrong_category_explained(client):
