@@ -116,6 +116,8 @@ def text_direction(lang: str) -> str:
 
 def normalize_lang(tag: object) -> str | None:
     """A supported language code for a tag such as ``"fa"``, ``"fa-IR"``, ``"BG_bg"``; else None."""
+    if tag in LANGUAGES:  # the common case: already a supported code
+        return tag  # type: ignore[return-value]
     if not isinstance(tag, str):
         return None
     primary = re.split(r"[-_]", tag.strip().lower(), maxsplit=1)[0]
@@ -210,6 +212,15 @@ def init_app(app) -> None:
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(LOCALES_DIR)
     app.config.setdefault("BABEL_DOMAIN", DOMAIN)
     Babel(app, locale_selector=current_lang)
+    # Templates translate through this module's catalogues (one per language, kept), found by the
+    # request's language: the same texts as Flask-Babel's, looked up without its per-call locale
+    # resolution (a page makes dozens of lookups).
+    app.jinja_env.install_gettext_callables(
+        gettext=lambda s: get_translations(current_lang()).ugettext(s),
+        ngettext=lambda s, p, n: get_translations(current_lang()).ungettext(s, p, n),
+        pgettext=lambda c, s: get_translations(current_lang()).upgettext(c, s),
+        npgettext=lambda c, s, p, n: get_translations(current_lang()).unpgettext(c, s, p, n),
+        newstyle=True)
     app.jinja_env.globals.update(
         LANGUAGES=LANGUAGES, LANGUAGE_NAMES=LANGUAGE_NAMES, current_lang=current_lang, is_rtl=is_rtl,
         text_direction=text_direction, font_family=font_family, card_label=card_label, card_short=card_short, suit_name=suit_name,
@@ -245,7 +256,13 @@ def fmt_number(n: float, lang: str, group: bool = True) -> str:
 
     ``group=False`` leaves out the thousands separator (for numbers one types back, such as seeds).
     """
-    lang = normalize_lang(lang) or DEFAULT_LANGUAGE
+    return _fmt_number(n, normalize_lang(lang) or DEFAULT_LANGUAGE, group)
+
+
+@functools.lru_cache(maxsize=4096)
+def _fmt_number(n: float, lang: str, group: bool) -> str:
+    """:func:`fmt_number` for a supported ``lang``, kept: a page shows the same small numbers
+    (seats, points, positions) many times, and Babel's formatting costs tens of microseconds."""
     if lang == "fa":
         return format_decimal(n, locale="fa", numbering_system="arabext",
                               group_separator=group).translate(_PERSIAN_DIGITS)
