@@ -697,7 +697,8 @@ def bench_web(requests: int = 2000, concurrency: int = 4, workers: int = 2) -> d
         # counting, not refusing, this one client's requests
         env = dict(os.environ, TUTOR_INSTANCE_PATH=inst, TUTOR_SECRET_KEY=os.urandom(32).hex(),
                    TUTOR_ENV="production", TUTOR_LIMIT_API_ANSWER="1000000/second")
-        with gunicorn_server(env, workers) as port:  # migrates first, as a deploy does
+        with gunicorn_server(env, workers) as server:  # migrates first, as a deploy does
+            port = server.port
             path = f"/api/v1/exercises/{ref_of(ex)}/answer"
             _hit(port, "POST", path, body, min(100, requests), concurrency)  # warm-up: imports, caches
             _hit(port, "GET", "/healthz", None, min(100, requests), concurrency)

@@ -43,9 +43,10 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import NamedTuple
 
-__all__ = ["DATABASES", "P99_TARGET_MS", "RATIO_TARGET", "figures", "gunicorn_server", "learner_plan", "main",
-           "run_load"]
+__all__ = ["DATABASES", "P99_TARGET_MS", "RATIO_TARGET", "Server", "figures", "free_port", "gunicorn_server", "learner_plan",
+           "main", "run_load"]
 
 DATABASES = ("sqlite", "postgresql")
 #: The mix's requests/s at least this share of /healthz's.
@@ -70,14 +71,29 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+class Server(NamedTuple):
+    """A running gunicorn: its port on 127.0.0.1 and the master's process id."""
+
+    port: int
+    pid: int
+
+    def worker_pids(self) -> list[int]:
+        """The process ids of the master's workers now (Linux: from /proc)."""
+        with open(f"/proc/{self.pid}/task/{self.pid}/children", encoding="ascii") as f:
+            return [int(p) for p in f.read().split()]
+
+
 @contextmanager
-def gunicorn_server(env: dict[str, str], workers: int = 2, log_path: str | None = None) -> Iterator[int]:
-    """Migrate the database of ``env`` (``tutor db upgrade``, the deploy step), start gunicorn
+def gunicorn_server(env: dict[str, str], workers: int = 2, log_path: str | None = None,
+                    migrate: bool = True) -> Iterator[Server]:
+    """Migrate the database of ``env`` (``tutor db upgrade``, the deploy step; unless ``migrate``
+    is false, for a second server on a database already migrated), start gunicorn
     (``workers`` sync workers, app ``tutor.web:create_app()``) on a free port of 127.0.0.1 and
-    yield the port once ``/healthz`` answers. The server's standard error (its logs) goes to
-    ``log_path`` (default a temporary file). Raises RuntimeError if it does not start in 30 s."""
-    subprocess.run([sys.executable, "-m", "tutor.cli", "db", "upgrade"], env=env, check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+    yield it once ``/healthz`` answers; stop it afterwards. The server's standard error (its logs)
+    goes to ``log_path`` (default a temporary file). Raises RuntimeError if it does not start in 30 s."""
+    if migrate:
+        subprocess.run([sys.executable, "-m", "tutor.cli", "db", "upgrade"], env=env, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         log_path = log_path or os.path.join(tmp, "gunicorn.log")
@@ -98,7 +114,7 @@ def gunicorn_server(env: dict[str, str], workers: int = 2, log_path: str | None 
                             log.seek(0)
                             raise RuntimeError("gunicorn did not start: " + log.read().decode()[-800:]) from None
                         time.sleep(0.1)
-                yield port
+                yield Server(port, proc.pid)
             finally:
                 proc.terminate()
                 try:
@@ -181,7 +197,7 @@ def _locust(port: int, user: str, users: int, seconds: float, pace: float, workd
            "--tutor-plan", os.path.join(workdir, "plan.json"), "--tutor-out", out, "--tutor-pace", str(pace), user]
     with open(log, "wb") as f:
         try:
-            done = subprocess.run(cmd, stdout=f, stderr=f, timeout=seconds + 60)
+            done = subprocess.run(cmd, check=False, stdout=f, stderr=f, timeout=seconds + 60)
         except subprocess.TimeoutExpired:
             raise RuntimeError(f"locust ({user}) did not stop in {seconds + 60:.0f} s") from None
     if done.returncode != 0 or not os.path.exists(out):
@@ -218,7 +234,7 @@ def _pct(sorted_ms: list, p: float) -> float:
     """The ``p`` quantile (nearest rank) of sorted values; 0.0 for none."""
     if not sorted_ms:
         return 0.0
-    return float(sorted_ms[min(len(sorted_ms) - 1, max(0, int(round(p * len(sorted_ms))) - 1))])
+    return float(sorted_ms[min(len(sorted_ms) - 1, max(0, round(p * len(sorted_ms)) - 1))])
 
 
 def run_load(database: str = "sqlite", seconds: float = 10.0, rate: float = 200.0, repeats: int = 3,
@@ -246,7 +262,8 @@ def run_load(database: str = "sqlite", seconds: float = 10.0, rate: float = 200.
                 env["TUTOR_REDIS_URL"] = redis_url
             limits_in = "redis" if env.get("TUTOR_REDIS_URL", "").strip() else "memory"
             runs = []
-            with gunicorn_server(env, workers, log_path) as port:
+            with gunicorn_server(env, workers, log_path) as server:
+                port = server.port
                 _locust(port, "Learner", users, min(3.0, seconds), 0.0, inst)  # warm-up, not counted
                 for _ in range(repeats):
                     runs.append({
