@@ -92,12 +92,14 @@ def test_load_script_runs_a_short_load_on_sqlite_without_errors():
     out = done.stdout
     assert done.returncode == 0, out + done.stderr[-2000:]
     figures = {}
+    row = (r" +([\d,]+) requests/s +p50 +([\d.]+) ms +p99 +([\d.]+) ms +(\d+) errors +"
+           r"CPU per request: server ([\d.]+) ms, client ([\d.]+) ms$")
     for label in ("healthz (2 users)", "mix (2 users)", "mix at 20/s"):
-        m = re.search(rf"^load {re.escape(label)} +([\d,]+) requests/s +p50 +([\d.]+) ms +p99 +([\d.]+) ms +(\d+) errors$",
-                      out, re.MULTILINE)
+        m = re.search(rf"^load {re.escape(label)}{row}", out, re.MULTILINE)
         assert m, (label, out)
         rate, p50, p99, errors = float(m[1].replace(",", "")), float(m[2]), float(m[3]), int(m[4])
         assert rate > 0 and 0 < p50 <= p99 and errors == 0, (label, out)
+        assert float(m[5]) > 0 and float(m[6]) > 0, (label, out)
         figures[label] = rate
     assert 5 <= figures["mix at 20/s"] <= 30, out  # the fixed rate is kept, roughly, on a busy machine too
     m = re.search(r"^load mix/healthz ratio ([\d.]+) \(target >= 0\.60: (met|MISSED)\)$", out, re.MULTILINE)

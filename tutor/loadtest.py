@@ -82,6 +82,18 @@ class Server(NamedTuple):
         with open(f"/proc/{self.pid}/task/{self.pid}/children", encoding="ascii") as f:
             return [int(p) for p in f.read().split()]
 
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system, seconds) used so far by the master and its workers now."""
+        total = 0
+        for pid in (self.pid, *self.worker_pids()):
+            try:
+                with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except FileNotFoundError:  # a worker that just ended
+                continue
+            total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+        return total / os.sysconf("SC_CLK_TCK")
+
 
 @contextmanager
 def gunicorn_server(env: dict[str, str], workers: int = 2, log_path: str | None = None,
@@ -207,6 +219,26 @@ def _locust(port: int, user: str, users: int, seconds: float, pace: float, workd
         return json.load(f)
 
 
+def _phase(server: Server, user: str, users: int, seconds: float, pace: float, workdir: str) -> dict:
+    """One phase's :func:`figures`, with the CPU time per request (ms) that the server (master and
+    workers) and the load client (the locust process) used during it: ``server cpu ms``,
+    ``client cpu ms``. Unlike rates and latencies these hardly depend on what else the machine runs."""
+    server0, client0 = server.cpu_seconds(), _children_cpu()
+    out = figures(_locust(server.port, user, users, seconds, pace, workdir))
+    n = max(1, out["requests"])
+    out["server cpu ms"] = 1000 * max(0.0, server.cpu_seconds() - server0) / n
+    out["client cpu ms"] = 1000 * (_children_cpu() - client0) / n
+    return out
+
+
+def _children_cpu() -> float:
+    """CPU time (seconds) of this process's finished child processes."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def figures(records: list, warmup: float = 1.0) -> dict:
     """Requests/s, p50/p99 (ms) and errors of one phase's records ``[end time, name, ms, ok]``:
     rate and latency over the requests that ended after the first ``warmup`` seconds (the users
@@ -263,24 +295,23 @@ def run_load(database: str = "sqlite", seconds: float = 10.0, rate: float = 200.
             limits_in = "redis" if env.get("TUTOR_REDIS_URL", "").strip() else "memory"
             runs = []
             with gunicorn_server(env, workers, log_path) as server:
-                port = server.port
-                _locust(port, "Learner", users, min(3.0, seconds), 0.0, inst)  # warm-up, not counted
+                _locust(server.port, "Learner", users, min(3.0, seconds), 0.0, inst)  # warm-up, not counted
                 for _ in range(repeats):
                     runs.append({
-                        "healthz": figures(_locust(port, "Health", users, seconds, 0.0, inst)),
-                        "mix": figures(_locust(port, "Learner", users, seconds, 0.0, inst)),
-                        "mix at rate": figures(_locust(port, "Learner", rate_users, seconds,
-                                                       rate / rate_users, inst)),
+                        "healthz": _phase(server, "Health", users, seconds, 0.0, inst),
+                        "mix": _phase(server, "Learner", users, seconds, 0.0, inst),
+                        "mix at rate": _phase(server, "Learner", rate_users, seconds, rate / rate_users, inst),
                     })
     median = {phase: {k: statistics.median(r[phase][k] for r in runs)
-                      for k in ("requests/s", "p50 ms", "p99 ms")} | {"errors": sum(r[phase]["errors"] for r in runs)}
+                      for k in ("requests/s", "p50 ms", "p99 ms", "server cpu ms", "client cpu ms")}
+              | {"errors": sum(r[phase]["errors"] for r in runs)}
               for phase in runs[0]}
     ratio = statistics.median(r["mix"]["requests/s"] / r["healthz"]["requests/s"] if r["healthz"]["requests/s"] else 0.0
                               for r in runs)
     errors = sum(m["errors"] for m in median.values())
     return {"database": database, "workers": workers, "users": users, "rate": rate, "seconds": seconds,
-            "repeats": repeats, "limits": limits_in, "load average": [load_before, os.getloadavg()[0]], "runs": runs, "median": median, "ratio": ratio,
-            "errors": errors,
+            "repeats": repeats, "limits": limits_in, "load average": [load_before, os.getloadavg()[0]],
+            "runs": runs, "median": median, "ratio": ratio, "errors": errors,
             "targets": {"ratio": ratio >= RATIO_TARGET, "p99 at rate": median["mix at rate"]["p99 ms"] < P99_TARGET_MS,
                         "errors": errors == 0}}
 
@@ -308,7 +339,8 @@ def main(database: str = "sqlite", seconds: float = 10.0, rate: float = 200.0, r
     for phase, label in labels.items():
         m = res["median"][phase]
         print(f"load {label:22} {m['requests/s']:9,.0f} requests/s   p50 {m['p50 ms']:7.2f} ms   "
-              f"p99 {m['p99 ms']:7.2f} ms   {m['errors']} errors")
+              f"p99 {m['p99 ms']:7.2f} ms   {m['errors']} errors   CPU per request: server "
+              f"{m['server cpu ms']:.2f} ms, client {m['client cpu ms']:.2f} ms")
     mark = {True: "met", False: "MISSED"}
     t = res["targets"]
     print(f"load mix/healthz ratio {res['ratio']:.2f} (target >= {RATIO_TARGET:.2f}: {mark[t['ratio']]})")
