@@ -34,6 +34,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import signal
 import statistics
 import subprocess
 import sys
@@ -316,10 +317,18 @@ def run_load(database: str = "sqlite", seconds: float = 10.0, rate: float = 200.
                         "errors": errors == 0}}
 
 
+def _stop(signum: int, _frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 def main(database: str = "sqlite", seconds: float = 10.0, rate: float = 200.0, repeats: int = 3, users: int = 8,
          as_json: bool = False, postgres_url: str | None = None) -> int:
     """Print :func:`run_load`'s figures; the exit status is 1 if any request failed, else 0 (the
     other targets are printed, met or missed: they depend on the machine)."""
+    # a TERM (or an INT, which a shell's background job ignores) ends the run through the finally
+    # blocks, which stop gunicorn and locust and drop the PostgreSQL schema
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
     try:
         res = run_load(database, seconds, rate, repeats, users, postgres_url=postgres_url)
     except ValueError as e:
