@@ -6,8 +6,9 @@ Starts the app as production runs it — ``tutor db upgrade``, then gunicorn wit
 database or in a new schema of a PostgreSQL database (dropped afterwards), with the learners'
 rate limits (``TUTOR_LIMIT_ANSWER``, ``TUTOR_LIMIT_QUIZ``) raised so that the limiter counts but
 never refuses the load client, and ``TUTOR_COOKIE_SECURE=0`` (the traffic is plain http, over
-which locust's client, unlike a browser on localhost, sends no ``Secure`` cookie). The rate-limit counters are in Redis when ``TUTOR_REDIS_URL`` is
-set (or ``redis_url`` given), as in production, else in each worker's memory.
+which locust's client, unlike a browser on localhost, sends no ``Secure`` cookie). The rate-limit
+counters are in Redis when ``TUTOR_REDIS_URL`` is set (or ``redis_url`` given), as in production,
+else in each worker's memory.
 
 Then locust (headless, the users of :mod:`tutor.locustfile`) runs these phases, each for
 ``seconds`` and each in its own locust process, ``repeats`` times after a short warm-up of the mix:
@@ -21,12 +22,14 @@ Then locust (headless, the users of :mod:`tutor.locustfile`) runs these phases, 
 Each phase gives requests/s (requests finished in the phase after its first second, per second),
 p50 and p99 latency in milliseconds (as the client measured them, over the same requests) and the
 errors (any request that failed or got another status than a browser expects: 200 for a page,
-302 for a form post, over the whole phase). The figures printed are medians over the repeats; the
+302 for a form post, over the whole phase), and the CPU time per request that the server and the
+load client used (which, unlike rates and latencies, hardly depends on what else the machine
+runs). The figures printed are medians over the repeats; the
 mix/healthz ratio is the median of each repeat's ratio. Targets (issue 10, on a 2-core machine):
 the mix at 60% or more of the ceiling's requests/s, p99 under 100 ms at 200 requests/s, no errors.
 
 Bounded in time: each locust process is told its run time and is killed 60 s after it; gunicorn
-is stopped at the end whatever happens.
+is stopped at the end whatever happens (also on SIGTERM or SIGINT to ``tutor bench --load``).
 """
 
 from __future__ import annotations
