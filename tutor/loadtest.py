@@ -45,6 +45,7 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import NamedTuple
@@ -202,9 +203,10 @@ def learner_plan(quiz_seeds: int = 4, questions: int = 5) -> dict:
     return {"games": list(RULESET_NAMES), "languages": list(LANGUAGES), "steps": steps, "quizzes": quizzes}
 
 
-def _locust(port: int, user: str, users: int, seconds: float, pace: float, workdir: str) -> list:
-    """Run one locust phase against 127.0.0.1:``port``; the requests' records
-    ``[end time, name, ms, ok]``. Raises RuntimeError if locust fails to run."""
+def _locust(port: int, user: str, users: int, seconds: float, pace: float, workdir: str) -> dict:
+    """Run one locust phase against 127.0.0.1:``port``: ``{"records": [[end time, name, ms, ok],
+    ...], "cpu seconds": the client's CPU time from its first request on}``. Raises RuntimeError if
+    locust fails to run."""
     out = os.path.join(workdir, f"records-{secrets.token_hex(4)}.json")
     log = os.path.join(workdir, "locust.log")
     cmd = [sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), "--headless", "--host", f"http://127.0.0.1:{port}",
@@ -225,22 +227,15 @@ def _locust(port: int, user: str, users: int, seconds: float, pace: float, workd
 
 def _phase(server: Server, user: str, users: int, seconds: float, pace: float, workdir: str) -> dict:
     """One phase's :func:`figures`, with the CPU time per request (ms) that the server (master and
-    workers) and the load client (the locust process) used during it: ``server cpu ms``,
-    ``client cpu ms``. Unlike rates and latencies these hardly depend on what else the machine runs."""
-    server0, client0 = server.cpu_seconds(), _children_cpu()
-    out = figures(_locust(server.port, user, users, seconds, pace, workdir))
+    workers) and the load client (the locust process, from its first request on) used during it:
+    ``server cpu ms``, ``client cpu ms``. Unlike rates and latencies these hardly depend on what else the machine runs."""
+    server0 = server.cpu_seconds()
+    done = _locust(server.port, user, users, seconds, pace, workdir)
+    out = figures(done["records"])
     n = max(1, out["requests"])
     out["server cpu ms"] = 1000 * max(0.0, server.cpu_seconds() - server0) / n
-    out["client cpu ms"] = 1000 * (_children_cpu() - client0) / n
+    out["client cpu ms"] = 1000 * done["cpu seconds"] / n
     return out
-
-
-def _children_cpu() -> float:
-    """CPU time (seconds) of this process's finished child processes."""
-    import resource
-
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 def figures(records: list, warmup: float = 1.0) -> dict:
@@ -286,9 +281,8 @@ def run_load(database: str = "sqlite", seconds: float = 10.0, rate: float = 200.
         raise ValueError("seconds and rate must be positive, repeats, users and workers at least 1")
     rate_users = max(1, round(rate / PACE_PER_USER))
     load_before = os.getloadavg()[0]
-    with tempfile.TemporaryDirectory(prefix="tutor-load-") as inst:
-        with open(os.path.join(inst, "plan.json"), "w", encoding="utf-8") as f:
-            json.dump(learner_plan(), f)
+    with tempfile.TemporaryDirectory(prefix="tutor-load-") as inst, ThreadPoolExecutor(1) as pool:
+        plan = pool.submit(learner_plan)  # worked out here while gunicorn starts in its own processes
         with _database(database, inst, postgres_url) as url:
             env = dict(os.environ, TUTOR_ENV="production", TUTOR_SECRET_KEY=secrets.token_hex(32),
                        TUTOR_INSTANCE_PATH=inst, TUTOR_DATABASE_URL=url,
@@ -299,7 +293,9 @@ def run_load(database: str = "sqlite", seconds: float = 10.0, rate: float = 200.
             limits_in = "redis" if env.get("TUTOR_REDIS_URL", "").strip() else "memory"
             runs = []
             with gunicorn_server(env, workers, log_path) as server:
-                _locust(server.port, "Learner", users, min(3.0, seconds), 0.0, inst)  # warm-up, not counted
+                with open(os.path.join(inst, "plan.json"), "w", encoding="utf-8") as f:
+                    json.dump(plan.result(), f)
+                _locust(server.port, "Learner", users, min(3.0, seconds / 2), 0.0, inst)  # warm-up, not counted
                 for _ in range(repeats):
                     runs.append({
                         "healthz": _phase(server, "Health", users, seconds, 0.0, inst),

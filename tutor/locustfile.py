@@ -22,7 +22,8 @@ quiz reproducibly from its seed) with the answers' form fields.
 
 A response other than the expected status (200 for a page, 302 for a form post) is a failure.
 Every request is recorded (end time, name, milliseconds, ok) and written as JSON to the file named
-by ``--tutor-out`` when locust stops. ``--tutor-pace R`` sends each user's requests at R per second
+by ``--tutor-out`` when locust stops (``{"records": [...], "cpu seconds": s}``, with the CPU time
+this process used from its first request on: the client's cost of the load, without its start). ``--tutor-pace R`` sends each user's requests at R per second
 (a fixed schedule, caught up when late), else without pause.
 """
 
@@ -55,8 +56,13 @@ def _options(parser) -> None:
                         help="requests per second per user (0: no pause)")
 
 
+_CPU_AT_FIRST: list[float] = []
+
+
 @events.request.add_listener
 def _record(request_type, name, response_time, exception, **_kw) -> None:
+    if not _CPU_AT_FIRST:
+        _CPU_AT_FIRST.append(time.process_time())
     _RECORDS.append((time.time(), f"{request_type} {name}", response_time, exception is None))
 
 
@@ -64,8 +70,9 @@ def _record(request_type, name, response_time, exception, **_kw) -> None:
 def _write(environment, **_kw) -> None:
     out = environment.parsed_options.tutor_out if environment.parsed_options else ""
     if out:
+        cpu = time.process_time() - _CPU_AT_FIRST[0] if _CPU_AT_FIRST else 0.0
         with open(out, "w", encoding="utf-8") as f:
-            json.dump(_RECORDS, f)
+            json.dump({"records": _RECORDS, "cpu seconds": cpu}, f)
 
 
 PLAN: dict[str, Any] = {}
