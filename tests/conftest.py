@@ -67,16 +67,45 @@ def redis_url():
     return REDIS_URL
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request, tmp_path):
-    """Each database the app supports, at the migrations' head (as ``tutor db upgrade`` leaves it
-    on deploy): a new SQLite file, then a new PostgreSQL schema."""
+#: The databases the app supports, in the order a test runs on them.
+DATABASES = ("sqlite", "postgresql")
+
+
+def _migrated(kind: str, request, tmp_path) -> str:
+    """A new database of ``kind`` at the migrations' head (as ``tutor db upgrade`` leaves it on
+    deploy): a SQLite file ``tmp_path/test.sqlite3``, or a new PostgreSQL schema (``postgres_url``)."""
     from web_support import migrated_database
 
     from tutor.migrations import upgrade
 
-    if request.param == "sqlite":
+    if kind == "sqlite":
         return migrated_database(tmp_path / "test.sqlite3")
     url = request.getfixturevalue("postgres_url")
     upgrade(url)
     return url
+
+
+@pytest.fixture(params=DATABASES)
+def database_url(request, tmp_path):
+    """Each database the app supports, at the migrations' head: a new SQLite file, then a new
+    PostgreSQL schema."""
+    return _migrated(request.param, request, tmp_path)
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "both_databases: run the test on SQLite and on PostgreSQL "
+                                       "(through the app_database fixture)")
+
+
+def pytest_generate_tests(metafunc):
+    if "app_database" in metafunc.fixturenames and metafunc.definition.get_closest_marker("both_databases"):
+        metafunc.parametrize("app_database", DATABASES, indirect=True)
+
+
+@pytest.fixture
+def app_database(request, tmp_path):
+    """The database of a test's app (web_support.make_app's ``DATABASE_URL``), at the migrations'
+    head: a new SQLite file; for a test marked ``both_databases`` (on the test, its class or its
+    module) the test runs twice, on that and on a new PostgreSQL schema. The web tests that write or
+    read learner data are so marked: together they cover every table and every write path."""
+    return _migrated(getattr(request, "param", "sqlite"), request, tmp_path)

@@ -22,7 +22,7 @@ import textwrap
 from urllib.parse import urljoin, urlsplit
 
 import pytest
-from web_support import all_rows, csrf_of, expected, form_for, lesson_exercise, make_app
+from web_support import all_rows, csrf_of, dispose, expected, form_for, lesson_exercise, make_app
 
 from tutor.solve import answer
 from tutor.web import exercises as X
@@ -315,10 +315,11 @@ def test_cli_error_messages_are_valid_unicode(raw):
 # ================================================================================ HTTP: app fixtures
 
 @pytest.fixture
-def app(tmp_path):
-    app = make_app(tmp_path)
+def app(tmp_path, app_database):
+    app = make_app(tmp_path, DATABASE_URL=app_database)
     app.logger.disabled = True
-    return app
+    yield app
+    dispose(app)
 
 
 @pytest.fixture
@@ -622,6 +623,7 @@ def test_display_name_is_escaped_and_stripped_of_bidi_controls(client, app):
         assert ch not in html
 
 
+@pytest.mark.both_databases
 def test_display_name_too_long_is_400_and_not_stored(client, app):
     from sqlalchemy import select
 
@@ -675,6 +677,7 @@ def test_every_form_refuses_a_missing_or_forged_csrf_token(client, app, token):
     no_rows(app)
 
 
+@pytest.mark.both_databases
 def test_forged_exercise_step_and_quiz_ids_write_nothing(client, app):
     step, ex = lesson_exercise("hokm", "trick-winner")
     tok = page_token(client, f"/en/learn/hokm/{step.id}")
@@ -718,6 +721,7 @@ def test_oversized_form_field_is_400_and_writes_nothing(client, app):
     no_rows(app)
 
 
+@pytest.mark.both_databases
 def test_done_on_a_step_with_unsolved_exercises_does_not_mark_it_done(client, app):
     """BUG (integrity): the "done" button is only shown on steps without exercises, but
     POST /<lang>/learn/<ruleset>/<step>/done marks any step done, even one whose exercises were never

@@ -9,6 +9,7 @@ import pytest
 from web_support import (
     all_rows,
     csrf_of,
+    dispose,
     expected,
     form_for,
     lesson_exercise,
@@ -26,8 +27,10 @@ from tutor.web.security import CSP
 
 
 @pytest.fixture
-def app(tmp_path):
-    return make_app(tmp_path)
+def app(tmp_path, app_database):
+    app = make_app(tmp_path, DATABASE_URL=app_database)
+    yield app
+    dispose(app)
 
 
 @pytest.fixture
@@ -108,6 +111,7 @@ def test_session_cookie_flags(client):
     assert "HttpOnly" in cookie and "Secure" in cookie and "SameSite=Lax" in cookie
 
 
+@pytest.mark.both_databases
 def test_form_without_csrf_token_is_refused(client, app):
     step, ex = lesson_exercise("hokm", "trick-winner")
     r = client.post(f"/en/learn/hokm/{step.id}/{ex.id}", data=form_for(ex, expected(ex)))
@@ -155,6 +159,7 @@ def test_healthz(client):
     assert r.status_code == 200 and r.get_json() == {"status": "ok"}
 
 
+@pytest.mark.both_databases
 def test_huge_form_body_is_400_and_writes_nothing(client, app):
     step, ex = lesson_exercise("hokm", "legal-cards")
     r = client.post(f"/en/learn/hokm/{step.id}/{ex.id}", data={"card": "x" * 200_000})

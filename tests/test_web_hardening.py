@@ -25,6 +25,7 @@ from sqlalchemy import select
 from web_support import (
     all_rows,
     csrf_of,
+    dispose,
     expected,
     form_for,
     lesson_exercise,
@@ -39,11 +40,6 @@ from tutor import cli
 from tutor.migrations import upgrade
 from tutor.web import MIN_SECRET_BYTES, ConfigError, _secret_key_file, create_app
 from tutor.web.db import MAX_ID, Attempt, Learner, Mistake, id_from_request
-
-
-def dispose(app) -> None:
-    """Close the app's database connections (a test's PostgreSQL schema is dropped after it)."""
-    app.extensions["tutor_db"].kw["bind"].dispose()
 
 
 @pytest.fixture

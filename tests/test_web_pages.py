@@ -11,6 +11,7 @@ from markupsafe import escape
 from web_support import (
     all_rows,
     csrf_of,
+    dispose,
     expected,
     form_for,
     lesson_exercise,
@@ -29,8 +30,10 @@ from tutor.web.table import players_of
 
 
 @pytest.fixture
-def app(tmp_path):
-    return make_app(tmp_path)
+def app(tmp_path, app_database):
+    app = make_app(tmp_path, DATABASE_URL=app_database)
+    yield app
+    dispose(app)
 
 
 @pytest.fixture
@@ -61,6 +64,7 @@ def test_home_lists_the_three_games(client):
         assert f"of {len(X.lesson_path(r))} steps done" in html
 
 
+@pytest.mark.both_databases
 def test_lesson_path_lists_units_and_highlights_next_step(client):
     path = X.lesson_path("hokm")
     html = client.get("/en/learn/hokm/").get_data(as_text=True)
@@ -128,6 +132,7 @@ def test_question_page_does_not_leak_the_trick_winner(client):
 
 # ------------------------------------------------------------------------------------------ answering
 
+@pytest.mark.both_databases
 def test_right_answer_is_recorded_and_marks_progress(client, app):
     step, ex = lesson_exercise("hokm", "trick-winner")
     r = post_answer(client, "en", step, ex, form_for(ex, expected(ex)))
@@ -143,6 +148,7 @@ def test_right_answer_is_recorded_and_marks_progress(client, app):
         db.close()
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize("lang", ["en", "fa"])
 def test_wrong_answer_shows_the_engines_reason_right_answer_and_lesson_link(client, app, lang):
     step, ex = lesson_exercise("hokm", "legal-cards",
@@ -248,6 +254,7 @@ def test_forged_exercise_and_step_ids(client, app):
     assert set(all_rows(app).values()) == {0}
 
 
+@pytest.mark.both_databases
 def test_someone_elses_attempt_is_not_shown(client, app, tmp_path):
     step, ex = lesson_exercise("hokm", "trick-winner")
     r = post_answer(client, "en", step, ex, form_for(ex, expected(ex)))
@@ -266,6 +273,7 @@ def start_quiz(client, lang="en", game="hokm", seed="7", count="5", difficulty="
     return client.post(f"/{lang}/practice/", data=data)
 
 
+@pytest.mark.both_databases
 def test_quiz_is_reproducible_from_its_seed(app):
     a, b = app.test_client(), app.test_client()
     start_quiz(a, seed="12345")
@@ -282,6 +290,7 @@ def test_quiz_is_reproducible_from_its_seed(app):
         db.close()
 
 
+@pytest.mark.both_databases
 def test_quiz_flow_feedback_and_results(client, app):
     r = start_quiz(client, seed="99", kinds_=["trick-winner", "legal-cards", "round-score"])
     assert r.status_code == 302
@@ -314,6 +323,7 @@ def test_quiz_flow_feedback_and_results(client, app):
     assert rows(app, Mistake) == 1 and rows(app, Attempt) == 5
 
 
+@pytest.mark.both_databases
 def test_quiz_of_another_learner_is_404(client, app):
     r = start_quiz(client)
     url = r.headers["Location"]
@@ -332,6 +342,7 @@ def test_practice_setup_rejects_bad_settings(client, app):
 
 # ------------------------------------------------------------------------------------------ progress
 
+@pytest.mark.both_databases
 def test_progress_reset_and_replay_mistakes(client, app):
     step, ex = lesson_exercise("hokm", "trick-winner")
     post_answer(client, "en", step, ex, form_for(ex, wrong_value(ex, expected(ex))))
@@ -353,6 +364,7 @@ def test_progress_reset_and_replay_mistakes(client, app):
     assert listed_mistakes(app) == 2 and rows(app, Mistake) == 2
 
 
+@pytest.mark.both_databases
 def test_display_name(client, app):
     html = client.get("/en/progress/").get_data(as_text=True)
     r = client.post("/en/progress/name", data={"name": "  Shirin  ", "csrf_token": csrf_of(html)})
@@ -378,6 +390,7 @@ def test_odd_attempt_ids_in_the_url_are_ignored(client, a):
     assert r.status_code == 200 and 'class="verdict' not in r.get_data(as_text=True)
 
 
+@pytest.mark.both_databases
 def test_home_continue_goes_to_the_next_step(client):
     path = X.lesson_path("all-fours")
     first = path.steps[0]

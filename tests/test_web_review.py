@@ -17,6 +17,7 @@ from sqlalchemy import select
 from web_support import (
     all_rows,
     csrf_of,
+    dispose,
     expected,
     form_for,
     listed_mistakes,
@@ -30,6 +31,9 @@ from tutor.migrations import head, upgrade
 from tutor.web import exercises as X
 from tutor.web import review
 from tutor.web.db import Attempt, Mistake, Quiz
+
+#: Every review test that answers through the app runs on SQLite and on PostgreSQL.
+pytestmark = pytest.mark.both_databases
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
@@ -54,8 +58,10 @@ def clock():
 
 
 @pytest.fixture
-def app(tmp_path, clock):
-    return make_app(tmp_path, CLOCK=clock)
+def app(tmp_path, clock, app_database):
+    app = make_app(tmp_path, CLOCK=clock, DATABASE_URL=app_database)
+    yield app
+    dispose(app)
 
 
 @pytest.fixture

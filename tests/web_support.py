@@ -66,6 +66,11 @@ def make_app(tmp_path, **config):
     return create_app(conf, content=ContentStore.shared())  # the content is loaded once per test run
 
 
+def dispose(app) -> None:
+    """Close the app's database connections (a test's PostgreSQL schema is dropped after it)."""
+    app.extensions["tutor_db"].kw["bind"].dispose()
+
+
 def rows(app, model) -> int:
     """Number of rows of ``model`` in the app's database."""
     with app.app_context():

@@ -635,14 +635,6 @@ def _ns(ns: float) -> str:
 # ---------------------------------------------------------------------------------------------
 # tutor bench --web: the web app under gunicorn
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _hit(port: int, method: str, path: str, body: bytes | None, count: int, concurrency: int) -> dict[str, float]:
     """Send ``count`` requests from ``concurrency`` threads; requests/s and latency percentiles (ms)."""
     import http.client
@@ -700,52 +692,26 @@ def bench_web(requests: int = 2000, concurrency: int = 4, workers: int = 2) -> d
     """Start gunicorn (``workers`` sync workers) on a free loopback port and measure answering a
     question through the API (``POST /api/v1/exercises/<id>/answer``) against ``GET /healthz``
     (the ceiling). Returns ``{"answer": {...}, "healthz": {...}, "ratio": {...}}``."""
-    import subprocess
-    import sys
-    import urllib.request
-
     from .content import kinds
+    from .loadtest import gunicorn_server
     from .web.exercises import content, ref_of
 
     timed_kind = "legal-cards"  # the answer timed: the first Hokm lesson exercise of this kind
     ex = next(e for s in content().lesson_path("hokm", "en").steps for e in s.exercises if e.kind == timed_kind)
     expected, _answer = kinds.expected_answer(ex)
     body = json.dumps({"answer": expected, "lang": "en"}).encode()
-    port = _free_port()
-    with tempfile.TemporaryDirectory() as inst, open(os.path.join(inst, "gunicorn.log"), "w+b") as log:
+    with tempfile.TemporaryDirectory() as inst:
         # production settings, with the API answer limit raised so that the limiter is measured
         # counting, not refusing, this one client's requests
         env = dict(os.environ, TUTOR_INSTANCE_PATH=inst, TUTOR_SECRET_KEY=os.urandom(32).hex(),
                    TUTOR_ENV="production", TUTOR_LIMIT_API_ANSWER="1000000/second")
-        # The deploy step: migrate once, then start the workers (which only check the schema).
-        subprocess.run([sys.executable, "-m", "tutor.cli", "db", "upgrade"], env=env, check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        proc = subprocess.Popen(  # the log goes to a file: a full pipe would stall the server
-            [sys.executable, "-m", "gunicorn", "-w", str(workers), "-b", f"127.0.0.1:{port}", "--log-level",
-             "warning", "tutor.web:create_app()"], env=env, stdout=subprocess.DEVNULL, stderr=log)
-        try:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as r:
-                        if r.status == 200:
-                            break
-                except OSError:
-                    if proc.poll() is not None or time.monotonic() > deadline:
-                        log.seek(0)
-                        raise RuntimeError("gunicorn did not start: " + log.read().decode()[-500:]) from None
-                    time.sleep(0.1)
+        with gunicorn_server(env, workers) as server:  # migrates first, as a deploy does
+            port = server.port
             path = f"/api/v1/exercises/{ref_of(ex)}/answer"
             _hit(port, "POST", path, body, min(100, requests), concurrency)  # warm-up: imports, caches
             _hit(port, "GET", "/healthz", None, min(100, requests), concurrency)
             answer = _hit(port, "POST", path, body, requests, concurrency)
             health = _hit(port, "GET", "/healthz", None, requests, concurrency)
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
     ratio = answer["requests/s"] / health["requests/s"] if health["requests/s"] else 0.0
     return {"answer": answer, "healthz": health, "ratio": {"answer/healthz": ratio}}
 

@@ -154,13 +154,15 @@ def _check(args: argparse.Namespace) -> int:
                        "the calls the app makes (with reasons, solve per ask) beside the bare ones",
          arguments=[
              (("rulesets",), {"nargs": "*", "help": "rulesets to measure (default: all)"}),
-             (("--seconds",), {"type": float, "default": 1.0, "help": "time per figure (default 1)"}),
+             (("--seconds",), {"type": float, "default": None,
+                               "help": "time per figure (default 1; with --load, per phase: default 10)"}),
              (("--scenarios",), {"type": int, "default": 5000,
                                  "help": "scenarios in the generated JSON Lines file (default 5000; 0 skips)"}),
              (("--keep",), {"metavar": "FILE", "help": "keep the generated JSON Lines file (one ruleset)"}),
-             (("--repeats",), {"type": int, "default": 7,
+             (("--repeats",), {"type": int, "default": None,
                                "help": "repeats of each timed call beside its bare call; the median is "
-                                       "reported (default 7; 0 skips these rows)"}),
+                                       "reported (default 7; 0 skips these rows); with --load, runs of the "
+                                       "phases (default 3)"}),
              (("--items",), {"type": int, "default": 2000,
                              "help": "inputs per timed pass of those rows (default 2000)"}),
              (("--json",), {"action": "store_true", "help": "print JSON"}),
@@ -168,14 +170,32 @@ def _check(args: argparse.Namespace) -> int:
                            "help": "measure the web app instead: gunicorn with 2 workers, answering a question "
                                    "through the API against /healthz (requests/s, p50/p99 latency)"}),
              (("--requests",), {"type": int, "default": 2000, "help": "requests per web figure (default 2000)"}),
+             (("--load",), {"action": "store_true",
+                            "help": "load test instead (locust): gunicorn with 2 workers, a learner's mix of pages "
+                                    "and form posts against /healthz, and the mix at a fixed rate (requests/s, "
+                                    "p50/p99 latency, errors); exit status 1 if a request failed"}),
+             (("--database",), {"choices": ["sqlite", "postgresql"], "default": "sqlite",
+                                "help": "with --load: a new SQLite file, or a new schema in the PostgreSQL "
+                                        "database of --postgres-url (default sqlite)"}),
+             (("--postgres-url",), {"default": None, "metavar": "URL",
+                                    "help": "with --load --database postgresql: the database to make the schema in "
+                                            "(default postgresql+psycopg://postgres@127.0.0.1:5432/postgres)"}),
+             (("--rate",), {"type": float, "default": 200.0,
+                            "help": "with --load: requests/s of the fixed-rate phase (default 200)"}),
+             (("--users",), {"type": int, "default": 8,
+                             "help": "with --load: users of the phases without pause (default 8)"}),
          ])
 def _bench(args: argparse.Namespace) -> int:
+    if args.load:
+        from .loadtest import main as load_main
+        return load_main(args.database, 10.0 if args.seconds is None else args.seconds, args.rate,
+                         3 if args.repeats is None else args.repeats, args.users, args.json, args.postgres_url)
     if args.web:
         from .bench import main_web
         return main_web(max(1, args.requests), args.json)
     from .bench import main as bench_main
-    return bench_main(args.rulesets, args.seconds, args.scenarios, args.json, args.keep, max(0, args.repeats),
-                      max(1, args.items))
+    return bench_main(args.rulesets, 1.0 if args.seconds is None else args.seconds, args.scenarios, args.json,
+                      args.keep, max(0, 7 if args.repeats is None else args.repeats), max(1, args.items))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -139,6 +139,8 @@ def text_direction(lang: str) -> str:
 
 def normalize_lang(tag: object) -> str | None:
     """A supported language code for a tag such as ``"fa"``, ``"fa-IR"``, ``"BG_bg"``; else None."""
+    if isinstance(tag, str) and tag in LANGUAGES:  # the common case: already a supported code
+        return tag
     if not isinstance(tag, str):
         return None
     primary = re.split(r"[-_]", tag.strip().lower(), maxsplit=1)[0]
@@ -315,7 +317,13 @@ def fmt_number(n: float, group: bool = True) -> str:
     """``n`` formatted for the current language with Babel; Persian uses Persian digits (``1234``
     -> ``۱٬۲۳۴``). ``group=False`` leaves out the thousands separator (for numbers one types back,
     such as seeds)."""
-    lang = current_lang()
+    return _fmt_number(n, current_lang(), group)
+
+
+@functools.lru_cache(maxsize=4096)
+def _fmt_number(n: float, lang: str, group: bool) -> str:
+    """:func:`fmt_number` for a supported ``lang``, kept: a page shows the same small numbers
+    (seats, points, positions) many times, and Babel's formatting costs tens of microseconds."""
     if lang == "fa":
         return format_decimal(n, locale="fa", numbering_system="arabext",
                               group_separator=group).translate(_PERSIAN_DIGITS)

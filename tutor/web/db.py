@@ -239,11 +239,18 @@ def _give_learner_id(response: Response) -> Response:
 
 
 def current_learner() -> Learner | None:
-    """The learner of this request's cookie, or None (nothing is written)."""
+    """The learner of this request's cookie, or None (nothing is written). A learner found is
+    kept for the rest of the request (a page asks several times)."""
     anon = _session_anon()
     if anon is None:
         return None
-    return get_session().scalar(select(Learner).where(Learner.anon_id == anon))
+    found = g.get("tutor_learner")
+    if found is not None and found.anon_id == anon:
+        return found
+    found = get_session().scalar(select(Learner).where(Learner.anon_id == anon))
+    if found is not None:
+        g.tutor_learner = found
+    return found
 
 
 def learner_for_write(db: Session) -> Learner:
