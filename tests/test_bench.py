@@ -26,8 +26,8 @@ def test_a_reason_costs_at_most_ten_times_the_bare_call(ruleset):
 
 def test_call_costs_rows_per_ruleset():
     costs = call_costs("trinidad", repeats=2, items=100)
-    assert list(costs) == ["legal plays + reason", "trick winner + reason", "solve hand-score", "solve legal-plays", "solve make-trump",
-                           "solve trick-winner", "solve turn-up"]
+    assert list(costs) == ["legal plays + reason", "trick winner + reason", "solve first-lead", "solve hand-score",
+                           "solve legal-plays", "solve make-trump", "solve trick-winner", "solve turn-up"]
     for label, c in costs.items():
         assert c["bare ns"] > 0 and c["ns"] > 0, label
         assert c["ratio"] > 1.0, label  # the app's call does the bare work and more
@@ -46,8 +46,8 @@ def test_bench_prints_the_calls_beside_the_bare_ones(capsys):
     out = capsys.readouterr().out
     rows = [line.split() for line in out.splitlines() if line.startswith("hokm ") and " ratio " in line]
     assert [" ".join(r[1:r.index("bare")]) for r in rows] == [
-        "legal plays + reason", "trick winner + reason", "card reason", "solve legal-plays", "solve round-playout",
-        "solve round-score", "solve trick-winner"]
+        "legal plays + reason", "trick winner + reason", "card reason", "solve first-lead", "solve legal-plays",
+        "solve round-playout", "solve round-score", "solve trick-winner"]
     assert all(float(r[-1]) > 1 for r in rows)
     verdict = out.strip().splitlines()[-1]
     assert verdict.startswith("reason cost")

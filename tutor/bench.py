@@ -452,6 +452,28 @@ def _app_tricks(tricks: list) -> list[tuple[list, object, int]]:
     return [([CARDS[c] for c in cards], Suit(trump), leader) for cards, trump, leader in tricks]
 
 
+def _first_leads(ruleset: str, rng: random.Random, n: int) -> list[dict]:
+    """``n`` random ``first-lead`` scenarios of ``ruleset`` (the seat of its hakem or dealer)."""
+    from .engine.rulesets import get_ruleset
+    r = get_ruleset(ruleset)
+    out = []
+    for _ in range(n):
+        players = rng.choice(r.players)
+        sc: dict = {"ruleset": ruleset, "ask": "first-lead", r.leader_field: rng.randrange(players)}
+        if players != r.default_players:
+            sc["players"] = players
+        out.append(sc)
+    return out
+
+
+def _first_lead_bare(s: Any) -> Callable[[], object] | None:
+    """The bare call of a ``first-lead`` scenario (else ``None``): the registry's rule."""
+    if s.ask != "first-lead":
+        return None
+    seat, players, info = getattr(s.fields, s.info.leader_field), s.players, s.info
+    return lambda: info.first_lead(seat, players)
+
+
 def _solve_passes(ruleset: str, rng: random.Random, per_ask: int) -> dict[str, tuple]:
     """``solve <ask>`` rows: ``per_ask`` generated scenarios of each ask of ``ruleset``, timed
     through :func:`tutor.solve.solve` (dict in, answer dict out: what the web app's grading calls)
@@ -459,12 +481,18 @@ def _solve_passes(ruleset: str, rng: random.Random, per_ask: int) -> dict[str, t
     from .solve import solve
     from .solve.common import asks_of, parse_scenario
     by_ask: dict[str, list[dict]] = {ask: [] for ask in asks_of(ruleset)}
+    by_ask["first-lead"] = _first_leads(ruleset, rng, per_ask)
+    drawn = 0
     for s in SCENARIO_SOURCES[ruleset](rng):
         group = by_ask[s["ask"]]
         if len(group) < per_ask:
             group.append(s)
             if all(len(g) >= per_ask for g in by_ask.values()):
                 break
+        drawn += 1
+        if drawn > 1000 * per_ask * len(by_ask):  # a source that never gives some ask: a bug, not a hang
+            missing = sorted(a for a, g in by_ask.items() if len(g) < per_ask)
+            raise RuntimeError(f"the {ruleset} scenario source gives no {', '.join(missing)} scenario")
     out = {}
     for ask, scenarios in sorted(by_ask.items()):
         bares = [SOLVE_BARE[ruleset](parse_scenario(s)[0]) for s in scenarios]
@@ -482,7 +510,10 @@ def _solve_passes(ruleset: str, rng: random.Random, per_ask: int) -> dict[str, t
 
 
 def _bare_legal_or_winner(s: Any, legal: Callable, winner: Callable) -> Callable[[], object] | None:
-    """The bare call of a ``legal-plays`` or ``trick-winner`` scenario (else ``None``)."""
+    """The bare call of a ``legal-plays``, ``trick-winner`` or ``first-lead`` scenario (else ``None``)."""
+    first = _first_lead_bare(s)
+    if first is not None:
+        return first
     from .engine.cards import mask_of
     if s.ask == "legal-plays":
         f = s.fields
