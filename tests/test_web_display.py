@@ -250,3 +250,33 @@ def test_persian_pages_show_no_latin_digits(app, client):
         assert visible_digits(client.get(r.headers["Location"]).get_data(as_text=True)) == [], ref
     assert visible_digits(client.get(f"{base}/results").get_data(as_text=True)) == []
     assert visible_digits(client.get("/fa/progress/").get_data(as_text=True)) == []
+
+
+_OPT = re.compile(r'<label class="opt( right| miss)?"><input type="radio" name="([\w-]+)" value="([^"]+)"([^>]*)>')
+
+
+@pytest.mark.parametrize(("ref", "name"), [("gen:hokm:next-leader:1:0", "seat"), ("gen:trinidad:next-leader:3:2", "seat"),
+                                           ("gen:hokm:next-hakem:1:0", "seat"), ("gen:hokm:round-score:1:0", "points"),
+                                           ("gen:hokm:game-winner:3:1", "winner"),
+                                           ("gen:all-fours:game-points:1:0", "game"),
+                                           ("gen:trinidad:game-points:3:4", "game")])
+@pytest.mark.parametrize("right_answer", [True, False])
+def test_answered_options_mark_the_right_one_and_a_wrong_choice(app, client, ref, name, right_answer):
+    """After answering, the right option is marked ✓ and the learner's other choice ✗; nothing else."""
+    ex = X.resolve(ref)
+    right = expected(ex)
+    given = right if right_answer else wrong_value(ex, right)
+    right_value, given_value = form_for(ex, right)[name], form_for(ex, given)[name]
+    base = start_quiz(client)
+    set_refs(app, [ref])
+    page = client.get(f"{base}/1").get_data(as_text=True)
+    assert " right\"" not in page and " miss\"" not in page and "opt-mark" not in page  # no key before answering
+    r = client.post(f"{base}/1", data=form_for(ex, given) | {"csrf_token": csrf_of(page)})
+    fb = client.get(r.headers["Location"]).get_data(as_text=True)
+    opts = [(mark.strip(), value, "checked" in rest) for mark, n, value, rest in _OPT.findall(fb) if n == name]
+    assert len(opts) >= 2
+    for mark, value, checked in opts:
+        assert checked == (value == given_value)
+        assert mark == ("right" if value == right_value else "miss" if value == given_value else ""), (value, mark)
+    marks = re.findall(r'<span class="opt-mark" aria-hidden="true">(.)</span>', fb)
+    assert marks == ["✓" if value == right_value else "✗" for _m, value, _c in opts if value in (right_value, given_value)]
