@@ -280,3 +280,29 @@ def test_answered_options_mark_the_right_one_and_a_wrong_choice(app, client, ref
         assert mark == ("right" if value == right_value else "miss" if value == given_value else ""), (value, mark)
     marks = re.findall(r'<span class="opt-mark" aria-hidden="true">(.)</span>', fb)
     assert marks == ["✓" if value == right_value else "✗" for _m, value, _c in opts if value in (right_value, given_value)]
+
+
+def heading_levels(html: str) -> list[int]:
+    main = re.search(r"<main.*?</main>", html, re.DOTALL)
+    return [int(h) for h in re.findall(r"<h([1-6])[\s>]", main.group(0) if main else "")]
+
+
+def test_question_and_feedback_pages_have_one_h1_and_no_skipped_heading_level(app, client):
+    """(axe-core's page-has-heading-one and heading-order, on a quiz question and its feedback.)"""
+    ref = "gen:all-fours:game-points:1:0"
+    ex = X.resolve(ref)
+    base = start_quiz(client)
+    set_refs(app, [ref])
+    page = client.get(f"{base}/1").get_data(as_text=True)
+    r = client.post(f"{base}/1", data=form_for(ex, wrong_value(ex, expected(ex))) | {"csrf_token": csrf_of(page)})
+    fb = client.get(r.headers["Location"]).get_data(as_text=True)
+    step = client.get("/en/learn/hokm/hokm-hakem").get_data(as_text=True)
+    s_ex = next(e for e in X.lesson_path("hokm", "en").get("hokm-hakem").exercises if e.id == "lead-2")
+    r = client.post("/en/learn/hokm/hokm-hakem/lead-2",
+                    data=form_for(s_ex, wrong_value(s_ex, expected(s_ex))) | {"csrf_token": csrf_of(step)})
+    step_fb = client.get(r.headers["Location"]).get_data(as_text=True)
+    for html in (page, fb, step_fb):
+        levels = heading_levels(html)
+        assert levels[0] == 1 and levels.count(1) == 1, levels
+        assert all(b <= a + 1 for a, b in zip(levels, levels[1:], strict=False)), levels
+    assert "<h2>The right answer</h2>" in fb and "<h2>The right answer</h2>" in step_fb
