@@ -271,6 +271,10 @@ def test_persian_lists_and_home_card_footers(page: Page, live):
     page.goto(f"{url}/results")
     assert page.evaluate("getComputedStyle(document.querySelector('ol.review')).listStyleType") == "persian"
     expect(page.locator("main")).to_contain_text("۲")
+    # the lesson path's units carry their own number badge: no second, list-marker number beside them
+    page.goto(f"{base}/fa/learn/hokm/")
+    for css in ("ol.units > li", "ol.steps > li"):
+        assert page.evaluate(f"getComputedStyle(document.querySelector('{css}')).listStyleType") == "none", css
     page.set_viewport_size({"width": 1100, "height": 900})
     page.goto(f"{base}/en/")
     for part in ("progress", ".actions", ".game-foot > .meta"):

@@ -189,7 +189,7 @@ def test_persian_results_use_persian_digits_for_the_seed_and_the_list(app, clien
     assert visible_digits(html) == []
     css = (X.__file__.rsplit("/", 1)[0] + "/static/tutor.css")
     with open(css, encoding="utf-8") as f:
-        assert ":lang(fa) ol { list-style-type: persian; }" in f.read()
+        assert ":where(:lang(fa)) ol { list-style-type: persian; }" in f.read()
 
 
 def test_a_seed_copied_from_a_persian_page_repeats_the_quiz(app, client):
@@ -260,3 +260,64 @@ def test_persian_pages_show_no_latin_digits(app, client):
         assert visible_digits(client.get(r.headers["Location"]).get_data(as_text=True)) == [], ref
     assert visible_digits(client.get(f"{base}/results").get_data(as_text=True)) == []
     assert visible_digits(client.get("/fa/progress/").get_data(as_text=True)) == []
+
+
+_OPT = re.compile(r'<label class="opt( right| miss)?"><input type="radio" name="([\w-]+)" value="([^"]+)"([^>]*)>')
+
+
+@pytest.mark.parametrize(("ref", "name"), [("gen:hokm:next-leader:1:0", "seat"), ("gen:trinidad:next-leader:3:2", "seat"),
+                                           ("gen:hokm:next-hakem:1:0", "seat"), ("gen:hokm:round-score:1:0", "points"),
+                                           ("gen:hokm:game-winner:3:1", "winner"),
+                                           ("gen:all-fours:game-points:1:0", "game"),
+                                           ("gen:trinidad:game-points:3:4", "game")])
+@pytest.mark.parametrize("right_answer", [True, False])
+def test_answered_options_mark_the_right_one_and_a_wrong_choice(app, client, ref, name, right_answer):
+    """After answering, the right option is marked ✓ and the learner's other choice ✗; nothing else."""
+    ex = X.resolve(ref)
+    right = expected(ex)
+    given = right if right_answer else wrong_value(ex, right)
+    right_value, given_value = form_for(ex, right)[name], form_for(ex, given)[name]
+    base = start_quiz(client)
+    set_refs(app, [ref])
+    page = client.get(f"{base}/1").get_data(as_text=True)
+    assert " right\"" not in page and " miss\"" not in page and "opt-mark" not in page  # no key before answering
+    r = client.post(f"{base}/1", data=form_for(ex, given) | {"csrf_token": csrf_of(page)})
+    fb = client.get(r.headers["Location"]).get_data(as_text=True)
+    opts = [(mark.strip(), value, "checked" in rest) for mark, n, value, rest in _OPT.findall(fb) if n == name]
+    assert len(opts) >= 2
+    for mark, value, checked in opts:
+        assert checked == (value == given_value)
+        assert mark == ("right" if value == right_value else "miss" if value == given_value else ""), (value, mark)
+    marks = re.findall(r'<span class="opt-mark" aria-hidden="true">(.)</span>', fb)
+    assert marks == ["✓" if value == right_value else "✗" for _m, value, _c in opts if value in (right_value, given_value)]
+
+
+def heading_levels(html: str) -> list[int]:
+    main = re.search(r"<main.*?</main>", html, re.DOTALL)
+    return [int(h) for h in re.findall(r"<h([1-6])[\s>]", main.group(0) if main else "")]
+
+
+def test_question_and_feedback_pages_pass_axe_structure_rules(app, client):
+    """One h1 and no skipped heading level (axe-core's page-has-heading-one, heading-order), on a quiz
+    question, its feedback and a lesson step's feedback."""
+    ref = "gen:all-fours:game-points:1:0"
+    ex = X.resolve(ref)
+    base = start_quiz(client)
+    set_refs(app, [ref])
+    page = client.get(f"{base}/1").get_data(as_text=True)
+    r = client.post(f"{base}/1", data=form_for(ex, wrong_value(ex, expected(ex))) | {"csrf_token": csrf_of(page)})
+    fb = client.get(r.headers["Location"]).get_data(as_text=True)
+    step = client.get("/en/learn/hokm/hokm-hakem").get_data(as_text=True)
+    s_ex = next(e for e in X.lesson_path("hokm", "en").get("hokm-hakem").exercises if e.id == "lead-2")
+    r = client.post("/en/learn/hokm/hokm-hakem/lead-2",
+                    data=form_for(s_ex, wrong_value(s_ex, expected(s_ex))) | {"csrf_token": csrf_of(step)})
+    step_fb = client.get(r.headers["Location"]).get_data(as_text=True)
+    for html in (page, fb, step_fb):
+        levels = heading_levels(html)
+        assert levels[0] == 1 and levels.count(1) == 1, levels
+        assert all(b <= a + 1 for a, b in zip(levels, levels[1:], strict=False)), levels
+    assert "<h2>The right answer</h2>" in fb and "<h2>The right answer</h2>" in step_fb
+    # (axe-core's aria-prohibited-attr: a plain span cannot be named; the ✓ of a line is read as words)
+    for html in (page, fb, step_fb):
+        assert not re.search(r"<span(?![^>]*\brole=)[^>]*\baria-label=", html)
+    assert '<span class="sr-only">you got this right</span>' in fb
