@@ -308,7 +308,7 @@ def test_question_and_feedback_pages_pass_axe_structure_rules(app, client):
     r = client.post(f"{base}/1", data=form_for(ex, wrong_value(ex, expected(ex))) | {"csrf_token": csrf_of(page)})
     fb = client.get(r.headers["Location"]).get_data(as_text=True)
     step = client.get("/en/learn/hokm/hokm-hakem").get_data(as_text=True)
-    s_ex = next(e for e in X.lesson_path("hokm", "en").get("hokm-hakem").exercises if e.id == "lead-2")
+    s_ex = next(e for e in X.content().lesson_path("hokm", "en").get("hokm-hakem").exercises if e.id == "lead-2")
     r = client.post("/en/learn/hokm/hokm-hakem/lead-2",
                     data=form_for(s_ex, wrong_value(s_ex, expected(s_ex))) | {"csrf_token": csrf_of(step)})
     step_fb = client.get(r.headers["Location"]).get_data(as_text=True)
