@@ -123,6 +123,6 @@ def lazy_reason(code: str, rule: str, build: Callable[..., dict[str, object]], *
 REASON_TEXTS: dict[str, str] = {
     "lead-any": N_("You are leading the trick, so you may play any card."),
     "hakem-leads": N_("The hakem (seat %(hakem)s) leads the first trick."),
-    "eldest-leads": N_("The player after the dealer (seat %(dealer)s) in the order of play leads the first trick: "
+    "eldest-leads": N_("Dealer: seat %(dealer)s. The next player in the order of play leads the first trick: "
                        "seat %(leader)s."),
 }
