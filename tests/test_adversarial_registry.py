@@ -1,0 +1,100 @@
+"""Adversarial input after the redesign: the command line (`tutor db`, `tutor serve`) with bad
+arguments and a bad environment, the exercise-kind registry's new kinds (next-leader, game-points)
+through the API, the lesson forms and generated refs, and the practice quiz form.
+
+Every test pins what the team's standards promise for bad input: a command line answers with one
+clear line on standard error and exit status 2, never a traceback; HTTP answers 400 with a message
+(a JSON error, or a form message beside the exercise with the learner kept on the page), never 500,
+and writes nothing for a refused request; no page or API view shows the answer before the learner
+has answered.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tutor import cli
+from tutor.migrations import head
+
+# ================================================================================ tutor db, tutor serve
+
+
+def one_error_line(err: str, prefix: str) -> str:
+    """The single line a command printed on standard error for bad input."""
+    assert "Traceback" not in err, err
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(prefix), err
+    return lines[0]
+
+
+@pytest.fixture
+def db_env(tmp_path, monkeypatch):
+    """A private instance folder and a fresh SQLite database for `tutor db`."""
+    monkeypatch.setenv("TUTOR_INSTANCE_PATH", str(tmp_path / "inst"))
+    monkeypatch.setenv("TUTOR_DATABASE_URL", f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    for name in ("TUTOR_ENV", "TUTOR_PROXIES"):
+        monkeypatch.delenv(name, raising=False)
+    return tmp_path
+
+
+@pytest.mark.parametrize("to", ["nope", "", "-1", "+5", "abc:def"])
+def test_db_upgrade_to_a_revision_that_does_not_exist(db_env, capsys, to):
+    """`tutor db upgrade --to nope` (or "", -1, +5, a range) printed Alembic's traceback and exited 1."""
+    assert cli.main(["db", "upgrade", "--to", to]) == 2
+    line = one_error_line(capsys.readouterr().err, "tutor db upgrade: ")
+    assert "revision" in line
+    assert cli.main(["db", "current"]) == 0 and capsys.readouterr().out == "none\n"  # nothing was applied
+
+
+@pytest.mark.parametrize("action", ["current", "upgrade"])
+@pytest.mark.parametrize("url", ["garbage", "nope://x", "sqlite:////no-such-folder/x/db.sqlite3",
+                                 "postgresql+psycopg://tutor:s3cret@127.0.0.1:1/tutor"],
+                         ids=["unparseable", "unknown-dialect", "no-folder", "no-server"])
+def test_db_with_a_database_it_cannot_reach(db_env, monkeypatch, capsys, action, url):
+    """`tutor db current` printed a traceback for any database it could not open, and `tutor db
+    upgrade` for a URL SQLAlchemy cannot parse. The password never shows."""
+    monkeypatch.setenv("TUTOR_DATABASE_URL", url)
+    assert cli.main(["db", action]) == 2
+    line = one_error_line(capsys.readouterr().err, f"tutor db {action}: ")
+    assert "s3cret" not in line
+
+
+BAD_ENV = [("TUTOR_ENV", "staging"), ("TUTOR_PROXIES", "abc"),
+           ("TUTOR_INSTANCE_PATH", "/proc/no-such-folder"), ("TUTOR_INSTANCE_PATH", "relative/instance")]
+
+
+@pytest.mark.parametrize(("name", "value"), BAD_ENV)
+@pytest.mark.parametrize("action", ["current", "upgrade"])
+def test_db_with_a_bad_environment(db_env, monkeypatch, capsys, name, value, action):
+    """A bad TUTOR_* variable made `tutor db` print a traceback (ConfigError; FileNotFoundError for
+    an instance folder it cannot make; Flask's ValueError for a relative one). `tutor db head`
+    reads no configuration at all."""
+    monkeypatch.setenv(name, value)
+    assert cli.main(["db", action]) == 2
+    one_error_line(capsys.readouterr().err, f"tutor db {action}: ")
+    assert cli.main(["db", "head"]) == 0 and capsys.readouterr().out == f"{head()}\n"
+
+
+@pytest.mark.parametrize("instance", ["/proc/no-such-folder", "relative/instance"])
+def test_serve_with_an_instance_folder_it_cannot_use(tmp_path, instance):
+    """`tutor serve` with TUTOR_INSTANCE_PATH under /proc (FileNotFoundError) or relative (Flask's
+    ValueError) printed a traceback and exited 1; gunicorn's create_app() the same."""
+    env = {"PATH": "/usr/bin:/bin", "TUTOR_INSTANCE_PATH": instance, "HOME": str(tmp_path)}
+    p = subprocess.run([sys.executable, "-m", "tutor.cli", "serve", "--port", "1"], check=False, env=env,
+                       capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert p.returncode == 2
+    assert "TUTOR_INSTANCE_PATH" in one_error_line(p.stderr, "tutor serve: ")
+    assert not (tmp_path / "relative").exists()
+
+
+@pytest.mark.parametrize("port", ["99999", "65536", "-1", "http"])
+def test_serve_port_out_of_range_is_a_usage_error(capsys, port):
+    """`tutor serve --port 99999` listened on port 34463 (99999 mod 65536), `--port -1` on another
+    port: a port outside 0-65535 is a usage error (exit 2) before anything starts."""
+    with pytest.raises(SystemExit) as e:
+        cli.build_parser().parse_args(["serve", "--port", port])
+    assert e.value.code == 2
+    assert "--port" in capsys.readouterr().err
