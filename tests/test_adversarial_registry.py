@@ -15,6 +15,7 @@ import subprocess
 import sys
 
 import pytest
+from web_support import csrf_of, make_app
 
 from tutor import cli
 from tutor.migrations import head
@@ -98,3 +99,43 @@ def test_serve_port_out_of_range_is_a_usage_error(capsys, port):
         cli.build_parser().parse_args(["serve", "--port", port])
     assert e.value.code == 2
     assert "--port" in capsys.readouterr().err
+
+
+
+# ================================================================================ practice quiz form
+
+@pytest.fixture
+def app(tmp_path):
+    app = make_app(tmp_path)
+    app.logger.disabled = True
+    return app
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def page_token(client, url: str = "/en/practice/") -> str:
+    return csrf_of(client.get(url).get_data(as_text=True))
+
+
+def test_practice_kinds_repeated_in_the_form_are_stored_once(client, app):
+    """The practice form's kinds were stored as sent: `kinds-hokm=next-leader` 2 500 times (55 KB,
+    under the body limit) made a quiz row holding a 2 500-item list."""
+    from sqlalchemy import select
+    from werkzeug.datastructures import MultiDict
+
+    from tutor.web.db import Quiz
+
+    form = MultiDict([("csrf_token", page_token(client)), ("game", "hokm"), ("count", "5"),
+                      ("difficulty", "1")]
+                     + [("kinds-hokm", "next-leader")] * 2500 + [("kinds-hokm", "trick-winner")])
+    r = client.post("/en/practice/", data=form)
+    assert r.status_code == 302
+    with app.app_context():
+        db = app.extensions["tutor_db"]()
+        try:
+            assert db.scalars(select(Quiz.kinds)).one() == ["next-leader", "trick-winner"]
+        finally:
+            db.close()
