@@ -11,13 +11,15 @@ has answered.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
 import pytest
-from web_support import csrf_of, make_app
+from web_support import all_rows, csrf_of, expected, form_for, lesson_exercise, make_app
 
 from tutor import cli
+from tutor.content.kinds import KINDS
 from tutor.migrations import head
 
 # ================================================================================ tutor db, tutor serve
@@ -139,3 +141,66 @@ def test_practice_kinds_repeated_in_the_form_are_stored_once(client, app):
             assert db.scalars(select(Quiz.kinds)).one() == ["next-leader", "trick-winner"]
         finally:
             db.close()
+
+
+# ================================================================================ the new kinds
+
+ANSWER_KEYS = {"legal", "winner", "leader", "card", "expect", "why", "awards", "trick_winners",
+               "scores_after",
+               "result", "next_hakem", "winner_team", "match_winner", "game_points", "points", "redeal",
+               "hand_size", "runs", "correct", "expected", "verdict"}
+#: Answer-like names that are inputs of some asks (who led the trick, the turned-up card).
+SCENARIO_INPUTS = {"trick-winner": {"leader"}, "turn-up": {"card"}}
+
+
+def keys_of(value) -> set[str]:
+    if isinstance(value, dict):
+        return set(value) | {k for v in value.values() for k in keys_of(v)}
+    if isinstance(value, list):
+        return {k for v in value for k in keys_of(v)}
+    return set()
+
+
+@pytest.mark.parametrize(("ruleset", "kind"), [(r, k) for k, v in KINDS.items() for r in v.rulesets])
+def test_public_view_of_generated_exercises_holds_no_answer(client, ruleset, kind):
+    """GET /api/v1/exercises/gen:<ruleset>:<kind>:<d>:<seed> at every difficulty: only the ask's
+    inputs, never the engine's answer (next-leader: no leader or winner; game-points: no
+    game_points or awards)."""
+    for d in (1, 2, 3):
+        r = client.get(f"/api/v1/exercises/gen:{ruleset}:{kind}:{d}:5")
+        assert r.status_code == 200, r.data[:200]
+        view = r.get_json()
+        scenario = view.pop("scenario")
+        allowed = SCENARIO_INPUTS.get(scenario["ask"], set())
+        assert not keys_of(view) & ANSWER_KEYS, view
+        assert not (set(scenario) - allowed) & ANSWER_KEYS, scenario
+
+
+ODD = ["", " ", "x", "-1", "99", "1.5", "²", "\u202e1", "\x00", "<b>1</b>", "9" * 5000, "٩٩"]
+
+
+@pytest.mark.parametrize(("ruleset", "kind"), [(r, k) for r in ("all-fours", "trinidad")
+                                               for k in ("next-leader", "game-points")])
+def test_new_kinds_odd_form_values_are_a_message_beside_the_exercise(client, app, ruleset, kind):
+    """Each field of the next-leader and game-points forms, missing or odd (blank, text, negative,
+    too large, superscript or Arabic-Indic digits out of range, bidi control, NUL, markup, 5 000
+    digits): 400, the step page again with the message inside this exercise's section, and
+    nothing written."""
+    step, ex = lesson_exercise(ruleset, kind)
+    url = f"/en/learn/{ruleset}/{step.id}"
+    token = page_token(client, url)
+    right = form_for(ex, expected(ex))
+    forms = [{k: v for k, v in right.items() if k != name} for name in right]
+    forms += [right | {name: odd} for name in right for odd in ODD
+              if not (name == "game" and not odd.strip())]  # a blank side is "nobody" (kinds.is_none)
+    for form in forms:
+        r = client.post(f"{url}/{ex.id}", data={"csrf_token": token, **form})
+        assert r.status_code == 400, (form, r.status_code)
+        html = r.get_data(as_text=True)
+        section = re.search(rf'<section class="exercise[^"]*" id="ex-{re.escape(ex.id)}".*?</section>', html,
+                            re.DOTALL)
+        assert section and 'class="form-error"' in section.group(0), form
+        assert "<b>1</b>" not in html
+    assert set(all_rows(app).values()) == {0}
+    r = client.post(f"{url}/{ex.id}", data={"csrf_token": token, **right})
+    assert r.status_code == 302 and all_rows(app)["Attempt"] == 1
