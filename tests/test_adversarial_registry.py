@@ -104,6 +104,14 @@ def test_serve_port_out_of_range_is_a_usage_error(capsys, port):
 
 
 
+@pytest.mark.parametrize("ids", [["H" * 3000], ["H14," + "x" * 3000], ["\u202e" * 500]])
+def test_rule_unknown_long_id_is_quoted_short(capsys, ids):
+    """`tutor rule HHH…(3 000 characters)` repeated the whole id in its one-line message."""
+    assert cli.main(["rule", *ids]) == 2
+    line = one_error_line(capsys.readouterr().err, "tutor: unknown rule point ")
+    assert len(line) < 300, len(line)  # 40 characters quoted, escapes and all
+
+
 # ================================================================================ practice quiz form
 
 @pytest.fixture
