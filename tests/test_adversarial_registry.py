@@ -212,3 +212,17 @@ def test_new_kinds_odd_form_values_are_a_message_beside_the_exercise(client, app
     assert set(all_rows(app).values()) == {0}
     r = client.post(f"{url}/{ex.id}", data={"csrf_token": token, **right})
     assert r.status_code == 302 and all_rows(app)["Attempt"] == 1
+
+
+# ================================================================================ API messages
+
+@pytest.mark.parametrize(("lang", "shown"), [("%00", '"\\u0000"'), ("it's", '"it\'s"'), ("x" * 50, '"xxxxxxxxxx')])
+def test_api_unknown_language_is_quoted_json_style(client, lang, shown):
+    """`?lang=%00` was answered "Unknown language '\\x00'" (Python's repr); the API's messages
+    quote a bad value JSON-style, as the solve contract's do."""
+    r = client.get(f"/api/v1/exercises/gen:hokm:next-leader:1:1?lang={lang}")
+    assert r.status_code == 400
+    message = r.get_json()["error"]["message"]
+    assert message.startswith(f"Unknown language {shown}"), message
+    r = client.post("/api/v1/exercises/gen:hokm:next-leader:1:1/answer", json={"answer": 0, "lang": "it's"})
+    assert r.get_json()["error"]["message"].startswith('Unknown language "it\'s"')
