@@ -266,10 +266,18 @@ def _show_point(p: RulePoint, lang: str) -> str:
 # ---------------------------------------------------------------------------------------------
 # tutor serve (tutor.web)
 
+def _port(text: str) -> int:
+    """A TCP port number 0-65535 (0: any free port); a usage error otherwise (the socket layer
+    would take 99999 as 99999 mod 65536)."""
+    if not (text.isascii() and text.isdigit()) or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"must be a port number from 0 to 65535, not {text[:20]!r}")
+    return int(text)
+
+
 @command("serve", help="run the web app on the development server (for production use gunicorn: "
                        "gunicorn 'tutor.web:create_app()', see the README)",
          arguments=[(("--host",), {"default": "127.0.0.1", "help": "address to listen on (default 127.0.0.1)"}),
-                    (("--port",), {"type": int, "default": 5000, "help": "port (default 5000)"}),
+                    (("--port",), {"type": _port, "default": 5000, "help": "port, 0-65535 (default 5000)"}),
                     (("--debug",), {"action": "store_true", "help": "reload on changes, show the debugger"})])
 def _serve(args: argparse.Namespace) -> int:
     """Development unless TUTOR_ENV says otherwise: without TUTOR_SECRET_KEY a key is kept in the
@@ -304,19 +312,43 @@ def _serve(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------------------------
 # tutor db (tutor.migrations)
 
-def _migrate(url: str, target: str = "head", quiet: bool = False) -> int:
-    """Apply the migrations to ``url``; prints what changed (unless ``quiet`` and nothing did).
-    Returns the exit status (2 with a one-line message if the database cannot be migrated)."""
+def _shown(url: str) -> str:
+    """The database URL for a message, without its password (a URL SQLAlchemy cannot parse is
+    named by its variable, not repeated)."""
     from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "TUTOR_DATABASE_URL"
+
+
+def _reason(e: BaseException) -> str:
+    """The first line of a database error's own reason (the driver's, where there is one)."""
+    text = str(getattr(e, "orig", None) or e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
+
+
+def _migrate(url: str, target: str = "head", quiet: bool = False) -> int:
+    """Apply the migrations to ``url`` up to revision ``target``; prints what changed (unless
+    ``quiet`` and nothing did). Returns the exit status (2 with a one-line message if the database
+    cannot be migrated or the scripts have no revision ``target``)."""
+    from alembic.util import CommandError
     from sqlalchemy.exc import SQLAlchemyError
 
     from .migrations import upgrade
-    shown = make_url(url).render_as_string(hide_password=True)
+    shown = _shown(url)
+    if not target.strip():
+        print("tutor db upgrade: --to needs a revision (e.g. head).", file=sys.stderr)
+        return 2
     try:
         before, after = upgrade(url, target)
+    except CommandError as e:  # a --to the migration scripts do not have (Alembic's reason)
+        print(f"tutor db upgrade: {shown}: no revision {target[:40]!r} to upgrade to: {_reason(e)}",
+              file=sys.stderr)
+        return 2
     except (SQLAlchemyError, OSError) as e:
-        reason = str(getattr(e, "orig", None) or e).strip().splitlines()[0]
-        print(f"tutor db upgrade: {shown}: {reason}", file=sys.stderr)
+        print(f"tutor db upgrade: {shown}: {_reason(e)}", file=sys.stderr)
         return 2
     if before != after:
         print(f"tutor db upgrade: {shown}: {before or 'no revision'} -> {after}", file=sys.stderr)
@@ -337,15 +369,26 @@ def _migrate(url: str, target: str = "head", quiet: bool = False) -> int:
                     (("--autogenerate",), {"action": "store_true",
                                            "help": "revision: compare the models with the database (at head)"})])
 def _db(args: argparse.Namespace) -> int:
-    from .web import configure
-    url = configure().config["DATABASE_URL"]
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from . import migrations
+    from .web import ConfigError, configure
+    if args.action == "head":  # the code's own revision: no configuration needed
+        print(migrations.head())
+        return 0
+    try:
+        url = configure().config["DATABASE_URL"]
+    except ConfigError as e:
+        print(f"tutor db {args.action}: {e}", file=sys.stderr)
+        return 2
     if args.action == "upgrade":
         return _migrate(url, args.to)
-    from . import migrations
     if args.action == "current":
-        print(migrations.current(url) or "none")
-    elif args.action == "head":
-        print(migrations.head())
+        try:
+            print(migrations.current(url) or "none")
+        except (SQLAlchemyError, OSError) as e:
+            print(f"tutor db current: {_shown(url)}: {_reason(e)}", file=sys.stderr)
+            return 2
     else:
         if not args.message:
             print("tutor db revision: give -m MESSAGE", file=sys.stderr)

@@ -62,7 +62,8 @@ class UnknownRulePoint(KeyError):
     """No rule point has this id."""
 
     def __str__(self) -> str:
-        return f"unknown rule point {self.args[0]!r}"
+        given = str(self.args[0])
+        return f"unknown rule point {given[:40]!r}" + (f" ({len(given)} characters)" if len(given) > 40 else "")
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@
   development without it a random key is made once and kept in the instance folder (mode 0600,
   written atomically, so workers starting together all read the same complete key).
 * ``TUTOR_DATABASE_URL`` (default SQLite ``tutor.sqlite3`` in the instance folder, mode 0600),
-  ``TUTOR_INSTANCE_PATH`` (made with mode 0700), ``TUTOR_COOKIE_SECURE`` (default on),
+  ``TUTOR_INSTANCE_PATH`` (an absolute path; made with mode 0700), ``TUTOR_COOKIE_SECURE`` (default on),
   ``TUTOR_TRUSTED_HOSTS`` (comma-separated host names; others get 400), ``TUTOR_PROXIES`` (number
   of reverse proxies in front whose ``X-Forwarded-For/-Proto/-Host`` are trusted, default 0),
   ``TUTOR_REDIS_URL`` and ``TUTOR_LIMIT_*`` (rate limits, :mod:`tutor.web.limits`).
@@ -139,8 +139,14 @@ def configure(config: dict | None = None) -> Flask:
     config = dict(config or {})
     env = _environment(config)
     instance = os.environ.get("TUTOR_INSTANCE_PATH") or config.pop("INSTANCE_PATH", None)
+    if instance and not os.path.isabs(instance):
+        raise ConfigError(f"TUTOR_INSTANCE_PATH must be an absolute path, not {instance[:80]!r}.")
     app = Flask(__name__, instance_path=instance, instance_relative_config=True)
-    Path(app.instance_path).mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        Path(app.instance_path).mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as e:
+        raise ConfigError(f"cannot make the instance folder {app.instance_path[:80]!r} "
+                          f"(TUTOR_INSTANCE_PATH): {e.strerror}.") from None
     db_default = "sqlite:///" + str(Path(app.instance_path) / "tutor.sqlite3")
     secure = _env_flag("TUTOR_COOKIE_SECURE", True)
     app.config.update(

@@ -14,6 +14,7 @@ from flask import Blueprint, current_app, jsonify, request, url_for
 
 from tutor import i18n
 from tutor.content.kinds import KINDS
+from tutor.engine.errors import show
 from tutor.solve import answer as solve_answer
 from tutor.solve.schema import ERROR_CODES
 
@@ -91,7 +92,7 @@ def _check_lang(body: object = None) -> None:
         if not isinstance(wanted, str):
             raise BadInput(f"lang must be one of {', '.join(i18n.LANGUAGES)}.", "bad-field")
     if wanted is not None and wanted not in i18n.LANGUAGES:
-        raise BadInput(f"Unknown language {wanted[:10]!r}: use one of {', '.join(i18n.LANGUAGES)}.", "bad-field")
+        raise BadInput(f"Unknown language {show(wanted, 20)}: use one of {', '.join(i18n.LANGUAGES)}.", "bad-field")
     if wanted is not None and wanted != i18n.current_lang():
         use_lang(wanted)
 

@@ -81,7 +81,7 @@ def start():
     ruleset = f.get("game", "")
     if ruleset not in RULESET_NAMES:
         return setup(error=_("Choose a game."), status=400)
-    kinds = [k for k in f.getlist(f"kinds-{ruleset}") if k in RULESET_KINDS[ruleset]]
+    kinds = [k for k in dict.fromkeys(f.getlist(f"kinds-{ruleset}")) if k in RULESET_KINDS[ruleset]]  # each once
     if not kinds:
         kinds = list(RULESET_KINDS[ruleset])
     count = f.get("count", "5")
