@@ -145,14 +145,14 @@ def gunicorn_server(env: dict[str, str], workers: int = 2, log_path: str | None 
 
 
 @contextmanager
-def _database(kind: str, instance: str, postgres_url: str | None) -> Iterator[str]:
+def _database(database: str, instance: str, postgres_url: str | None) -> Iterator[str]:
     """The URL of a new, empty database: a SQLite file in ``instance``, or a new schema of the
     PostgreSQL database ``postgres_url`` (dropped afterwards)."""
-    if kind == "sqlite":
+    if database == "sqlite":
         yield "sqlite:///" + os.path.join(instance, "load.sqlite3")
         return
-    if kind != "postgresql":
-        raise ValueError(f"unknown database {kind!r} (one of {', '.join(DATABASES)})")
+    if database != "postgresql":
+        raise ValueError(f"unknown database {database!r} (one of {', '.join(DATABASES)})")
     from sqlalchemy import create_engine, text
     from sqlalchemy.engine import make_url
 

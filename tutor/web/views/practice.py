@@ -29,6 +29,8 @@ bp = Blueprint("practice", __name__, url_prefix="/<lang>")
 #: Kinds that apply to each ruleset, from the kinds registry.
 RULESET_KINDS: dict[str, tuple[str, ...]] = {r: tuple(kinds_for(r)) for r in RULESET_NAMES}
 COUNTS = (5, 10, 15, 20)
+#: The ``ruleset`` stored for a replay of mistakes (questions of every game, no seed).
+MISTAKES_QUIZ = "mixed"
 _PERSIAN_DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹", "0123456789")
 
 
@@ -132,7 +134,7 @@ def replay():
             break
     if not refs:
         return redirect(url_for("progress.page"))
-    quiz = _new_quiz("mixed", 0, 0, [], refs)
+    quiz = _new_quiz(MISTAKES_QUIZ, 0, 0, [], refs)
     return redirect(url_for("practice.question", token=quiz.token, n=1))
 
 
@@ -219,6 +221,8 @@ def results(token: str):
         k[1] += 1
         k[0] += 1 if first else 0
     score = sum(1 for r in rows if r["correct"])
+    game = quiz.ruleset if quiz.ruleset in RULESET_NAMES else None  # None: a replay of mistakes
     return render_template("results.html", quiz=quiz, rows=rows, score=score, total=len(rows),
-                           by_kind=sorted(by_kind.items()),
-                           game=ruleset_name(quiz.ruleset) if quiz.ruleset != "mixed" else _("My mistakes"))
+                           by_kind=sorted(by_kind.items()), seeded=game is not None,
+                           again=game or RULESET_NAMES[0],
+                           game=ruleset_name(game) if game else _("My mistakes"))
