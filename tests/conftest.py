@@ -1,4 +1,4 @@
-"""Fixtures for tests that need a service: PostgreSQL, Redis (and Chromium, in test_browser.py).
+"""Fixtures for tests that need a service: PostgreSQL, Redis and Chromium (``chromium``, ``browser_type_launch_args`` and ``live``, a server in a thread, for every browser test).
 
 Where a service is: ``TUTOR_TEST_POSTGRES_URL`` (default
 ``postgresql+psycopg://postgres@127.0.0.1:5432/postgres``) and ``TUTOR_TEST_REDIS_URL`` (default
@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import os
 import secrets
+import threading
 
 import pytest
-from web_support import unavailable
+from web_support import find_chromium, make_app, unavailable
+from werkzeug.serving import make_server
 
 POSTGRES_URL = os.environ.get("TUTOR_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 REDIS_URL = os.environ.get("TUTOR_TEST_REDIS_URL", "redis://127.0.0.1:6379/4")
@@ -109,3 +111,30 @@ def app_database(request, tmp_path):
     module) the test runs twice, on that and on a new PostgreSQL schema. The web tests that write or
     read learner data are so marked: together they cover every table and every write path."""
     return _migrated(getattr(request, "param", "sqlite"), request, tmp_path)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    path, where = find_chromium()
+    if path is None:
+        unavailable("Chromium", f"no executable found as {where}",
+                    "install it (apt-get install chromium fonts-noto-core) or set TUTOR_CHROMIUM")
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args, chromium):
+    return {**browser_type_launch_args, "executable_path": chromium, "headless": True,
+            "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]}
+
+
+@pytest.fixture(scope="session")
+def live(tmp_path_factory):
+    """(base URL, app) of a server running in a thread on a free loopback port."""
+    app = make_app(tmp_path_factory.mktemp("browser"))
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}", app
+    server.shutdown()
+    thread.join(timeout=5)

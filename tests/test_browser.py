@@ -10,51 +10,15 @@ Without one these tests are skipped, with the reason; under CI (``.ci/run``) the
 
 from __future__ import annotations
 
-import os
-import shutil
-import threading
-
 import pytest
 from playwright.sync_api import Page, expect
-from web_support import expected, form_for, make_app, unavailable, wrong_value
-from werkzeug.serving import make_server
+from web_support import expected, find_chromium, form_for, wrong_value
 
 from tutor import i18n
 from tutor.content import kinds
 from tutor.web import exercises as X
 from tutor.web.db import Quiz
 from tutor.web.table import players_of
-
-CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-
-
-def find_chromium() -> tuple[str | None, str]:
-    """(path of the browser, or None; where it was looked for)."""
-    given = os.environ.get("TUTOR_CHROMIUM", "").strip()
-    if given:
-        found = shutil.which(given)
-        return found, f"TUTOR_CHROMIUM={given}"
-    for name in CHROMIUM_NAMES:
-        found = shutil.which(name)
-        if found:
-            return found, name
-    return None, f"{', '.join(CHROMIUM_NAMES)} on PATH"
-
-
-@pytest.fixture(scope="session")
-def chromium() -> str:
-    path, where = find_chromium()
-    if path is None:
-        unavailable("Chromium", f"no executable found as {where}",
-                    "install it (apt-get install chromium fonts-noto-core) or set TUTOR_CHROMIUM")
-    return path
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args, chromium):
-    return {**browser_type_launch_args, "executable_path": chromium, "headless": True,
-            "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]}
-
 
 def test_chromium_found_from_the_variable_or_path(tmp_path, monkeypatch):
     fake = tmp_path / "bin" / "chromium-browser"
@@ -71,18 +35,6 @@ def test_chromium_found_from_the_variable_or_path(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.delenv("TUTOR_CHROMIUM")
     assert find_chromium() == (None, "chromium, chromium-browser, google-chrome, google-chrome-stable on PATH")
-
-
-@pytest.fixture(scope="session")
-def live(tmp_path_factory):
-    """(base URL, app) of a server running in a thread on a free loopback port."""
-    app = make_app(tmp_path_factory.mktemp("browser"))
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}", app
-    server.shutdown()
-    thread.join(timeout=5)
 
 
 def give(page: Page, scope, ex, value) -> None:

@@ -123,3 +123,18 @@ def wrong_value(ex, right):
     """A well-formed but wrong answer of the exercise's kind."""
     return KINDS[ex.kind].distractor(ex, right)
 
+
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+
+def find_chromium() -> tuple[str | None, str]:
+    """(path of the browser, or None; where it was looked for)."""
+    given = os.environ.get("TUTOR_CHROMIUM", "").strip()
+    if given:
+        found = shutil.which(given)
+        return found, f"TUTOR_CHROMIUM={given}"
+    for name in CHROMIUM_NAMES:
+        found = shutil.which(name)
+        if found:
+            return found, name
+    return None, f"{', '.join(CHROMIUM_NAMES)} on PATH"
