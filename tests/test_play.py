@@ -124,3 +124,15 @@ def test_a_refused_card_names_the_rule_on_this_hand():
         replay(coach, seed, deal.you, [card_token(other[0])])
     with pytest.raises(BadFieldError):
         replay(coach, seed, deal.you, ["zz"])
+
+
+def test_bench_play_prints_deals_per_second_per_table(capsys):
+    from tutor.cli import main
+
+    assert main(["bench", "--play", "trinidad", "--seconds", "0.01", "--repeats", "2"]) == 0
+    lines = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
+    assert [line[0:2] for line in lines] == [["trinidad", "4p"], ["trinidad", "2p"]]
+    for line in lines:
+        assert float(line[2].replace(",", "")) > 0 and line[3] == "deals/s"
+        assert float(line[7].replace(",", "")) > 1  # a deal costs more than one trivial call
+    assert main(["bench", "--play", "whist"]) == 2

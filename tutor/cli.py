@@ -170,6 +170,10 @@ def _check(args: argparse.Namespace) -> int:
                            "help": "measure the web app instead: gunicorn with 2 workers, answering a question "
                                    "through the API against /healthz (requests/s, p50/p99 latency)"}),
              (("--requests",), {"type": int, "default": 2000, "help": "requests per web figure (default 2000)"}),
+             (("--play",), {"action": "store_true",
+                            "help": "measure whole deals played by bots instead: complete deals/s per ruleset and "
+                                    "table (bots included), the median of --repeats runs of --seconds each, and "
+                                    "a deal's cost in trivial calls"}),
              (("--load",), {"action": "store_true",
                             "help": "load test instead (locust): gunicorn with 2 workers, a learner's mix of pages "
                                     "and form posts against /healthz, and the mix at a fixed rate (requests/s, "
@@ -190,6 +194,10 @@ def _bench(args: argparse.Namespace) -> int:
         from .loadtest import main as load_main
         return load_main(args.database, 10.0 if args.seconds is None else args.seconds, args.rate,
                          3 if args.repeats is None else args.repeats, args.users, args.json, args.postgres_url)
+    if args.play:
+        from .bench import main_play
+        return main_play(args.rulesets, 0.5 if args.seconds is None else args.seconds,
+                         5 if args.repeats is None else max(1, args.repeats), args.json)
     if args.web:
         from .bench import main_web
         return main_web(max(1, args.requests), args.json)
