@@ -33,6 +33,15 @@ REASON_TEXTS.update({
     "choose-pass": N_("No bunch: play"),
     "choose-agree": N_("Agree to the bunch"),
     "choose-refuse": N_("Refuse the bunch"),
+    "did-stand": N_("%(seat)s stood: %(trump)s is trump."),
+    "did-beg": N_("%(seat)s begged."),
+    "did-gift": N_("%(seat)s gave one point and kept %(trump)s."),
+    "did-take-one": N_("%(seat)s said \"take one\" and kept %(trump)s."),
+    "did-run": N_("%(seat)s ran the pack, refusing %(trump)s."),
+    "did-bunch": N_("%(seat)s proposed a bunch."),
+    "did-pass": N_("%(seat)s did not propose a bunch."),
+    "did-agree": N_("%(seat)s agreed to the bunch."),
+    "did-refuse": N_("%(seat)s refused the bunch."),
 })
 
 _KINDS = ("stand", "beg", "give", "run", "bunch", "pass", "agree", "refuse")
@@ -158,6 +167,11 @@ class AllFoursCoach(Coach):
     def decision_rule(self, state: GameState, action: Any) -> str:
         R = self.engine.RULE
         return R.get(state.phase, R["order"])
+
+    def describe_decision(self, state: GameState, seat: int, action: Any) -> Reason:
+        kind = f"did-{self.engine.give_category}" if action.kind == "give" else f"did-{action.kind}"
+        suit = "SHDC"[state.turn_ups[0].suit] if state.turn_ups else "S"
+        return Reason(kind, self.decision_rule(state, action), {"seat": seat, "trump": suit})
 
     def final_scores(self, deal: Deal) -> tuple[int, ...]:
         hs = deal.state.last_hand

@@ -22,6 +22,7 @@ __all__ = ["HokmCoach", "choose_trump"]
 
 REASON_TEXTS.update({
     "name-trump": N_("Name %(suit)s trump"),
+    "did-name-trump": N_("%(seat)s named %(suit)s trump."),
 })
 
 
@@ -107,6 +108,9 @@ class HokmCoach(Coach):
 
     def decision_rule(self, state: HokmGame, action: Any) -> str:
         return "H8"
+
+    def describe_decision(self, state: HokmGame, seat: int, action: Any) -> Reason:
+        return Reason("did-name-trump", "H8", {"seat": seat, "suit": Suit(action.suit).letter})
 
     def story(self, deal: Deal) -> list[Reason]:
         """Tricks per team (H20), the round's value — a win 1, kot 2, hakem-kot 3 (H21-H23) —,

@@ -54,7 +54,8 @@ REASON_TEXTS.update({
     "game-count-none": N_("%(side)s won no cards that count for Game (tens, aces, kings, queens, jacks)."),
     "side-score": N_("%(side)s now has %(score)s points (game to %(target)s)."),
     "next-dealer": N_("The deal passes to %(next_dealer)s, the next player in the order of play."),
-    "same-dealer": N_("The game is over, so nobody deals again."),
+    "did-play": N_("%(seat)s played %(card)s."),
+    "did-discard": N_("%(seat)s discarded a card."),
 })
 
 #: The longest token list :func:`replay` reads (a Trinidad hand of two players: 21 cards, trump
@@ -86,7 +87,8 @@ class Deal:
     already dealt the next one); ``last``: the last state inside the deal (before its final
     action; equal to ``state`` while the deal goes on); ``tricks``: the finished tricks;
     ``trick``: the cards of the trick in progress with ``trick_leader``; ``played``: bit set of
-    every card played; ``steps``: ``(seat, token, by_bot)`` in order; ``you``: the learner's seat;
+    every card played; ``steps``: ``(seat, token, by_bot)`` in order and ``told`` what each step
+    did, as a reason (``did-play`` ...: :meth:`Coach.describe`); ``you``: the learner's seat;
     ``start``: the state at the start (the learner's role is fixed from it).
     """
 
@@ -101,6 +103,7 @@ class Deal:
     trick_leader: int = 0
     played: int = 0
     steps: list[tuple[int, str, bool]] = field(default_factory=list)
+    told: list[Reason] = field(default_factory=list)
     final_action: Any = None
     final_seat: int | None = None
 
@@ -252,6 +255,19 @@ class Coach:
         """The rule point a decision (not a card) exercises."""
         raise NotImplementedError
 
+    def describe(self, state: Any, seat: int, action: Any) -> Reason:
+        """What ``seat`` did with ``action`` in ``state``, told to the table (a discard hides its card)."""
+        card = self.played_card(state, action)
+        if card is not None:
+            return Reason("did-play", self.play_reason(state, seat).rule, {"seat": seat, "card": CARD_NAMES[card]})
+        if self.action_card(action) is not None:
+            return Reason("did-discard", self.decision_rule(state, action), {"seat": seat})
+        return self.describe_decision(state, seat, action)
+
+    def describe_decision(self, state: Any, seat: int, action: Any) -> Reason:
+        """:meth:`describe` for a decision (naming trump, stand, beg ...)."""
+        raise NotImplementedError
+
     def trick_winner(self, cards: Sequence[int], trump: int | None, leader: int) -> tuple[int, Reason]:
         """``(seat, reason)`` of a complete trick."""
         seat, _card, why = self.engine.trick_winner(list(cards), trump, leader)
@@ -288,6 +304,7 @@ def _apply(deal: Deal, seat: int, action: Any, token: str, by_bot: bool) -> None
     card = coach.played_card(before, action)
     after = coach.engine.apply(before, action)  # IllegalPlayError with the rule's reason
     deal.steps.append((seat, token, by_bot))
+    deal.told.append(coach.describe(before, seat, action))
     deal.last, deal.state = before, after
     deal.final_action, deal.final_seat = action, seat
     if card is None:
