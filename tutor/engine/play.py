@@ -490,19 +490,20 @@ def played_deal_observations(info: Any, options: Any, seed: int, you: int | None
     coach = info.coach(options)
     out: list[tuple[str, str, bool]] = []
     by_n: dict[int, list[str]] = {}
-    for n, token in refused:
-        by_n.setdefault(n, []).append(token)
+    for n, bad_token in refused:
+        by_n.setdefault(n, []).append(bad_token)
     rng = bot_rng(seed)
     state = coach.engine.new_game(seed)
     if you is None:
         you = coach.role_seat(state, role or coach.ROLES[0][0])
     deal = Deal(coach, seed, you, state, state, state)
     _run_bots(deal, rng)
-    for n, token in enumerate([*actions, None]):
+    tokens: list[str | None] = [*actions, None]
+    for n, token in enumerate(tokens):
         for bad in by_n.get(n, ()):
             try:
-                action = coach.parse(bad, deal.state, you)
-                coach.engine.apply(deal.state, action)
+                tried = coach.parse(bad, deal.state, you)
+                coach.engine.apply(deal.state, tried)
             except IllegalPlayError as e:
                 if e.reason is not None:
                     out.append((info.name, e.reason.rule, False))

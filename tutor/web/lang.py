@@ -108,7 +108,7 @@ def lang_url(target: str) -> str:
     if request.method == "GET" and endpoint and request.view_args is not None and g.get("url_lang"):
         try:
             # a played deal lives in its query string (views/play.py): keep it
-            query = request.args.to_dict() if endpoint.startswith("play.") else {}
+            query: dict[str, Any] = request.args.to_dict() if endpoint.startswith("play.") else {}
             return url_for(endpoint, **request.view_args, **query, lang=target)
         except BuildError:
             pass

@@ -64,7 +64,7 @@ def _seed(text: str) -> int:
 
 
 def _refused(text: str) -> list[tuple[int, str]]:
-    out = []
+    out: list[tuple[int, str]] = []
     for item in filter(None, text.split(",")):
         n, _sep, token = item.partition(":")
         if not n.isascii() or not n.isdigit() or not token or len(token) > 8 or len(out) > 200:
