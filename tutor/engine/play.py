@@ -50,9 +50,9 @@ __all__ = [
 
 REASON_TEXTS.update({
     "deal-tricks": N_("%(team)s took %(tricks)s tricks and %(other_team)s took %(other)s."),
-    "game-count": N_("%(side)s won %(points)s points for Game: %(cards)s."),
+    "game-count": N_("Game count of %(side)s: %(points)s (%(cards)s)."),
     "game-count-none": N_("%(side)s won no cards that count for Game (tens, aces, kings, queens, jacks)."),
-    "side-score": N_("%(side)s now has %(score)s points (game to %(target)s)."),
+    "side-score": N_("Score of %(side)s now: %(score)s (game to %(target)s)."),
     "next-dealer": N_("The deal passes to %(next_dealer)s, the next player in the order of play."),
     "did-play": N_("%(seat)s played %(card)s."),
     "did-discard": N_("%(seat)s discarded a card."),

@@ -163,7 +163,12 @@ def _table(info: RulesetInfo, coach: Coach, d: Deal, trick: list[tuple[int, int]
         view.trick.append((seat, cv))
         seats[seat].played = cv
         seats[seat].order = i + 1
-    view.center = [card_view(CARD_NAMES[c]) for c in coach.turn_ups(state)]
+    turned = coach.turn_ups(state)
+    if trick or coach.phase(state) == "play":  # the felt's centre holds the trick: the turn-up goes beside it
+        if turned:
+            view.facts.append((_("Turned up"), " ".join(i18n.card_short(CARD_NAMES[c]) for c in turned)))
+    else:
+        view.center = [card_view(CARD_NAMES[c]) for c in turned]
     scores = final if final is not None else coach.scores(state)
     for side, value in enumerate(scores):
         view.scores.append((i18n.side_label(side, you, players, ruleset), i18n.fmt_number(value)))
