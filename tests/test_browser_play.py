@@ -6,6 +6,7 @@ off; a card played with the keyboard alone; axe-core finds no violation on the p
 from __future__ import annotations
 
 import random
+import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -162,5 +163,18 @@ def test_a_card_is_played_with_the_keyboard_alone(page: Page, live):
     page.keyboard.press("Enter")
     page.wait_for_function("old => document.getElementById('play').dataset.url !== old", arg=old)
     assert deal_of(page, "trinidad")[1].learner_actions[-1] == token
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_the_setup_page_passes_axe_and_deals(page: Page, live, lang):
+    base, _app = live
+    page.goto(f"{base}/{lang}/play/")
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()
+    page.locator("form").nth(2).locator("input[name=seed]").fill("۱۲" if lang == "fa" else "12")
+    page.locator("form").nth(2).locator("button[type=submit]").click()
+    expect(page).to_have_url(re.compile(r"/play/trinidad\?players=4&role=eldest&seed=12$"))
     results = Axe().run(page)
     assert results.violations_count == 0, results.generate_report()

@@ -112,6 +112,8 @@ def deal(ruleset: str):
         seed = _seed(args["seed"])
         actions = [t for t in args.get("a", "").split(".") if t]
         refused = _refused(args.get("r", ""))
+        if args["seed"] != str(seed) and not args.get("do"):  # e.g. Persian digits: the address in ASCII
+            return redirect(deal_url(ruleset, players, role, seed, actions, refused))
         try:
             d = replay(coach, seed, None, actions, role)
         except (BadFieldError, IllegalPlayError):
