@@ -33,6 +33,11 @@
         if (langs && oldLangs) { oldLangs.replaceWith(document.importNode(langs, true)); }
         if (push) { history.pushState({ play: true }, "", got.resp.url); }
         bind(document.getElementById("play"));
+        // the live region stays in the page (a replaced one is not announced): tell it the news
+        var live = document.getElementById("play-announce");
+        var said = document.getElementById("play-live");
+        var refusal = document.getElementById("refusal");
+        if (live) { live.textContent = refusal ? "" : (said ? said.textContent : ""); }
         focusAfter(document.getElementById("play"));
       })
       .catch(function () { window.location.href = url; });
