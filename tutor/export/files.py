@@ -1,0 +1,154 @@
+"""Quizzes in the content files' own format: a quiz document ↔ the YAML text of a
+``quizzes/<ruleset>.yaml`` file, losslessly.
+
+* :func:`quiz_document` — a loaded :class:`~tutor.content.quizzes.Quiz` as a plain document;
+* :func:`dump_quiz` — a document (or a quiz) as YAML text in the authored files' style (one block
+  mapping per question, ``scenario`` and ``expect`` as JSON-style flow mappings); reading the text
+  back gives the same document, value for value and type for type;
+* :func:`import_quiz` — YAML text → a :class:`Quiz`, validated as ``tutor check`` validates a
+  quiz file (structure, then every question against the engine: cards, the ask, the scenario,
+  ``expect`` against the engine's answer, ``teaches`` against the lesson steps, unique ids).
+  Problems raise :class:`~tutor.content.problems.ContentError`, each ``file:line: message``;
+* :func:`check_document` — the same for a document held in memory (a teacher's stored quiz).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..content.exercise import Exercise
+from ..content.problems import ContentError, Problems
+from ..content.quizzes import Quiz, parse_quiz
+
+__all__ = ["check_document", "dump_quiz", "import_quiz", "quiz_document", "read_quiz_file", "same_value"]
+
+#: Question fields written as JSON-style flow mappings, as the authored files write them.
+_FLOW_FIELDS = ("scenario", "expect")
+
+
+def quiz_document(quiz: Quiz) -> dict:
+    """``{"ruleset", "questions": [question block, ...]}`` of a loaded quiz (field order as
+    :meth:`Exercise.to_block`)."""
+    return {"ruleset": quiz.ruleset, "questions": [q.to_block() for q in quiz.questions]}
+
+
+def same_value(a: object, b: object) -> bool:
+    """Equal and of the same types all the way down (``1``, ``1.0`` and ``True`` differ)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        assert isinstance(b, dict)
+        return list(a) == list(b) and all(same_value(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        assert isinstance(b, list)
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, float) and a != a:  # NaN
+        return b != b
+    return a == b
+
+
+def _block(key: str, value: object) -> str:
+    """One ``key: value`` of a question: a flow mapping for scenario/expect when it reads back
+    the same, else YAML's own block form."""
+    if key in _FLOW_FIELDS and isinstance(value, dict):
+        text = f"{key}: {json.dumps(value, ensure_ascii=False)}"
+        try:
+            back = yaml.safe_load(text)
+        except yaml.YAMLError:
+            back = None
+        if isinstance(back, dict) and same_value(back.get(key), value):
+            return text
+    return yaml.safe_dump({key: value}, allow_unicode=True, sort_keys=False, width=2**31 - 1,
+                          default_flow_style=False).rstrip("\n")
+
+
+def _as_document(quiz: Quiz | Mapping[str, Any]) -> dict:
+    return quiz_document(quiz) if isinstance(quiz, Quiz) else dict(quiz)
+
+
+def dump_quiz(quiz: Quiz | Mapping[str, Any]) -> str:
+    """The quiz as the YAML text of a quiz file (UTF-8 text, ending with a newline). Reading it
+    back (``yaml.safe_load`` or :func:`import_quiz`) gives the document again exactly; a document
+    this writer's style could not carry exactly is written in YAML's plain block style instead."""
+    doc = _as_document(quiz)
+    out = [_block("ruleset", doc.get("ruleset"))]
+    extra = {k: v for k, v in doc.items() if k not in ("ruleset", "questions")}
+    questions = doc.get("questions")
+    if isinstance(questions, list) and all(isinstance(q, dict) for q in questions) and not extra:
+        out.append("questions:" if questions else "questions: []")
+        for q in questions:
+            for i, (key, value) in enumerate(q.items()):
+                lines = _block(str(key), value).split("\n")
+                lead = "  - " if i == 0 else "    "
+                out.append(lead + lines[0])
+                out.extend("    " + line for line in lines[1:])
+        text = "\n".join(out) + "\n"
+        try:
+            if same_value(yaml.safe_load(text), doc):
+                return text
+        except yaml.YAMLError:
+            pass
+    return yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, width=2**31 - 1)
+
+
+def import_quiz(text: str, path: str = "<quiz>", *, engine: bool = True) -> Quiz:
+    """Read a quiz file's text (any file name: the file's own ``ruleset`` counts) and validate it.
+
+    ``engine``: also check every question against the engine and the lesson steps, as ``tutor
+    check`` does. Raises :class:`ContentError` listing every problem as ``path:line: message``.
+    """
+    problems = Problems()
+    quiz = parse_quiz(text, path, problems, match_name=False)
+    if quiz is not None and engine:
+        check_questions(quiz, problems)
+    problems.raise_if_any()
+    assert quiz is not None
+    return quiz
+
+
+def read_quiz_file(path: str | Path, *, engine: bool = True) -> Quiz:
+    """:func:`import_quiz` of a file (UTF-8). Raises :class:`ContentError` (an unreadable file too)."""
+    shown = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise ContentError(_one(shown, 1, f"file is not UTF-8 text ({e.reason})")) from None
+    except OSError as e:
+        raise ContentError(_one(shown, 0, f"cannot read file: {e.strerror}")) from None
+    return import_quiz(text, shown, engine=engine)
+
+
+def _one(path: str, line: int, message: str) -> Problems:
+    p = Problems()
+    p.add(path, line, message)
+    return p
+
+
+def check_document(doc: Mapping[str, Any], path: str = "<quiz>") -> Quiz:
+    """Validate a quiz document held in memory (written out with :func:`dump_quiz`, so each
+    problem's line is a line of that text). Raises :class:`ContentError`."""
+    return import_quiz(dump_quiz(doc), path)
+
+
+def check_questions(quiz: Quiz, problems: Problems) -> None:
+    """Every question against the engine (:func:`tutor.content.check.check_exercise`), ``teaches``
+    against the ruleset's lesson steps, ids unique in the quiz."""
+    from ..content.check import check_exercise
+    from ..content.lessons import load_lesson_path
+
+    steps = {s.id for s in load_lesson_path(quiz.ruleset, "en", problems=Problems())}
+    seen: dict[str, Exercise] = {}
+    for q in quiz.questions:
+        if q.id in seen:
+            problems.add(q.path, q.line_of("id"), f"question id {q.id!r} is also used at line {seen[q.id].line}")
+        else:
+            seen[q.id] = q
+        if q.teaches is not None and q.teaches not in steps:
+            problems.add(q.path, q.line_of("teaches"),
+                         f"question {q.id}: teaches {q.teaches!r} is not a lesson step of {quiz.ruleset}")
+        check_exercise(q, quiz.ruleset, problems)
