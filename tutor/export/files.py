@@ -38,12 +38,13 @@ def quiz_document(quiz: Quiz) -> dict:
 
 
 def same_value(a: object, b: object) -> bool:
-    """Equal and of the same types all the way down (``1``, ``1.0`` and ``True`` differ)."""
+    """Equal and of the same types all the way down (``1``, ``1.0`` and ``True`` differ; the order
+    of a mapping's keys does not count)."""
     if type(a) is not type(b):
         return False
     if isinstance(a, dict):
         assert isinstance(b, dict)
-        return list(a) == list(b) and all(same_value(a[k], b[k]) for k in a)
+        return set(a) == set(b) and all(same_value(a[k], b[k]) for k in a)
     if isinstance(a, list):
         assert isinstance(b, list)
         return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=True))
@@ -63,8 +64,21 @@ def _block(key: str, value: object) -> str:
             back = None
         if isinstance(back, dict) and same_value(back.get(key), value):
             return text
-    return yaml.safe_dump({key: value}, allow_unicode=True, sort_keys=False, width=2**31 - 1,
-                          default_flow_style=False).rstrip("\n")
+    return _safe_dump({key: value}).rstrip("\n")
+
+
+def _safe_dump(value: object) -> str:
+    """YAML's own block form; with non-ASCII characters escaped when raw ones would not read back
+    the same (PyYAML writes some line separators, such as U+0085, raw)."""
+    text = ""
+    for raw in (True, False):
+        text = yaml.safe_dump(value, allow_unicode=raw, sort_keys=False, width=2**31 - 1, default_flow_style=False)
+        try:
+            if same_value(yaml.safe_load(text), value):
+                break
+        except yaml.YAMLError:
+            pass
+    return text
 
 
 def _as_document(quiz: Quiz | Mapping[str, Any]) -> dict:
@@ -93,7 +107,7 @@ def dump_quiz(quiz: Quiz | Mapping[str, Any]) -> str:
                 return text
         except yaml.YAMLError:
             pass
-    return yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, width=2**31 - 1)
+    return _safe_dump(doc)
 
 
 def import_quiz(text: str, path: str = "<quiz>", *, engine: bool = True) -> Quiz:
