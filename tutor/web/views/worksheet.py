@@ -17,6 +17,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, request, url_for
 from flask_babel import gettext as _
 
+from tutor import i18n
 from tutor.content.quizzes import Quiz
 from tutor.export.worksheet import worksheet_html, worksheet_pdf
 
@@ -57,7 +58,8 @@ def _query(ruleset: str) -> tuple[int, int, bool]:
 
 
 @bp.get("/worksheet/<ruleset>")
-def sheet(lang: str, ruleset: str):
+def sheet(ruleset: str):
+    lang = i18n.current_lang()
     count, seed, key = _query(ruleset)
     quiz = drawn_quiz(ruleset, count, seed)
     args: dict[str, Any] = {"lang": lang, "ruleset": ruleset, "count": count, "seed": seed} | ({"key": 1} if key else {})
@@ -69,7 +71,8 @@ def sheet(lang: str, ruleset: str):
 
 @bp.get("/worksheet/<ruleset>/pdf")
 @limited("pdf")
-def pdf(lang: str, ruleset: str):
+def pdf(ruleset: str):
+    lang = i18n.current_lang()
     count, seed, key = _query(ruleset)
     data = worksheet_pdf(drawn_quiz(ruleset, count, seed), lang, key)
     name = f"{ruleset}-{'key' if key else 'worksheet'}-{lang}-{seed}.pdf"
