@@ -57,7 +57,7 @@ def _choices(k: Keyed) -> list[dict]:
     """The answer choices a worksheet prints (shuffled the same way every time), each with
     whether it is right (shown only in the key)."""
     choices = [{"text": c.text, "right": c.fraction > 0} for c in k.key.choices]
-    if k.key.type in ("multichoice", "multiresponse") and k.ex.kind != "legal-cards":
+    if k.key.type == "multichoice":  # several right answers (a hand of cards) keep their order
         random.Random(k.ex.id).shuffle(choices)
     return choices
 
