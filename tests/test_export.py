@@ -21,7 +21,15 @@ from tutor.content.lessons import load_lesson_path
 from tutor.content.problems import ContentError
 from tutor.content.quizzes import Quiz, load_quiz
 from tutor.engine.rulesets import RULESETS
-from tutor.export.files import dump_quiz, import_quiz, quiz_document, same_value
+from tutor.export.files import (
+    dump_lesson,
+    dump_quiz,
+    import_lesson,
+    import_quiz,
+    lesson_document,
+    quiz_document,
+    same_value,
+)
 from tutor.export.lms import gift, keyed, moodle_xml
 from tutor.export.worksheet import worksheet_html, worksheet_pdf
 
@@ -121,6 +129,56 @@ def test_an_import_is_checked_by_the_engine_with_file_and_line():
 def test_a_quiz_under_any_name_keeps_its_own_ruleset():
     text = dump_quiz(quiz_document(load_quiz("trinidad")))
     assert import_quiz(text, "my-class-quiz.yaml").ruleset == "trinidad"
+
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+#: Markdown text between exercise blocks: any lines (no carriage return; a fence line would open a block).
+_MARKDOWN = st.lists(st.one_of(_TEXT, st.just(""), st.just("---"), st.just("# Heading"), st.just("- item *em*")),
+                     max_size=5).map("\n".join).filter(
+    lambda t: "\r" not in t and not any(_FENCE.match(line) for line in t.split("\n")))
+
+
+@st.composite
+def lesson_documents(draw) -> tuple[dict, str]:
+    ruleset = draw(st.sampled_from(list(RULESETS)))
+    lang = draw(st.sampled_from(LANGS))
+    front = {"id": draw(st.sampled_from(["step-a", "قدم", "దశ-1"])), "ruleset": ruleset, "unit": draw(st.integers(1, 9)),
+             "unit_title": draw(_TEXT.filter(lambda t: "\r" not in t)), "order": draw(st.integers(1, 99)),
+             "title": draw(_TEXT.filter(lambda t: "\r" not in t)), "goal": draw(_TEXT.filter(lambda t: "\r" not in t)),
+             "rules": draw(st.lists(st.sampled_from(["H4", "C21", "T7", "K3"]), max_size=3)),
+             "source": draw(_TEXT.filter(lambda t: "\r" not in t))}
+    parts = [{"markdown": draw(_MARKDOWN)}]
+    for i in range(draw(st.integers(0, 3))):
+        kind = draw(st.sampled_from(kinds_for(ruleset)))
+        block = _generated(ruleset, kind, draw(st.integers(0, 3)), draw(st.integers(1, 3))).to_block()
+        block["id"] = f"ex-{i}"
+        block["prompt"] = draw(_TEXT.filter(lambda t: "\r" not in t))
+        if draw(st.booleans()):
+            block["points"] = draw(st.integers(1, 10))
+        parts += [{"exercise": block}, {"markdown": draw(_MARKDOWN)}]
+    return {"front_matter": front, "parts": parts}, lang
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lesson_documents())
+def test_the_lesson_round_trip_is_lossless(doc_lang):
+    doc, lang = doc_lang
+    step = import_lesson(dump_lesson(doc), f"lessons/x/{lang}/01-x.md", lang, engine=False)
+    assert same_value(lesson_document(step), doc)
+
+
+def test_every_lesson_file_exports_and_imports_unchanged():
+    from tutor.content.lessons import load_lesson_path
+
+    n = 0
+    for ruleset in RULESETS:
+        for lang in LANGS:
+            for step in load_lesson_path(ruleset, lang):
+                again = import_lesson(dump_lesson(step), step.path, lang, engine=(lang == "en"))
+                assert same_value(lesson_document(again), lesson_document(step)), step.path
+                assert again.segments == step.segments
+                n += 1
+    assert n >= 300
 
 
 # ------------------------------------------------------------------------------ Moodle XML

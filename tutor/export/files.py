@@ -9,7 +9,12 @@
   quiz file (structure, then every question against the engine: cards, the ask, the scenario,
   ``expect`` against the engine's answer, ``teaches`` against the lesson steps, unique ids).
   Problems raise :class:`~tutor.content.problems.ContentError`, each ``file:line: message``;
-* :func:`check_document` — the same for a document held in memory (a teacher's stored quiz).
+* :func:`check_document` — the same for a document held in memory (a teacher's stored quiz);
+* lessons likewise: :func:`lesson_document` (a step as ``{"front_matter": {...}, "parts": [{"markdown":
+  text} | {"exercise": block}, ...]}``), :func:`dump_lesson` (the Markdown file: front matter between
+  ``---`` lines, the Markdown, each exercise as a fenced ``exercise`` block) and
+  :func:`import_lesson` (text → :class:`~tutor.content.lessons.LessonStep`, checked by the engine).
+  Line ends are ``\n`` (a file's ``\r\n`` reads as ``\n``).
 """
 
 from __future__ import annotations
@@ -22,13 +27,15 @@ from typing import Any
 import yaml
 
 from ..content.exercise import Exercise
+from ..content.lessons import STEP_FIELDS, LessonStep, parse_step
 from ..content.problems import ContentError, Problems
 from ..content.quizzes import Quiz, parse_quiz
 
-__all__ = ["check_document", "dump_quiz", "import_quiz", "quiz_document", "read_quiz_file", "same_value"]
+__all__ = ["check_document", "dump_lesson", "dump_quiz", "import_lesson", "import_quiz", "lesson_document",
+           "quiz_document", "read_quiz_file", "same_value"]
 
-#: Question fields written as JSON-style flow mappings, as the authored files write them.
-_FLOW_FIELDS = ("scenario", "expect")
+#: Fields written as JSON-style flow collections, as the authored files write them.
+_FLOW_FIELDS = ("scenario", "expect", "rules")
 
 
 def quiz_document(quiz: Quiz) -> dict:
@@ -56,7 +63,7 @@ def same_value(a: object, b: object) -> bool:
 def _block(key: str, value: object) -> str:
     """One ``key: value`` of a question: a flow mapping for scenario/expect when it reads back
     the same, else YAML's own block form."""
-    if key in _FLOW_FIELDS and isinstance(value, dict):
+    if key in _FLOW_FIELDS and isinstance(value, dict | list):
         text = f"{key}: {json.dumps(value, ensure_ascii=False)}"
         try:
             back = yaml.safe_load(text)
@@ -166,3 +173,55 @@ def check_questions(quiz: Quiz, problems: Problems) -> None:
             problems.add(q.path, q.line_of("teaches"),
                          f"question {q.id}: teaches {q.teaches!r} is not a lesson step of {quiz.ruleset}")
         check_exercise(q, quiz.ruleset, problems)
+
+
+# ------------------------------------------------------------------------------------- lessons
+
+def lesson_document(step: LessonStep) -> dict:
+    """A lesson step as a document: ``front_matter`` (the fields of
+    :data:`~tutor.content.lessons.STEP_FIELDS`, in that order) and ``parts`` in page order:
+    ``{"markdown": text}`` (the Markdown between exercises, as written) and ``{"exercise": block}``."""
+    front = {name: getattr(step, name) for name in STEP_FIELDS}
+    front["rules"] = list(step.rules)
+    parts: list[dict] = []
+    for i, text in enumerate(step.markdown):
+        parts.append({"markdown": text})
+        if i < len(step.exercises):
+            block = step.exercises[i].to_block()
+            parts.append({"exercise": block})
+    return {"front_matter": front, "parts": parts}
+
+
+def _fence(block: dict) -> str:
+    """The YAML lines of one exercise block (fenced by the caller)."""
+    return "\n".join(_block(str(k), v) for k, v in block.items())
+
+
+def dump_lesson(doc: LessonStep | Mapping[str, Any]) -> str:
+    """A lesson document (or step) as the text of a lesson file: ``---``, the front matter, ``---``,
+    then the Markdown parts with each exercise in a fenced ``exercise`` block. Reading it back
+    (:func:`import_lesson`) gives the same document."""
+    d = lesson_document(doc) if isinstance(doc, LessonStep) else dict(doc)
+    lines = ["---", *(_block(str(k), v) for k, v in dict(d["front_matter"]).items()), "---"]
+    body: list[str] = []
+    for part in d["parts"]:
+        if "exercise" in part:
+            body += ["```exercise", _fence(dict(part["exercise"])), "```"]
+        else:
+            body.append(part["markdown"])
+    return "\n".join(lines + body)
+
+
+def import_lesson(text: str, path: str = "<lesson>", lang: str = "en", *, engine: bool = True) -> LessonStep:
+    """Read a lesson file's text (in ``lang``) and validate it: structure, and with ``engine`` every
+    exercise against the engine. Raises :class:`ContentError` (``path:line: message``)."""
+    from ..content.check import check_exercise
+
+    problems = Problems()
+    step = parse_step(text, path, problems, lang=lang)
+    if step is not None and engine:
+        for ex in step.exercises:
+            check_exercise(ex, step.ruleset, problems)
+    problems.raise_if_any()
+    assert step is not None
+    return step
