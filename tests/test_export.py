@@ -319,6 +319,25 @@ def test_gift_parses_and_holds_the_engines_keys(ruleset, lang):
             assert sorted(key.right()) == sorted(_engine_right(ex, lang))
 
 
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(quiz_documents(), st.sampled_from(LANGS))
+def test_generated_quizzes_export_to_moodle_and_gift_with_the_engines_keys(doc, lang):
+    quiz = import_quiz(dump_quiz(doc), "gen.yaml", engine=False)
+    questions, _ = _moodle(quiz, lang)
+    parsed = _parse_gift(gift(quiz, lang))
+    assert len(questions) == len(parsed) == len(quiz)
+    for q, g, ex in zip(questions, parsed, quiz, strict=True):
+        k = keyed(ex, lang)
+        assert q.findtext("defaultgrade") == f"{ex.points or 1:.7f}".rstrip("0").rstrip(".")
+        if k.key.type == "numerical":
+            assert float(q.findtext("answer/text")) == float(g.answer.options[0].text) == expected_answer(ex)[0]
+        elif k.key.type in ("multichoice", "multiresponse"):
+            right = [a.findtext("text") for a in q.findall("answer") if float(a.get("fraction")) > 0]
+            assert right == k.key.right() and right
+        if ex.kind in ("legal-cards", "trick-winner", "turn-up", "round-score", "next-hakem", "next-leader"):
+            assert sorted(k.key.right()) == sorted(_engine_right(ex, lang))
+
+
 # ------------------------------------------------------------------------------ worksheets
 
 def _small(ruleset="hokm"):

@@ -168,10 +168,20 @@ def _fraction(f: float) -> str:
 
 # ------------------------------------------------------------------------------------- Moodle XML
 
+#: Characters XML 1.0 cannot carry (control characters, lone surrogates, U+FFFE/U+FFFF).
+_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_safe(text: str) -> str:
+    """``text`` without the characters XML 1.0 cannot hold (a teacher's prompt may have pasted a
+    control character): each becomes U+FFFD."""
+    return _NOT_XML.sub("\ufffd", text)
+
+
 def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:
     el = ET.SubElement(parent, tag, attrs)
     if text is not None:
-        el.text = text
+        el.text = xml_safe(text)
     return el
 
 
@@ -239,7 +249,7 @@ _GIFT_SPECIAL = re.compile(r"([~=#{}:\\])")
 
 def gift_escape(text: str) -> str:
     """Text with GIFT's special characters (``~ = # { } : \\``) escaped, on one line."""
-    return _GIFT_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+    return _GIFT_SPECIAL.sub(r"\\\1", " ".join(xml_safe(text).split()))
 
 
 def _gift_question_html(k: Keyed, lang: str) -> str:
