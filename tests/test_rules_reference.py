@@ -30,6 +30,7 @@ from tutor.engine.errors import IllegalPlayError, TutorError
 from tutor.engine.hokm import ChooseTrump, Hokm, HokmGame, HokmOptions, Play
 from tutor.engine.rulesets import RULESETS
 from tutor.engine.trinidad import Trinidad
+from tutor.i18n import LANGUAGES
 from tutor.solve import answer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -240,7 +241,11 @@ def test_the_reference_is_complete_and_well_formed():
         assert p.decision == p.id.startswith("K") == (p.kind == "decision"), p.id
         assert p.decision == bool(p.reason_in()), p.id
         assert p.text_in().endswith((".", ".\"", ")")) and len(p.text_in()) > 40, p.id
-        assert p.title_in() and p.title_in("fa") == p.title_in(), p.id  # English until translated
+        # one declaration per point, in every language of the app (the reference pages show them)
+        assert set(p.title) == set(p.text) == set(LANGUAGES), p.id
+        assert not p.decision or set(p.reason) == set(LANGUAGES), p.id
+        for lang in LANGUAGES[1:]:
+            assert p.text_in(lang) != p.text_in() and p.title_in(lang) != p.title_in(), (p.id, lang)
         assert p.sources or p.decision, p.id
         for place in p.sources:
             assert place.document in rules.documents() and place.lines, p.id
@@ -280,7 +285,7 @@ def test_no_statement_teaches_an_error_of_the_sources():
 
 
 def test_malformed_data_is_refused():
-    good = {"documents": {"d.txt": {"language": "English", "about": "a test"}},
+    good = {"documents": {"d.txt": {"language": "English", "about": {"en": "a test"}}},
             "points": [{"id": "H1", "games": ["hokm"], "kind": "rule", "title": {"en": "T"}, "text": {"en": "X."},
                         "sources": [{"document": "d.txt", "section": "S", "lines": [1]}]}]}
     points, docs = rules.parse(good)
