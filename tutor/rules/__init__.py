@@ -53,11 +53,12 @@ GAMES: tuple[str, ...] = ruleset_names()
 #: history, vocabulary, worked examples), the documents' own reading list, a definition the
 #: engine counts with, a decision where the documents are silent or disagree.
 KINDS: tuple[str, ...] = ("rule", "variant", "background", "reference", "definition", "decision")
-#: The name of each kind of point shown to learners (Babel msgids; translate with gettext).
+#: The heading of the points of each kind on a rules reference page (Babel msgids; translate
+#: with gettext).
 KIND_LABELS: Mapping[str, str] = MappingProxyType({
-    "rule": N_("Rule"), "variant": N_("Variant"), "background": N_("Background"),
-    "reference": N_("Further reading"), "definition": N_("Definition"),
-    "decision": N_("Decision where the documents are silent"),
+    "rule": N_("Rules"), "variant": N_("Variants"), "background": N_("Background"),
+    "reference": N_("Further reading"), "definition": N_("Definitions"),
+    "decision": N_("Decisions where the documents are silent or disagree"),
 })
 _DATA = "points.yaml"
 
