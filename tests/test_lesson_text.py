@@ -1,6 +1,7 @@
 """Lesson text shown to learners teaches the rules without authoring notes.
 
-Learners see a step's title, goal, unit title, prose and exercise prompts. None of it may talk
+Learners see a step's title, goal, unit title, prose and exercise prompts, and the prompts of
+quiz questions. None of it may talk
 about the source documents ("the source document does not say…", "the article…") or about what
 the course filled in: a fact is stated as a fact, a decision as the rule used (the rules reference
 page says which points are decisions). The phrases are looked for in each language, on the text
@@ -60,6 +61,17 @@ def test_no_authoring_notes_in_lesson_text(lang):
             for m in pattern.finditer(flat):
                 found.append(f"{step.path} {where}: …{flat[max(0, m.start() - 40):m.end() + 40]}…")
     assert count >= 25 * len(RULESETS)  # every step of the language was looked at
+    assert found == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_authoring_notes_in_quiz_prompts(lang):
+    """Quiz questions are shown to learners too: their prompts teach the rule they use."""
+    pattern = re.compile(AUTHORING_NOTES[lang], re.IGNORECASE)
+    questions = list(ContentStore.shared().questions.values())
+    assert len(questions) > 200
+    found = [f"{q.id}: {q.prompt_in(lang)}" for q in questions
+             if q.prompt_in(lang) and pattern.search(" ".join(q.prompt_in(lang).split()))]
     assert found == []
 
 
