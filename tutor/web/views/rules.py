@@ -6,9 +6,9 @@
   documents, the lesson steps that teach it (their front matter ``rules``) and, where there are
   questions that apply it, a button to practise it. Each point is the anchor ``#rule-<id>``.
 * ``POST /<lang>/rules/<ruleset>/<point>/practice`` — starts a practice quiz (the practice quiz
-  machinery of :mod:`.practice`) of questions whose engine verdict cites the point: authored quiz
-  questions, lesson exercises and generated questions. 404 for an unknown ruleset or point, or a
-  point with no such question.
+  machinery of :mod:`.practice`) of up to :data:`PRACTICE_COUNT` questions whose engine verdict
+  cites the point: authored quiz questions, lesson exercises and generated questions of the same
+  kinds. 404 for an unknown ruleset or point, or a point with no such question.
 
 The Jinja global :func:`rule_link` links a point id to its place on the reference page; every
 page uses it (the reasons of feedback, "Rules taught" on a step, the reference itself).
@@ -33,7 +33,7 @@ from .. import exercises as X
 from ..limits import limited
 from ..security import BadInput
 from .common import RULESET_NAMES, ruleset_name
-from .practice import RULESET_KINDS, _new_quiz
+from .practice import _new_quiz
 
 bp = Blueprint("rules", __name__, url_prefix="/<lang>/rules")
 
@@ -54,23 +54,15 @@ def _cited_ids(ex) -> set[str]:
 
 
 def practice_pool(ruleset: str) -> Mapping[str, tuple[str, ...]]:
-    """Point id -> the refs of the questions of ``ruleset`` whose verdict cites it: authored quiz
-    questions, the lesson exercises, then generated questions (:data:`GENERATED_SEEDS` seeds per
-    kind and difficulty). Built once per app and ruleset."""
+    """Point id -> the refs of the authored questions of ``ruleset`` whose verdict cites it: quiz
+    questions and lesson exercises. Built once per app and ruleset (tens of milliseconds); a point
+    with none gets no practice button."""
     cache = current_app.extensions.setdefault("tutor_rule_practice", {})
     if ruleset in cache:
         return cache[ruleset]
     pool: dict[str, list[str]] = {}
     candidates = [(X.ref_of(q), q) for q in X.quiz_questions(ruleset)]
     candidates += [(X.ref_of(e), e) for s in X.content().lesson_path(ruleset, "en").steps for e in s.exercises]
-    for kind in RULESET_KINDS[ruleset]:
-        for difficulty in _DIFFICULTIES:
-            for seed in range(GENERATED_SEEDS):
-                ref = f"gen:{ruleset}:{kind}:{difficulty}:{seed}"
-                try:
-                    candidates.append((ref, X.resolve(ref)))
-                except BadInput:
-                    continue
     for ref, ex in candidates:
         if ex.kind not in KINDS:
             continue
@@ -79,6 +71,30 @@ def practice_pool(ruleset: str) -> Mapping[str, tuple[str, ...]]:
     frozen = MappingProxyType({k: tuple(v) for k, v in pool.items()})
     cache[ruleset] = frozen
     return frozen
+
+
+def practice_refs(ruleset: str, point: str) -> tuple[str, ...]:
+    """The questions of a practice set on ``point``: its authored ones (:func:`practice_pool`),
+    then generated questions of the same kinds (:data:`GENERATED_SEEDS` seeds per kind and
+    difficulty) whose verdict cites it. ``()`` if the point has no authored question. Kept per app."""
+    cache = current_app.extensions.setdefault("tutor_rule_practice_sets", {})
+    key = (ruleset, point)
+    if key in cache:
+        return cache[key]
+    authored = practice_pool(ruleset).get(point, ())
+    generated = []
+    for kind in dict.fromkeys(X.resolve(r).kind for r in authored):
+        for difficulty in _DIFFICULTIES:
+            for seed in range(GENERATED_SEEDS):
+                ref = f"gen:{ruleset}:{kind}:{difficulty}:{seed}"
+                try:
+                    ex = X.resolve(ref)
+                except BadInput:
+                    continue
+                if point in _cited_ids(ex):
+                    generated.append(ref)
+    cache[key] = tuple(authored) + tuple(generated)
+    return cache[key]
 
 
 def _place(place: rulepoints.Place, lang: str) -> dict:
@@ -123,8 +139,10 @@ def practice(ruleset: str, point: str):
         p = rulepoints.get(point)
     except rulepoints.UnknownRulePoint:
         abort(404)
-    refs = list(practice_pool(ruleset).get(p.id, ()))
-    if ruleset not in p.games or not refs:
+    if ruleset not in p.games:
+        abort(404)
+    refs = list(practice_refs(ruleset, p.id))
+    if not refs:
         abort(404)
     seed = secrets.randbelow(10**6)
     random.Random(f"{ruleset}|{p.id}|{seed}").shuffle(refs)
