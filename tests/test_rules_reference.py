@@ -30,6 +30,7 @@ from tutor.engine.errors import IllegalPlayError, TutorError
 from tutor.engine.hokm import ChooseTrump, Hokm, HokmGame, HokmOptions, Play
 from tutor.engine.rulesets import RULESETS
 from tutor.engine.trinidad import Trinidad
+from tutor.i18n import LANGUAGES
 from tutor.solve import answer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -176,10 +177,25 @@ def solve_rules() -> set[str]:
     return out
 
 
+def play_rules(seeds: int = 3) -> set[str]:
+    """Rules of the end-of-deal stories of whole deals played by bots (tutor.engine.play), every
+    game and table size: the next dealer or hakem is only told there."""
+    from tutor.engine.play import bot_deal
+
+    out: set[str] = set()
+    for info in RULESETS.values():
+        for players in info.players:
+            opts = {"players": players} if "players" in info.options_model.__pydantic_fields__ else {}
+            coach = info.coach(opts)
+            for seed in range(seeds):
+                _why(out, coach.story(bot_deal(coach, seed)))
+    return out
+
+
 @pytest.fixture(scope="module")
 def cited_by_engine() -> dict[str, set[str]]:
     return {"source": rules_in_source(), "hokm": hokm_rules(), "all fours": all_fours_rules(),
-            "solve": solve_rules()}
+            "solve": solve_rules(), "play": play_rules()}
 
 
 def test_every_rule_a_reason_can_cite_is_documented(cited_by_engine):
@@ -240,7 +256,11 @@ def test_the_reference_is_complete_and_well_formed():
         assert p.decision == p.id.startswith("K") == (p.kind == "decision"), p.id
         assert p.decision == bool(p.reason_in()), p.id
         assert p.text_in().endswith((".", ".\"", ")")) and len(p.text_in()) > 40, p.id
-        assert p.title_in() and p.title_in("fa") == p.title_in(), p.id  # English until translated
+        # one declaration per point, in every language of the app (the reference pages show them)
+        assert set(p.title) == set(p.text) == set(LANGUAGES), p.id
+        assert not p.decision or set(p.reason) == set(LANGUAGES), p.id
+        for lang in LANGUAGES[1:]:
+            assert p.text_in(lang) != p.text_in() and p.title_in(lang) != p.title_in(), (p.id, lang)
         assert p.sources or p.decision, p.id
         for place in p.sources:
             assert place.document in rules.documents() and place.lines, p.id
@@ -280,7 +300,7 @@ def test_no_statement_teaches_an_error_of_the_sources():
 
 
 def test_malformed_data_is_refused():
-    good = {"documents": {"d.txt": {"language": "English", "about": "a test"}},
+    good = {"documents": {"d.txt": {"language": "English", "about": {"en": "a test"}}},
             "points": [{"id": "H1", "games": ["hokm"], "kind": "rule", "title": {"en": "T"}, "text": {"en": "X."},
                         "sources": [{"document": "d.txt", "section": "S", "lines": [1]}]}]}
     points, docs = rules.parse(good)

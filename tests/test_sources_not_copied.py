@@ -1,4 +1,4 @@
-"""Lessons and quizzes teach the source documents' facts in their own words (common rules; issue 12).
+"""Lessons, quizzes and the rules reference teach the source documents' facts in their own words (issue 12).
 
 The source documents are ``../shared/seeds/*.txt`` beside the repository (CI puts a copy of the
 team's shared folder there). The test fails on any run of :data:`RUN` or more words that a lesson
@@ -93,7 +93,10 @@ def _seeds() -> Path:
 
 
 def _content_files() -> list[Path]:
-    return sorted((ROOT / "lessons").rglob("*.md")) + sorted((ROOT / "quizzes").glob("*.yaml"))
+    """Lessons, quizzes and the rule-point reference (its statements in every language are shown
+    on the rules reference pages)."""
+    return (sorted((ROOT / "lessons").rglob("*.md")) + sorted((ROOT / "quizzes").glob("*.yaml"))
+            + [ROOT / "tutor" / "rules" / "points.yaml"])
 
 
 def test_no_lesson_or_quiz_copies_a_source_document():

@@ -234,10 +234,10 @@ def test_home_cards_have_a_footer_and_beg_points_a_grid(client):
 
 
 def visible_digits(html: str) -> list[str]:
-    """ASCII digits in the words of the page's <main> (rule ids such as "C15" or "H27" are codes, left out)."""
+    """ASCII digits in the words of the page's <main> (rule ids such as "C15", "H27" or "K12" are codes, left out)."""
     main = re.search(r"<main.*?</main>", html, re.DOTALL)
     text = re.sub(r"<[^>]+>", " ", main.group(0) if main else html)
-    text = re.sub(r"\b[CTH]\d+\b", " ", text)
+    text = re.sub(r"\b[CTHK]\d+\b", " ", text)
     return re.findall(r".{0,25}[0-9].{0,15}", text)
 
 

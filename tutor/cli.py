@@ -319,7 +319,7 @@ def _show_point(p: RulePoint, lang: str) -> str:
     for place in p.sources:
         doc = documents()[place.document]
         lines = ", ".join(map(str, place.lines))
-        out.append(wrap(f"{place.document} ({doc.language}: {doc.about}), \"{place.section}\", "
+        out.append(wrap(f"{place.document} ({doc.language}: {doc.about_in(lang)}), \"{place.section}\", "
                         f"line{'s' if len(place.lines) > 1 else ''} {lines}", "Source: "))
     if p.see:
         label = "Settles: " if p.decision else "See also: "

@@ -87,6 +87,7 @@ __all__ = [
     "points_label",
     "rank_name",
     "rank_short",
+    "ReasonText",
     "render_reason",
     "render_reasons",
     "result_name",
@@ -700,9 +701,30 @@ def render_reason(reason_json: Mapping[str, Any] | Reason, *, you: int | None = 
     return text[:1].upper() + text[1:]
 
 
-def render_reasons(reasons: Iterable[Mapping[str, Any]], **context: Unpack[ReasonContext]) -> list[str]:
-    """:func:`render_reason` over an answer's ``why`` list."""
-    return [render_reason(r, **context) for r in reasons or ()]
+class ReasonText(str):
+    """A rendered reason: the explanation text itself (a ``str``), carrying ``rules``, the ids of
+    the rule points the reason applied (its ``rule`` field split at commas: ``("C21", "K20")``),
+    so that a page can link each reason to the rules reference."""
+
+    rules: tuple[str, ...]
+
+    def __new__(cls, text: str, rules: tuple[str, ...] = ()) -> ReasonText:
+        self = super().__new__(cls, text)
+        self.rules = rules
+        return self
+
+
+def _rule_ids(reason: Mapping[str, Any] | Reason) -> tuple[str, ...]:
+    rule = reason.rule if isinstance(reason, Reason) else reason.get("rule")
+    if not isinstance(rule, str):
+        return ()
+    return tuple(part.strip() for part in rule.split(",") if part.strip())
+
+
+def render_reasons(reasons: Iterable[Mapping[str, Any]], **context: Unpack[ReasonContext]) -> list[ReasonText]:
+    """:func:`render_reason` over an answer's ``why`` list; each text is a :class:`ReasonText`
+    that also carries the ids of the rule points the reason cites."""
+    return [ReasonText(render_reason(r, **context), _rule_ids(r)) for r in reasons or ()]
 
 
 # --------------------------------------------------------------------------------------------

@@ -10,7 +10,8 @@ lessons or without a quiz file. (Checking every exercise against the engine stay
 
 Shapes: a store holds, for every ruleset × language, the :class:`LessonPath` in which English
 steps fill in for missing translations; every quiz :class:`Exercise` by question id; the ruleset
-of every step id; and per (ruleset, kind) the first step with an exercise of that kind.
+of every step id; per (ruleset, kind) the first step with an exercise of that kind; and per
+(ruleset, rule point id) the steps whose front matter ``rules`` name it, in path order.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ class ContentStore:
     questions: Mapping[str, Exercise]
     step_rulesets: Mapping[str, str]
     first_steps: Mapping[tuple[str, str], str]
+    rule_steps: Mapping[tuple[str, str], tuple[str, ...]]
 
     @classmethod
     def load(cls, root: Path | None = None) -> ContentStore:
@@ -63,8 +65,14 @@ class ContentStore:
             for s in paths[(r, "en")].steps:
                 for e in s.exercises:
                     first_steps.setdefault((r, e.kind), s.id)
+        rule_steps: dict[tuple[str, str], tuple[str, ...]] = {}
+        for r in RULESETS:
+            for s in paths[(r, "en")].steps:
+                for rule in s.rules:
+                    rule_steps[(r, rule)] = rule_steps.get((r, rule), ()) + (s.id,)
         return cls(Path(root), MappingProxyType(paths), MappingProxyType(questions),
-                   MappingProxyType(step_rulesets), MappingProxyType(first_steps))
+                   MappingProxyType(step_rulesets), MappingProxyType(first_steps),
+                   MappingProxyType(rule_steps))
 
     @staticmethod
     def shared(root: Path | None = None) -> ContentStore:
@@ -91,6 +99,11 @@ class ContentStore:
     def first_step_of_kind(self, ruleset: str, kind: str) -> str | None:
         """The first step of ``ruleset`` (in path order) with an exercise of ``kind``, or ``None``."""
         return self.first_steps.get((ruleset, kind))
+
+    def steps_teaching(self, ruleset: str, rule: str) -> tuple[str, ...]:
+        """The ids of the steps of ``ruleset`` whose ``rules`` name the rule point ``rule`` (e.g.
+        ``"H14"``), in path order; ``()`` if none does."""
+        return self.rule_steps.get((ruleset, rule), ())
 
 
 @functools.cache

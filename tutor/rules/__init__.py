@@ -27,12 +27,14 @@ from types import MappingProxyType
 
 import yaml
 
+from ..engine.reasons import N_
 from ..engine.rulesets import ruleset_names
 from ..i18n import LANGUAGES
 
 __all__ = [
     "GAMES",
     "KINDS",
+    "KIND_LABELS",
     "Document",
     "Place",
     "RuleDataError",
@@ -51,6 +53,13 @@ GAMES: tuple[str, ...] = ruleset_names()
 #: history, vocabulary, worked examples), the documents' own reading list, a definition the
 #: engine counts with, a decision where the documents are silent or disagree.
 KINDS: tuple[str, ...] = ("rule", "variant", "background", "reference", "definition", "decision")
+#: The heading of the points of each kind on a rules reference page (Babel msgids; translate
+#: with gettext).
+KIND_LABELS: Mapping[str, str] = MappingProxyType({
+    "rule": N_("Rules"), "variant": N_("Variants"), "background": N_("Background"),
+    "reference": N_("Further reading"), "definition": N_("Definitions"),
+    "decision": N_("Decisions where the documents are silent or disagree"),
+})
 _DATA = "points.yaml"
 
 
@@ -68,12 +77,21 @@ class UnknownRulePoint(KeyError):
 
 @dataclass(frozen=True, slots=True)
 class Document:
-    """A source document: ``file`` (in the team's ``shared/seeds/``), its ``language`` and what it
-    is ``about``."""
+    """A source document: ``file`` (in the team's ``shared/seeds/``), its ``language`` (in
+    English) and what it is ``about`` (language -> text, English always present)."""
 
     file: str
     language: str
-    about: str
+    about: Mapping[str, str]
+
+    @property
+    def number(self) -> str:
+        """The document's number, the start of its file name (``"002"``)."""
+        return self.file.split("_", 1)[0]
+
+    def about_in(self, lang: str = "en") -> str:
+        """What the document is about, in ``lang`` (English fallback)."""
+        return self.about.get(lang) or self.about["en"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +192,7 @@ def parse(raw: object) -> tuple[Mapping[str, RulePoint], Mapping[str, Document]]
     for name, d in _mapping(raw["documents"], "documents").items():
         d = _mapping(d, f"document {name}")
         docs[name] = Document(name, _str(d.get("language"), f"document {name}: language"),
-                              _str(d.get("about"), f"document {name}: about"))
+                              _texts(d.get("about"), f"document {name}: about"))
     if not isinstance(raw["points"], list):
         raise RuleDataError(f"{_DATA}: points must be a list")
     points: dict[str, RulePoint] = {}

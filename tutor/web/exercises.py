@@ -139,12 +139,20 @@ def prompt_of(ex: Exercise) -> str:
     return ex.own_prompt(i18n.current_lang()) or _(KINDS[ex.kind].prompt)
 
 
-def teaching_step(ex: Exercise) -> str | None:
-    """The lesson step that teaches the exercise: ``teaches``, its own step, or (generated
-    questions) the first step of the ruleset with an exercise of the same kind."""
-    if ex.teaches or ex.step_id:
-        return ex.teaches or ex.step_id
-    return _first_step_of_kind(ex.ruleset or "", ex.kind)
+def teaching_step(ex: Exercise, verdict: kinds.Verdict | None = None) -> str | None:
+    """The lesson step that teaches the exercise: a lesson exercise's own step; else, with a
+    ``verdict``, the first step of the ruleset that teaches a rule point the verdict's reasons
+    applied (reasons in order; the question's ``teaches`` first if it is one of them); else
+    ``teaches``; else (generated questions) the first step with an exercise of the same kind."""
+    if ex.step_id:
+        return ex.step_id
+    if verdict is not None and ex.ruleset:
+        for reason in verdict.why:
+            for rule in str(reason.get("rule") or "").split(","):
+                steps = content().steps_teaching(ex.ruleset, rule.strip())
+                if steps:
+                    return ex.teaches if ex.teaches in steps else steps[0]
+    return ex.teaches or _first_step_of_kind(ex.ruleset or "", ex.kind)
 
 
 def _first_step_of_kind(ruleset: str, kind: str) -> str | None:
@@ -248,8 +256,9 @@ def grade(ex: Exercise, given: object) -> kinds.Verdict:
         raise BadInput(_("This exercise cannot be checked: %(why)s", why=e.message), "bad-exercise") from None
 
 
-def render_why(ex: Exercise, verdict: Verdict) -> list[str]:
-    """The engine's reasons of ``verdict``, seats named from the learner's seat."""
+def render_why(ex: Exercise, verdict: Verdict) -> list[i18n.ReasonText]:
+    """The engine's reasons of ``verdict``, seats named from the learner's seat; each carries
+    the ids of the rule points it cites (``.rules``)."""
     players = players_of(ex.scenario)
     return i18n.render_reasons(verdict.why, you=you_of(ex), players=players, ruleset=ex.ruleset)
 

@@ -169,7 +169,7 @@ class LegalCards(ExerciseKind):
         for c in ex.scenario.get("hand", []):
             code = str(Card.parse(c))
             label = i18n.card_label(code)
-            reasons: list[str] = []
+            reasons: list[i18n.ReasonText] = []
             text: str | None = None
             if code in legal and code not in chosen:
                 text = i18n.gettext(N_("You may play the %(card)s too."), card=label)

@@ -153,7 +153,7 @@ def answer(ref: str):
     ctx: i18n.ReasonContext = {"you": X.you_of(ex), "players": players_of(ex.scenario), "ruleset": ex.ruleset}
     why = [dict(r) | {"text": i18n.render_reason(r, **ctx)} for r in verdict.why]
     details = KINDS[ex.kind].localise_details(dict(verdict.details), lambda r: i18n.render_reason(r, **ctx))
-    teaches = X.teaching_step(ex)
+    teaches = X.teaching_step(ex, verdict)
     step = X.find_step(teaches) if teaches else None
     lang = i18n.current_lang()
     return jsonify({

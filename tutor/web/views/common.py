@@ -75,7 +75,7 @@ def feedback_context(ex: Exercise, verdict: X.Verdict) -> dict:
     """The feedback: the engine's reasons, the right answer line by line, and the lesson link."""
     names = Names(X.you_of(ex), players_of(ex.scenario), ex.ruleset)
     lines = [(line.what, line.value, line.ok) for line in KINDS[ex.kind].feedback_lines(ex, verdict, names)]
-    teaches = X.teaching_step(ex)
+    teaches = X.teaching_step(ex, verdict)
     step = X.find_step(teaches) if teaches else None
     return {
         "why": X.render_why(ex, verdict),

@@ -1,0 +1,222 @@
+"""The rules reference pages (one per game, four languages), the links to rule points from
+feedback and steps, the practice quiz on one rule point, and the "Lesson:" link of a verdict chosen
+by the rule point applied. Through Flask's test client; pages parsed with lxml."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+import pytest
+from lxml import html as lxml_html
+from web_support import csrf_of, dispose, form_for, lesson_exercise, make_app, wrong_value, expected
+from sqlalchemy import select
+
+from tutor import i18n, rules
+from tutor.content import kinds
+from tutor.engine.rulesets import RULESETS
+from tutor.web import exercises as X
+from tutor.web.db import Quiz
+from tutor.web.views.rules import practice_pool
+
+pytestmark = pytest.mark.both_databases
+
+LANGS = i18n.LANGUAGES
+GAMES = tuple(RULESETS)
+
+
+@pytest.fixture
+def app(tmp_path, app_database):
+    app = make_app(tmp_path, DATABASE_URL=app_database)
+    yield app
+    dispose(app)
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def page(client, url: str):
+    resp = client.get(url)
+    assert resp.status_code == 200, url
+    return lxml_html.fromstring(resp.get_data(as_text=True)), resp.get_data(as_text=True)
+
+
+def norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+def cited(reason: dict) -> list[str]:
+    return [r.strip() for r in str(reason.get("rule", "")).split(",")]
+
+
+# ------------------------------------------------------------------------------------- the pages
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_point_of_every_game_is_on_its_page_in_the_language(client, lang):
+    for game in GAMES:
+        doc, _ = page(client, f"/{lang}/rules/{game}/")
+        assert doc.get("lang") == lang and doc.get("dir") == ("rtl" if lang == "fa" else "ltr")
+        articles = {a.get("id"): a for a in doc.cssselect("article.rule-point")}
+        expected_ids = [f"rule-{p.id}" for p in rules.points_for(game)]
+        assert sorted(articles) == sorted(expected_ids)  # every point of the game, no other
+        for p in rules.points_for(game):
+            a = articles[f"rule-{p.id}"]
+            heading = norm(a.cssselect("h3")[0].text_content())
+            assert heading == f"{p.id} {norm(p.title_in(lang))}"
+            assert norm(a.cssselect(".rule-text")[0].text_content()) == norm(p.text[lang])
+            body = norm(a.text_content())
+            # a decision is marked as one, with why; any other point names its source documents
+            assert bool(a.cssselect(".decision-mark")) == p.decision, p.id
+            if p.decision:
+                assert norm(p.reason[lang]) in body
+            for place in p.sources:
+                assert norm(rules.documents()[place.document].about_in(lang)) in body, p.id
+                assert place.section in body
+            # the steps that teach it
+            steps = X.content().steps_teaching(game, p.id)
+            links = [urlsplit(h).path for h in a.xpath(".//dd/a/@href") if "/learn/" in h]
+            assert links == [f"/{lang}/learn/{game}/{s}" for s in steps], p.id
+
+
+def test_persian_page_is_right_to_left_with_persian_text_and_digits(client):
+    doc, text = page(client, "/fa/rules/hokm/")
+    assert doc.get("dir") == "rtl"
+    h14 = doc.cssselect("#rule-H14")[0]
+    assert "اگر از خال زمینه کارتی داری" in h14.text_content()
+    assert "سند ۰۰۲" in h14.text_content()  # the document number in Persian digits
+    assert "Document" not in text and "Source" not in text.split("<main", 1)[1]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_link_of_a_reference_page_resolves(client, lang):
+    for game in GAMES:
+        doc, _ = page(client, f"/{lang}/rules/{game}/")
+        anchors = {e.get("id") for e in doc.xpath("//*[@id]")}
+        hrefs = set(doc.xpath("//main//a/@href"))
+        assert len(hrefs) > 20
+        for href in sorted(hrefs):
+            parts = urlsplit(href)
+            if parts.fragment:
+                if parts.path:  # another game's page: its anchor is there
+                    other, _ = page(client, parts.path)
+                    assert other.xpath(f"//*[@id='{parts.fragment}']"), href
+                else:
+                    assert parts.fragment in anchors, href
+            if parts.path:
+                assert client.get(parts.path).status_code == 200, href
+
+
+def test_unknown_games_and_points_are_404(client):
+    assert client.get("/en/rules/bridge/").status_code == 404
+    doc, text = page(client, "/en/rules/hokm/")
+    token = csrf_of(text)
+    assert client.post("/en/rules/hokm/H99/practice", data={"csrf_token": token}).status_code == 404
+    assert client.post("/en/rules/hokm/C21/practice", data={"csrf_token": token}).status_code == 404  # not Hokm's
+    assert client.post("/en/rules/hokm/H14/practice", data={}).status_code == 400  # no CSRF token
+    assert client.get("/en/rules/hokm/H14/practice").status_code == 405
+
+
+# --------------------------------------------------------------------------- links from pages
+
+def test_rules_taught_on_a_step_are_links_with_titles(client):
+    step = X.content().find_step("hokm-follow-suit", "fa")
+    doc, _ = page(client, "/fa/learn/hokm/hokm-follow-suit")
+    meta = doc.cssselect("p.meta.source")[0]
+    links = meta.cssselect("a.rule-link")
+    assert [urlsplit(a.get("href")).fragment for a in links] == [f"rule-{r}" for r in step.rules]
+    assert all(urlsplit(a.get("href")).path == "/fa/rules/hokm/" for a in links)
+    assert [norm(a.text_content()) for a in links] == [f"{r} {rules.get(r).title_in('fa')}" for r in step.rules]
+
+
+@pytest.mark.parametrize("lang", ("en", "fa"))
+def test_each_reason_of_feedback_links_to_its_rule_point(client, lang):
+    step, ex = lesson_exercise("hokm", "legal-cards")
+    right = expected(ex)
+    wrong = wrong_value(ex, right)
+    form = client.get(f"/{lang}/learn/hokm/{step.id}").get_data(as_text=True)
+    resp = client.post(f"/{lang}/learn/hokm/{step.id}/{ex.id}",
+                       data=form_for(ex, wrong) | {"csrf_token": csrf_of(form)})
+    assert resp.status_code == 302
+    doc, _ = page(client, resp.headers["Location"])
+    verdict = kinds.grade(ex, wrong)
+    items = doc.cssselect("ul.why li")
+    assert len(items) == len(verdict.why) > 0
+    for li, reason in zip(items, verdict.why, strict=True):
+        hrefs = [a.get("href") for a in li.cssselect("a.rule-link")]
+        assert hrefs == [f"/{lang}/rules/hokm/#rule-{r}" for r in cited(reason)]
+    # the link's target exists and is that point
+    target = urlsplit(items[0].cssselect("a.rule-link")[0].get("href"))
+    ref, _ = page(client, target.path)
+    assert ref.xpath(f"//*[@id='{target.fragment}']/h3/bdi[@class='rule-id']/text()") == [cited(verdict.why[0])[0]]
+
+
+# ------------------------------------------------------------------------ practice on a point
+
+@pytest.mark.parametrize(("game", "point"), [("hokm", "H14"), ("hokm", "H16"), ("all-fours", "C23"),
+                                             ("trinidad", "T7")])
+def test_practice_on_a_rule_gives_questions_that_apply_it(app, client, game, point):
+    doc, text = page(client, f"/en/rules/{game}/")
+    form = doc.cssselect(f"#rule-{point} form")[0]
+    resp = client.post(form.get("action"), data={"csrf_token": csrf_of(text)})
+    assert resp.status_code == 302 and "/en/quiz/" in resp.headers["Location"]
+    token = resp.headers["Location"].split("/")[3]
+    with app.app_context():
+        quiz = X.content and app.extensions["tutor_db"]().scalar(select(Quiz).where(Quiz.token == token))
+        refs = list(quiz.refs)
+        assert 1 <= len(refs) <= 10 and quiz.ruleset == game
+        for ref in refs:
+            ex = X.resolve(ref)
+            why = X.engine_solution(ex)["why"]
+            assert any(point in cited(r) for r in why), (ref, why)
+    # every question of the quiz is served
+    for n in range(1, len(refs) + 1):
+        assert client.get(f"/en/quiz/{token}/{n}").status_code == 200
+
+
+def test_a_point_without_questions_has_no_practice_button(client, app):
+    doc, _ = page(client, "/en/rules/hokm/")
+    with app.app_context():
+        pool = practice_pool("hokm")
+    assert "H4" not in pool  # "all suits are equal" is taught, never the reason of a verdict
+    assert not doc.cssselect("#rule-H4 form") and doc.cssselect("#rule-H14 form")
+    assert {a.get("id")[5:] for a in doc.cssselect("article.rule-point") if a.cssselect("form")} == set(pool)
+
+
+# ------------------------------------------------------------- "Lesson:" by the rule applied
+
+def test_lesson_link_of_a_generated_question_follows_the_rule_applied(client, app):
+    """A generated trick-winner question won by a ruff (H16, or H18) links to a step teaching that
+    point, not to the first step with a trick-winner exercise."""
+    with app.test_request_context("/en/"):
+        store = X.content()
+        first_of_kind = store.first_step_of_kind("hokm", "trick-winner")
+        for seed in range(200):
+            ref = f"gen:hokm:trick-winner:2:{seed}"
+            ex = X.resolve(ref)
+            rule = cited(X.engine_solution(ex)["why"][0])[0]
+            steps = store.steps_teaching("hokm", rule)
+            if steps and first_of_kind not in steps:
+                break
+        else:
+            pytest.fail("no generated question applies a rule taught away from the first trick-winner step")
+        verdict = X.grade(ex, expected(ex))
+        assert X.teaching_step(ex, verdict) == steps[0]
+        assert X.teaching_step(ex) == first_of_kind  # without a verdict: by kind, as before
+    doc, text = page(client, "/en/practice/")
+    resp = client.post("/en/practice/", data={"game": "hokm", "kinds-hokm": "trick-winner", "count": "5",
+                                              "difficulty": "2", "seed": "1", "csrf_token": csrf_of(text)})
+    token = resp.headers["Location"].split("/")[3]
+    with app.app_context():
+        session = app.extensions["tutor_db"]()
+        quiz = session.scalar(select(Quiz).where(Quiz.token == token))
+        quiz.refs = [ref]
+        session.commit()
+        session.close()
+    q = client.get(f"/en/quiz/{token}/1").get_data(as_text=True)
+    client.post(f"/en/quiz/{token}/1", data=form_for(ex, expected(ex)) | {"csrf_token": csrf_of(q)})
+    fb, _ = page(client, f"/en/quiz/{token}/1/feedback")
+    lesson = [a.get("href") for a in fb.cssselect(".feedback .actions a") if "/learn/" in a.get("href")]
+    assert lesson == [f"/en/learn/hokm/{steps[0]}"]
+    assert re.search(re.escape(X.content().find_step(steps[0], "en").title), norm(fb.text_content()))
