@@ -172,6 +172,40 @@ def answer(ref: str):
     })
 
 
+@bp.post("/table/check")
+@operation(Operation(
+    "checkTable", "The table editor's live answer: the engine's answer to a situation, its reasons and facts in "
+    "the requested language, and every problem at the field that causes it (200 with `ok: false` and `errors` "
+    "for a situation that is not set up right; 400 only for a body that is not a check request).",
+    schema_ref("TableCheck"), request=schema_ref("TableCheckRequest"), errors=(*_BODY_ERRORS, "bad-field"),
+    limited=True, params=("lang",),
+    request_examples={
+        "legal-plays": {"scenario": {"ruleset": "hokm", "ask": "legal-plays", "trump": "H", "hand": ["3C", "AH"],
+                                     "trick": ["10C"]}, "lang": "fa"},
+        "duplicate-card": {"scenario": {"ruleset": "all-fours", "ask": "legal-plays", "trump": "S",
+                                        "hand": ["2S", "9D"], "trick": ["2S"]}},
+        "answer-key": {"scenario": {"ruleset": "trinidad", "ask": "turn-up", "card": "JD"}, "kind": "turn-up",
+                       "expect": {"points": 1}}}))
+@limited("table-check")
+def table_check():
+    from ..editor import check
+
+    body = _json_body()
+    if not isinstance(body, dict) or "scenario" not in body:
+        raise BadInput('The body must be a JSON object with the field "scenario".', "bad-field")
+    extra = set(body) - {"scenario", "expect", "kind", "lang"}
+    if extra:
+        raise BadInput(f"Unknown field {show(min(extra), 30)}: send scenario, expect, kind and lang.", "bad-field")
+    kind = body.get("kind")
+    if kind is not None and kind not in KINDS:
+        raise BadInput(f"Unknown kind {show(kind, 30)}: use one of {', '.join(KINDS)}.", "bad-field")
+    expect = body.get("expect")
+    if expect is not None and not isinstance(expect, dict):
+        raise BadInput("expect must be a JSON object (answer field: value).", "bad-field")
+    _check_lang(body)
+    return jsonify(check(body["scenario"], expect, kind))
+
+
 @bp.get("/openapi.json")
 @operation(Operation("openapi", "This document (OpenAPI 3.1), generated from the app's models and routes.",
                      {"type": "object", "required": ["openapi", "paths"]}))
