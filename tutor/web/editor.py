@@ -39,7 +39,7 @@ from tutor.content.kinds import KINDS
 from tutor.content.kinds.base import N_
 from tutor.engine.cards import CARDS, Card, Suit
 from tutor.engine.errors import IllegalPlayError, TutorError
-from tutor.engine.options import choices_of, option_fields, range_of, validate_options
+from tutor.engine.options import choices_of, labels_of, option_fields, range_of, validate_options
 from tutor.engine.rulesets import RULESETS, RulesetInfo
 from tutor.solve import asks_of, solve
 from tutor.solve.asks import AskModel, Cards, IntList, Limits, OneOf, Tricks, _at, field_kind
@@ -87,8 +87,10 @@ def _options(info: RulesetInfo) -> list[dict[str, Any]]:
         if f.annotation is bool:
             spec["type"] = "bool"
         elif choices is not None:
+            labels = labels_of(model, name) or tuple(i18n.fmt_number(c) if isinstance(c, int) else str(c)
+                                                     for c in choices)
             spec["type"] = "choice"
-            spec["choices"] = list(choices)
+            spec["choices"] = [[c, _tr(lab)] for c, lab in zip(choices, labels)]
         else:
             lo, hi = range_of(model, name) or (1, 999)
             spec.update(type="range", min=lo, max=hi)
@@ -139,16 +141,16 @@ def editor_config(kind: str | None = None) -> dict[str, Any]:
 def _words() -> dict[str, str]:
     """The editor script's own words (translated here, so that the script has none)."""
     return {
-        "game": _("Game"), "ask": _("Question"), "players": _("Players"), "options": _("Options"),
+        "game": _("Card game"), "ask": _("Question"), "players": _("Players"), "options": _("Options"),
         "picker": _("Cards"), "place_into": _("Place cards into"),
         "picker_help": _("Arrow keys move between cards; Enter places the card; Delete removes a placed card."),
         "remove": _("Remove %(card)s"), "in_place": _("%(card)s, already placed"),
         "none": _("none"), "empty": _("No cards yet"), "trick_n": _("Trick %(n)s"),
         "legal": _("may be played"), "illegal": _("may not be played"), "wins": _("wins the trick"),
         "checking": _("Asking the engine…"), "answer": _("The engine's answer"),
-        "fix": _("Fix the marked fields to get an answer."), "clear": _("Clear"),
+        "fix": _("Fix the marked fields to get an answer."),
         "yes": _("yes"), "no": _("no"), "table": _("Card table"), "not_set": _("not set"),
-        "led": _("led"), "seat_of": _("%(who)s (%(number)s)"),
+        "seat_of": _("%(who)s (%(number)s)"),
         "failed": _("The engine could not be reached. Try again."),
     }
 
@@ -251,7 +253,7 @@ def _one_card(path: str, value: object, label: str, trick: int | None, seen: dic
         errors.add(path, _("%(value)s is not a card.", value=str(value)[:12]))
         return
     if c in seen:
-        errors.add(path, _("%(card)s is there twice: it is already in %(where)s.",
+        errors.add(path, _("Placed twice: %(card)s is already in %(where)s.",
                            card=i18n.card_label(c), where=seen[c]))
         return
     seen[c] = _where(label, trick)
@@ -386,12 +388,14 @@ def check(scenario: object, expect: object = None, kind: str | None = None) -> d
     if not isinstance(scenario, Mapping):
         errors.add("", _("Set up a situation first."))
         return _done(out)
-    info = RULESETS.get(scenario.get("ruleset")) if isinstance(scenario.get("ruleset"), str) else None
+    name = scenario.get("ruleset")
+    info = RULESETS.get(name) if isinstance(name, str) else None
     if info is None:
         errors.add("ruleset", _("Choose a game."))
         return _done(out)
     asks = asks_of(info.name)
-    ask = asks.get(scenario.get("ask")) if isinstance(scenario.get("ask"), str) else None
+    name = scenario.get("ask")
+    ask = asks.get(name) if isinstance(name, str) else None
     if ask is None:
         errors.add("ask", _("Choose a question that %(game)s has.", game=_(info.title)))
         return _done(out)

@@ -115,6 +115,13 @@ class Verdict(_Exercise):
     teaches: Teaches | None
 
 
+def _enum_of(schema: dict[str, Any], values: list[str]) -> None:
+    """An optional string field's schema (``anyOf`` string or null) limited to ``values``."""
+    for option in schema.get("anyOf", []):
+        if option.get("type") == "string":
+            option["enum"] = values
+
+
 class TableCheckRequest(BaseModel):
     """A situation set up on the table editor: the ``scenario`` (any JSON: the editor reports what
     is wrong with it field by field), optionally an answer key ``expect`` to compare with the
@@ -124,8 +131,8 @@ class TableCheckRequest(BaseModel):
     scenario: Any = Field(description="The scenario (the contract's format), as far as it is set up.")
     expect: dict[str, Any] | None = Field(None, description="An answer key: answer fields and the values "
                                                               "a teacher expects, e.g. {\"legal\": [\"3C\"]}.")
-    kind: str | None = Field(None, json_schema_extra={"enum": list(KINDS)})
-    lang: str | None = Field(None, json_schema_extra={"enum": list(i18n.LANGUAGES)})
+    kind: str | None = Field(None, json_schema_extra=lambda s: _enum_of(s, list(KINDS)))
+    lang: str | None = Field(None, json_schema_extra=lambda s: _enum_of(s, list(i18n.LANGUAGES)))
 
 
 class Fact(BaseModel):

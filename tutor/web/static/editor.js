@@ -279,7 +279,7 @@
       }
       if (o.type === "choice") {
         input = el("select", { id: id, "data-key": "opt-" + o.name });
-        o.choices.forEach(function (c) { input.appendChild(el("option", { value: JSON.stringify(c), text: typeof c === "number" ? num(c, lang) : String(c), selected: c === cur })); });
+        o.choices.forEach(function (c) { input.appendChild(el("option", { value: JSON.stringify(c[0]), text: c[1], selected: c[0] === cur })); });
         input.addEventListener("change", function () { setOpt(o, JSON.parse(input.value)); });
       } else {
         input = el("input", { type: "number", id: id, min: o.min, max: o.max, value: cur, inputmode: "numeric", "data-key": "opt-" + o.name });
@@ -452,7 +452,17 @@
     if (mark === "ok" || mark === "bad") { b.appendChild(el("span", { cls: "ed-mark " + mark, "aria-hidden": "true", text: mark === "ok" ? "✓" : "✗" })); }
     b.addEventListener("click", function () { self.remove(code); });
     b.addEventListener("keydown", function (e) {
-      if (e.key === "Delete" || e.key === "Backspace") { e.preventDefault(); self.remove(code); }
+      if (e.key !== "Delete" && e.key !== "Backspace") { return; }
+      e.preventDefault();
+      var zone = b.closest(".ed-zone");
+      var all = Array.prototype.slice.call(zone.querySelectorAll(".ed-placed"));
+      var at = all.indexOf(b);
+      var field = zone.dataset.field;
+      self.remove(code);
+      // keep the keyboard in place: the next card of the same place, else the picker
+      var left = self.box.querySelectorAll(".ed-zone[data-field='" + field + "'] .ed-placed");
+      var next = left[Math.min(at, left.length - 1)];
+      (next || self.box.querySelector(".ed-pick[tabindex='0']")).focus();
     });
     return b;
   };

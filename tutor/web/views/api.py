@@ -197,7 +197,7 @@ def table_check():
     if extra:
         raise BadInput(f"Unknown field {show(min(extra), 30)}: send scenario, expect, kind and lang.", "bad-field")
     kind = body.get("kind")
-    if kind is not None and kind not in KINDS:
+    if kind is not None and (not isinstance(kind, str) or kind not in KINDS):
         raise BadInput(f"Unknown kind {show(kind, 30)}: use one of {', '.join(KINDS)}.", "bad-field")
     expect = body.get("expect")
     if expect is not None and not isinstance(expect, dict):
