@@ -35,6 +35,7 @@
     this.cards = {};
     this.cfg.cards.forEach(function (c) { this.cards[c.code] = c; }, this);
     this.id = "ed" + (++uid);
+    this.h = "h" + Math.min(6, Math.max(2, parseInt(box.dataset.heading, 10) || 2));
     this.seq = 0;
     this.result = null;
     this.s = null;
@@ -143,7 +144,7 @@
       grid.appendChild(row);
     });
     this.pickButtons[0].tabIndex = 0;
-    this.pickerBox.appendChild(el("h3", { text: T.picker }));
+    this.pickerBox.appendChild(el(this.h, { cls: "ed-h", text: T.picker }));
     this.pickerBox.appendChild(place);
     this.pickerBox.appendChild(el("p", { cls: "meta", id: helpId, text: T.picker_help }));
     this.pickerBox.appendChild(grid);
@@ -485,7 +486,7 @@
       radio.addEventListener("change", function () { self.target = f.name; self.render(); });
       self.targetBox.appendChild(el("label", { cls: "opt", "for": rid }, [radio, f.label]));
       var zone = el("section", { cls: "ed-zone" + (self.target === f.name ? " active" : ""), "data-field": f.name, "aria-labelledby": id + "-h" },
-        [el("h3", { id: id + "-h", text: f.label })]);
+        [el(self.h, { cls: "ed-h", id: id + "-h", text: f.label })]);
       var v = s[f.name];
       var list = el("div", { cls: "hand-cards" });
       if (f.widget === "tricks") {
@@ -541,7 +542,7 @@
     this.box.querySelectorAll("[aria-invalid]").forEach(function (n) { n.removeAttribute("aria-invalid"); });
     this.box.querySelectorAll(".has-error").forEach(function (n) { n.classList.remove("has-error"); });
     if (!r) { box.appendChild(el("p", { cls: "muted", text: T.checking })); return; }
-    box.appendChild(el("h3", { text: T.answer }));
+    box.appendChild(el(this.h, { cls: "ed-h", text: T.answer }));
     if (r.facts.length) {
       var dl = el("dl", { cls: "answer-lines" });
       r.facts.forEach(function (f) { dl.appendChild(el("div", {}, [el("dt", { text: f.label }), el("dd", { text: f.value, "data-field": f.field })])); });

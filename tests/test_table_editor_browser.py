@@ -1,0 +1,153 @@
+"""The table editor in Debian's Chromium (pytest-playwright), keyboard only: a learner builds a
+Hokm trick and an All Fours situation on the "Ask the rules" page and sees the legal cards and
+the engine's reason, in English and in Persian (right to left); axe-core finds no violation.
+
+Nothing here clicks: each control is reached with ``focus()`` once (where a learner would Tab to
+it) and then used with the keys the page offers (arrow keys, Enter, Delete)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tutor import i18n
+from tutor.solve import solve
+
+SUITS = "SHDC"
+RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
+
+
+def index_of(code: str) -> int:
+    return SUITS.index(code[-1]) * 13 + RANKS.index(code[:-1])
+
+
+def picker_to(page: Page, code: str) -> None:
+    """Move the picker's focus to ``code`` with the arrow keys."""
+    current = page.locator(".ed-pick[tabindex='0']")
+    current.focus()
+    at = index_of(current.get_attribute("data-card"))
+    want = index_of(code)
+    rows = want // 13 - at // 13
+    cols = want % 13 - at % 13
+    for _ in range(abs(rows)):
+        page.keyboard.press("ArrowDown" if rows > 0 else "ArrowUp")
+    for _ in range(abs(cols)):
+        page.keyboard.press("ArrowRight" if cols > 0 else "ArrowLeft")
+    expect(page.locator(".ed-pick:focus")).to_have_attribute("data-card", code)
+
+
+def place(page: Page, *codes: str) -> None:
+    for code in codes:
+        picker_to(page, code)
+        page.keyboard.press("Enter")
+        expect(page.locator(f".ed-zone .ed-placed[data-key='placed-{code}']")).to_have_count(1)
+
+
+def take_back(page: Page, *codes: str) -> None:
+    for code in codes:
+        picker_to(page, code)
+        page.keyboard.press("Delete")
+        expect(page.locator(f".ed-zone .ed-placed[data-key='placed-{code}']")).to_have_count(0)
+
+
+def choose_radio(page: Page, group: str, value: str) -> None:
+    """Check the radio ``value`` of a radio group (a CSS scope) with the arrow keys."""
+    radios = page.locator(f"{group} input[type=radio]")
+    values = [radios.nth(i).get_attribute("value") for i in range(radios.count())]
+    checked = page.locator(f"{group} input[type=radio]:checked")
+    start = values.index(checked.get_attribute("value")) if checked.count() else 0
+    radios.nth(start).focus()
+    key = "ArrowDown" if values.index(value) >= start else "ArrowUp"
+    for _ in range(abs(values.index(value) - start)):
+        page.keyboard.press(key)
+    expect(page.locator(f"{group} input[type=radio][value='{value}']")).to_be_checked()
+
+
+def target(page: Page, field: str) -> None:
+    choose_radio(page, ".ed-target", field)
+
+
+def scenario_of(page: Page) -> dict:
+    return json.loads(page.locator("textarea[name=scenario]").input_value())
+
+
+def texts(scenario: dict, lang: str, players: int):
+    answer = solve(dict(scenario))
+    with i18n.using(lang):
+        why = [i18n.render_reason(r, you=0, players=players, ruleset=scenario["ruleset"]) for r in answer["why"]]
+        legal = i18n.gettext("may be played")
+        illegal = i18n.gettext("may not be played")
+        labels = {c: i18n.card_label(c) for c in scenario["hand"]}
+    return answer, why, legal, illegal, labels
+
+
+def check_hand(page: Page, scenario: dict, lang: str, players: int) -> None:
+    answer, why, legal, illegal, labels = texts(scenario, lang, players)
+    expect(page.locator(".ed-answer .why li").first).to_contain_text(why[0])
+    for code in scenario["hand"]:
+        mark = legal if code in answer["legal"] else illegal
+        button = page.locator(f".ed-zone[data-field=hand] .ed-placed[data-key='placed-{code}']")
+        expect(button).to_have_count(1)
+        label = button.get_attribute("aria-label")
+        assert label.endswith(" — " + mark) and labels[code] in label, label
+        expect(button.locator(".ed-mark")).to_have_text("✓" if code in answer["legal"] else "✗")
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_hokm_trick_and_all_fours_situation_by_keyboard(page: Page, live, lang):
+    base, _app = live
+    page.goto(f"{base}/{lang}/ask")
+    expect(page.locator("html")).to_have_attribute("dir", "rtl" if lang == "fa" else "ltr")
+    expect(page.locator(".ed-answer .why li")).to_have_count(1)
+
+    # --- Hokm: trump hearts; the partner led the king of clubs, the left-hand opponent played the three
+    choose_radio(page, ".ed-fields [data-field=trump]", "H")
+    take_back(page, "QH", "4H", "KS", "9C", "2D", "10H", "AH")
+    target(page, "trick")
+    place(page, "KC", "3C")
+    target(page, "hand")
+    place(page, "AC", "5C", "AS", "7H")
+    hokm = {"ruleset": "hokm", "ask": "legal-plays", "trump": "H", "hand": ["AC", "5C", "AS", "7H"], "trick": ["KC", "3C"]}
+    expect(page.locator(".ed-answer .why li")).to_have_count(1)
+    page.wait_for_function("document.querySelector('.table-editor').getAttribute('aria-busy') === null")
+    assert scenario_of(page) == hokm
+    check_hand(page, hokm, lang, 4)
+    answer = solve(dict(hokm))
+    assert answer["legal"] == ["AC", "5C"]
+    # the trick is drawn at the seats that played it: the partner (top) led, the left-hand opponent followed
+    expect(page.locator(".felt .slot-top [role=img]")).to_have_count(1)
+    expect(page.locator(".felt .slot-left [role=img]")).to_have_count(1)
+
+    # --- All Fours (classic, 2 players): the same cards; a trick of two cards is now too long
+    game = page.locator(".ed-controls select[data-key=ruleset]")
+    game.focus()
+    page.keyboard.press("ArrowDown")
+    expect(game).to_have_value("all-fours")
+    with i18n.using(lang):
+        too_long = i18n.gettext("A trick in progress holds at most %(n)s cards (one player still has to play); "
+                                "this one has %(have)s.", n=i18n.fmt_number(1), have=i18n.fmt_number(2))
+    expect(page.locator(".ed-zone[data-field=trick] .field-error")).to_have_text(too_long)
+    take_back(page, "3C")
+    allfours = {"ruleset": "all-fours", "ask": "legal-plays", "trump": "H", "hand": ["AC", "5C", "AS", "7H"],
+                "trick": ["KC"]}
+    expect(page.locator(".ed-zone[data-field=trick] .field-error")).to_have_text("")
+    page.wait_for_function("document.querySelectorAll('.ed-zone[data-field=hand] .ed-mark').length === 4")
+    assert scenario_of(page) == allfours
+    check_hand(page, allfours, lang, 2)
+    assert solve(dict(allfours))["legal"] == ["AC", "5C", "7H"]  # follow suit or trump (C20)
+    expect(page.locator(".ed-answer .why li").first).to_contain_text("(C20)")
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_ask_page_has_no_axe_violations(page: Page, live, lang):
+    from axe_playwright_python.sync_playwright import Axe
+
+    base, _app = live
+    page.goto(f"{base}/{lang}/ask")
+    expect(page.locator(".ed-answer .why li")).to_have_count(1)
+    page.locator(".ed-options summary").focus()
+    page.keyboard.press("Enter")  # the options open too
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()
