@@ -151,3 +151,37 @@ def test_ask_page_has_no_axe_violations(page: Page, live, lang):
     page.keyboard.press("Enter")  # the options open too
     results = Axe().run(page)
     assert results.violations_count == 0, results.generate_report()
+
+
+def test_the_editor_as_a_piece_of_another_form_flags_a_wrong_answer_key(page: Page, live):
+    """The macro dropped into a teacher's question form: a kind menu restricts the games and
+    questions; an answer key that disagrees with the engine is flagged beside its own input."""
+    from flask import render_template_string
+
+    base, app = live
+    form = """{% from "_editor.html" import editor with context %}<!doctype html><html lang="en"><body><main>
+    <form><label for="kind">Kind</label><select id="kind" name="kind"><option value="legal-cards">legal</option>
+    <option value="turn-up">turn-up</option></select>
+    {{ editor('scenario', value, kind='legal-cards', kind_select='kind', expect_id='expect', heading=3) }}
+    <label for="expect">Answer key</label><input id="expect" name="expect" value='{"legal": ["2H", "KH", "5C"]}'>
+    </form></main></body></html>"""
+    scenario = {"ruleset": "hokm", "ask": "legal-plays", "trump": "S", "hand": ["2H", "KH", "5C"], "trick": ["9H"]}
+    with app.test_request_context(f"{base}/en/ask"), i18n.using("en"):
+        html = render_template_string(form, value=json.dumps(scenario))
+    page.route(f"{base}/en/teacher-form", lambda route: route.fulfill(body=html, content_type="text/html"))
+    page.goto(f"{base}/en/teacher-form")
+    error = page.locator("#expect + .field-error")
+    expect(error).to_have_text("The answer key says two of hearts, king of hearts, and five of clubs, "
+                               "but the engine says two of hearts and king of hearts.")
+    expect(page.locator("#expect")).to_have_attribute("aria-invalid", "true")
+    page.locator("#expect").fill('{"legal": ["KH", "2H"]}')
+    page.locator("#expect").press("Tab")
+    expect(error).to_have_text("")
+    expect(page.locator(".ed-answer .why li")).to_have_count(1)
+    # the kind menu: a turn-up question offers only the All Fours games and the turn-up ask
+    page.locator("#kind").focus()
+    page.keyboard.press("ArrowDown")
+    expect(page.locator(".ed-controls select[data-key=ask] option")).to_have_count(1)
+    games = page.locator(".ed-controls select[data-key=ruleset] option")
+    assert [games.nth(i).get_attribute("value") for i in range(games.count())] == ["all-fours", "trinidad"]
+    assert scenario_of(page)["ask"] == "turn-up"

@@ -541,6 +541,11 @@
     this.box.querySelectorAll(".field-error").forEach(function (p) { p.textContent = ""; });
     this.box.querySelectorAll("[aria-invalid]").forEach(function (n) { n.removeAttribute("aria-invalid"); });
     this.box.querySelectorAll(".has-error").forEach(function (n) { n.classList.remove("has-error"); });
+    if (this.expectInput) {
+      this.expectInput.removeAttribute("aria-invalid");
+      var old = this.expectInput.parentNode.querySelector(".field-error.expect-error");
+      if (old) { old.textContent = ""; }
+    }
     if (!r) { box.appendChild(el("p", { cls: "muted", text: T.checking })); return; }
     box.appendChild(el(this.h, { cls: "ed-h", text: T.answer }));
     if (r.facts.length) {
@@ -589,7 +594,12 @@
     if (path.indexOf("expect") === 0 && this.expectInput) {
       this.expectInput.setAttribute("aria-invalid", "true");
       target = this.expectInput.parentNode.querySelector(".field-error.expect-error");
-      if (!target) { target = el("p", { cls: "field-error expect-error" }); this.expectInput.insertAdjacentElement("afterend", target); }
+      if (!target) {
+        target = el("p", { cls: "field-error expect-error", id: this.id + "-expect-err" });
+        this.expectInput.insertAdjacentElement("afterend", target);
+        var described = this.expectInput.getAttribute("aria-describedby");
+        this.expectInput.setAttribute("aria-describedby", (described ? described + " " : "") + target.id);
+      }
     }
     if (target) { target.textContent = (target.textContent ? target.textContent + " " : "") + message; }
   };
