@@ -136,8 +136,21 @@ def test_impossible_deal_too_many_cards_in_a_hand(client):
 ])
 def test_wrong_trick_length(client, scenario, path):
     _, errors = errors_of(client, scenario)
-    assert list(errors) == [path]
-    assert "trick" in errors[path].lower()
+    assert set(errors) - {"tricks"} == {path}  # (a hand of 2 tricks is also not a whole hand)
+    assert errors[path].startswith("A trick ")
+
+
+@pytest.mark.parametrize(("lang", "players", "sizes"), [("en", 2, (6, 9, 12, 15, 18, 21)), ("fa", 4, (6, 9, 12)),
+                                                         ("te", 4, (6, 9, 12))])
+def test_a_hand_score_needs_a_whole_hand_of_tricks(client, lang, players, sizes):
+    tricks = [["AS", "2S", "3S", "4S"][:players]]
+    got, errors = errors_of(client, {"ruleset": "trinidad", "ask": "hand-score", "dealer": 0, "trump": "S",
+                                     "players": players, "tricks": tricks}, lang)
+    with i18n.using(lang):
+        n = i18n.join_list([i18n.fmt_number(k) for k in sizes], "or")
+        want = i18n.gettext("A whole hand is %(n)s tricks here; %(have)s are placed.", n=n, have=i18n.fmt_number(1))
+        assert want != "A whole hand is %(n)s tricks here; %(have)s are placed." or lang == "en"
+    assert errors == {"tricks": want} and got["answer"] is None
 
 
 def test_trick_length_in_persian_uses_persian_digits(client):

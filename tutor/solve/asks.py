@@ -279,11 +279,14 @@ class Cards(FieldKind):
 @dataclass(frozen=True)
 class Tricks(FieldKind):
     """At most ``max_count`` tricks, each exactly ``players`` cards in play order; no card twice
-    in the whole list (``duplicate-card`` names both tricks)."""
+    in the whole list (``duplicate-card`` names both tricks). ``whole_hand``: the list is every
+    trick of a hand, so its length must be a hand size of the rules (checked by the ask's
+    handler: ``impossible-state``; the table editor checks it first)."""
 
     widget: ClassVar[str] = "tricks"
 
     max_count: int
+    whole_hand: bool = field(default=False, kw_only=True)
 
     def parse(self, value: object, name: str, lim: Limits) -> list[list[Card]]:
         if not isinstance(value, list) or len(value) > self.max_count:
@@ -446,7 +449,7 @@ class HandScore(AskModel):
     title: ClassVar[str] = N_("Score a hand: High, Low, Jack and Game")
     dealer: Annotated[int, Seat(label=N_("Dealer"))]
     trump: Annotated[Suit, SuitOf(label=N_("Trump"))]
-    tricks: Annotated[list[list[Card]], Tricks(52, label=N_("The tricks"))]
+    tricks: Annotated[list[list[Card]], Tricks(52, whole_hand=True, label=N_("The tricks"))]
     scores: Scores = None
 
 

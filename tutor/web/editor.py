@@ -207,8 +207,9 @@ def _where(label: str, index: int | None) -> str:
     return label if index is None else _("%(field)s, trick %(n)s", field=label, n=_num(index + 1))
 
 
-def _card_lists(model: type[AskModel], scenario: Mapping, lim: Limits, errors: _Errors) -> None:
-    """Bad cards, cards in two places, and lists of the wrong length, at their paths."""
+def _card_lists(model: type[AskModel], scenario: Mapping, lim: Limits, rules: Any, errors: _Errors) -> None:
+    """Bad cards, cards in two places, lists of the wrong length, and a whole hand of the wrong
+    number of tricks, at their paths."""
     seen: dict[int, str] = {}
     for name in model.model_fields:
         kind = field_kind(model, name)
@@ -232,6 +233,10 @@ def _card_lists(model: type[AskModel], scenario: Mapping, lim: Limits, errors: _
                 continue
             if len(value) > kind.max_count:
                 errors.add(name, _("Too many tricks: at most %(n)s.", n=_num(kind.max_count)))
+            sizes = rules.hand_sizes()
+            if kind.whole_hand and len(value) not in sizes:
+                errors.add(name, _("A whole hand is %(n)s tricks here; %(have)s are placed.",
+                                   n=i18n.join_list([_num(n) for n in sizes], "or"), have=_num(len(value))))
             for t, trick in enumerate(value):
                 if not isinstance(trick, list):
                     errors.add(f"{name}[{t}]", _("Place the cards on the table (a list of cards)."))
@@ -411,7 +416,7 @@ def check(scenario: object, expect: object = None, kind: str | None = None) -> d
     players = found[0].players if found else info.default_players
     ctx: i18n.ReasonContext = {"you": YOU, "players": players, "ruleset": info.name}
     if found is not None:
-        _card_lists(model, scenario, found[0], errors)
+        _card_lists(model, scenario, found[0], found[1], errors)
         _other_fields(info, model, scenario, found[0], errors)
     if errors:
         return _done(out)
