@@ -339,7 +339,9 @@ def _show(name: str, value: Any, ctx: i18n.ReasonContext, side: bool) -> str:
         if all(isinstance(v, int) for v in value):
             if name == "trick_winners":
                 return i18n.join_list(i18n.seat_label(v, YOU, players, ruleset) for v in value)
-            return " – ".join(_num(v) for v in value)
+            # a number per side (team_tricks, points, game_points, scores_after)
+            return i18n.join_list(_("%(side)s: %(n)s", side=i18n.side_label(side_no, YOU, players, ruleset), n=_num(v))
+                                  for side_no, v in enumerate(value))
         return str(value)
     if name in ("card",):
         return i18n.card_label(value)
