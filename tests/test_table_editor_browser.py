@@ -139,6 +139,24 @@ def test_hokm_trick_and_all_fours_situation_by_keyboard(page: Page, live, lang):
     assert solve(dict(allfours))["legal"] == ["AC", "5C", "7H"]  # follow suit or trump (C20)
     expect(page.locator(".ed-answer .why li").first).to_contain_text("(C20)")
 
+    # --- the next question: who wins the trick, once the opponent ruffs with the two of hearts
+    question = page.locator(".ed-controls select[data-key=ask]")
+    question.focus()
+    page.keyboard.press("ArrowDown")
+    expect(question).to_have_value("trick-winner")
+    with i18n.using(lang):
+        short = i18n.gettext("A trick needs exactly %(n)s cards, one from each player; this one has %(have)s.",
+                             n=i18n.fmt_number(2), have=i18n.fmt_number(1))
+        opponent = i18n.seat_label(1, 0, 2, "all-fours")
+    expect(page.locator(".ed-zone[data-field=trick] .field-error")).to_have_text(short)
+    place(page, "2H")
+    expect(page.locator(".ed-answer dd[data-field=winner]")).to_have_text(opponent)
+    expect(page.locator(".felt .card.win")).to_have_count(1)
+    assert scenario_of(page) == {"ruleset": "all-fours", "ask": "trick-winner", "trump": "H", "trick": ["KC", "2H"]}
+    question.focus()
+    page.keyboard.press("ArrowUp")  # back to the legal cards: the hand was kept aside
+    expect(page.locator(".ed-zone[data-field=hand] .ed-placed")).to_have_count(4)
+
 
 @pytest.mark.parametrize("lang", ["en", "fa"])
 def test_ask_page_has_no_axe_violations(page: Page, live, lang):

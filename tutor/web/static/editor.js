@@ -98,16 +98,26 @@
     }
   };
 
-  Editor.prototype.save = function () {
+  // The scenario as written to the textarea and sent to the engine: the common fields and the
+  // ask's own; a field of another ask is kept aside (it comes back if that ask is chosen again),
+  // an unknown field is kept so that the engine can name it.
+  Editor.prototype.scenario = function () {
     var s = this.s;
-    var keep = {};
+    var out = {};
     var fields = this.askSpec().fields.map(function (f) { return f.name; });
+    var others = {};
+    this.cfg.rulesets.forEach(function (r) { r.asks.forEach(function (a) { a.fields.forEach(function (f) { others[f.name] = true; }); }); });
     ["ruleset", "ask", "players", "options", "target"].concat(fields).forEach(function (k) {
-      if (s[k] !== undefined && s[k] !== null && !(k === "options" && !Object.keys(s[k]).length)) { keep[k] = s[k]; }
+      if (s[k] !== undefined && s[k] !== null && !(k === "options" && !Object.keys(s[k]).length)) { out[k] = s[k]; }
     });
-    Object.keys(s).forEach(function (k) { if (keep[k] === undefined && fields.indexOf(k) < 0 && k !== "options") { keep[k] = s[k]; } });
-    this.s = keep;
-    this.area.value = JSON.stringify(keep, null, 1).replace(/\n\s*/g, " ");
+    Object.keys(s).forEach(function (k) {
+      if (out[k] === undefined && !others[k] && ["ruleset", "ask", "players", "options", "target"].indexOf(k) < 0) { out[k] = s[k]; }
+    });
+    return out;
+  };
+
+  Editor.prototype.save = function () {
+    this.area.value = JSON.stringify(this.scenario(), null, 1).replace(/\n\s*/g, " ");
     this.area.dispatchEvent(new Event("input", { bubbles: true }));
     this.ask();
   };
@@ -615,7 +625,7 @@
   Editor.prototype.send = function () {
     var self = this;
     var seq = ++this.seq;
-    var body = { scenario: this.s, lang: this.cfg.lang };
+    var body = { scenario: this.scenario(), lang: this.cfg.lang };
     if (this.kind) { body.kind = this.kind; }
     if (this.expectInput && this.expectInput.value.trim()) {
       try { body.expect = JSON.parse(this.expectInput.value); } catch (e) { body.expect = null; }
