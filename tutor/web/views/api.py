@@ -19,6 +19,7 @@ from tutor.solve import answer as solve_answer
 from tutor.solve.schema import ERROR_CODES
 
 from .. import exercises as X
+from ..editor import check as check_table
 from ..lang import use as use_lang
 from ..limits import limited
 from ..openapi import Operation, answer_request, document, operation
@@ -188,8 +189,6 @@ def answer(ref: str):
                        "expect": {"points": 1}}}))
 @limited("table-check")
 def table_check():
-    from ..editor import check
-
     body = _json_body()
     if not isinstance(body, dict) or "scenario" not in body:
         raise BadInput('The body must be a JSON object with the field "scenario".', "bad-field")
@@ -203,7 +202,7 @@ def table_check():
     if expect is not None and not isinstance(expect, dict):
         raise BadInput("expect must be a JSON object (answer field: value).", "bad-field")
     _check_lang(body)
-    return jsonify(check(body["scenario"], expect, kind))
+    return jsonify(check_table(body["scenario"], expect, kind))
 
 
 @bp.get("/openapi.json")
