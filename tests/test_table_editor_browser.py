@@ -158,6 +158,23 @@ def test_hokm_trick_and_all_fours_situation_by_keyboard(page: Page, live, lang):
     expect(page.locator(".ed-zone[data-field=hand] .ed-placed")).to_have_count(4)
 
 
+def test_pasted_text_that_is_not_json_is_flagged_beside_the_textarea(page: Page, live):
+    base, _app = live
+    page.goto(f"{base}/fa/ask")
+    expect(page.locator(".ed-answer .why li")).to_have_count(1)
+    area = page.locator("textarea[name=scenario]")
+    area.fill('{"ruleset": "hokm",')
+    area.press("Tab")
+    with i18n.using("fa"):
+        message = i18n.gettext("This is not JSON: check the brackets, commas and quotes.")
+    expect(page.locator("textarea[name=scenario] + .field-error")).to_have_text(message)
+    expect(area).to_have_attribute("aria-invalid", "true")
+    area.fill('{"ruleset": "trinidad", "ask": "turn-up", "card": "6D"}')
+    area.press("Tab")
+    expect(page.locator(".ed-answer dd[data-field=points]")).to_have_text("۲")  # a six kicked scores 2 (T7)
+    expect(page.locator("textarea[name=scenario] + .field-error")).to_have_text("")
+
+
 @pytest.mark.parametrize("lang", ["en", "fa"])
 def test_ask_page_has_no_axe_violations(page: Page, live, lang):
     from axe_playwright_python.sync_playwright import Axe

@@ -152,6 +152,7 @@ def _words() -> dict[str, str]:
         "yes": _("yes"), "no": _("no"), "table": _("Card table"), "not_set": _("not set"),
         "seat_of": _("%(who)s (%(number)s)"),
         "failed": _("The engine could not be reached. Try again."),
+        "not_json": _("This is not JSON: check the brackets, commas and quotes."),
     }
 
 

@@ -43,7 +43,11 @@
     this.load(this.area.value);
     this.build();
     var self = this;
-    this.area.addEventListener("change", function () { if (self.load(self.area.value)) { self.render(); self.ask(); } });
+    this.area.addEventListener("change", function () {
+      if (self.load(self.area.value)) { self.render(); self.ask(); return; }
+      self.result = { facts: [], why: [], errors: { scenario: self.T.not_json }, answer: null, leaders: [] };
+      self.render();
+    });
     if (this.kindSelect) {
       this.kindSelect.addEventListener("change", function () { self.kind = self.kindSelect.value; self.fit(); self.render(); self.save(); });
     }
@@ -551,6 +555,8 @@
     this.box.querySelectorAll(".field-error").forEach(function (p) { p.textContent = ""; });
     this.box.querySelectorAll("[aria-invalid]").forEach(function (n) { n.removeAttribute("aria-invalid"); });
     this.box.querySelectorAll(".has-error").forEach(function (n) { n.classList.remove("has-error"); });
+    var jsonError = this.area.parentNode.querySelector(".field-error.json-error");
+    if (jsonError) { jsonError.textContent = ""; }
     if (this.expectInput) {
       this.expectInput.removeAttribute("aria-invalid");
       var old = this.expectInput.parentNode.querySelector(".field-error.expect-error");
@@ -600,6 +606,16 @@
         if (!target) { target = el("p", { cls: "field-error" }); holder.appendChild(target); }
         if (path.indexOf("options.") === 0) { var det = this.box.querySelector(".ed-options"); if (det) { det.open = true; } }
       }
+    }
+    if (path === "scenario") {
+      target = this.area.parentNode.querySelector(".field-error.json-error");
+      if (!target) {
+        target = el("p", { cls: "field-error json-error", id: this.id + "-json-err" });
+        this.area.insertAdjacentElement("afterend", target);
+        var by = this.area.getAttribute("aria-describedby");
+        this.area.setAttribute("aria-describedby", (by ? by + " " : "") + target.id);
+      }
+      target.textContent = "";
     }
     if (path.indexOf("expect") === 0 && this.expectInput) {
       this.expectInput.setAttribute("aria-invalid", "true");
