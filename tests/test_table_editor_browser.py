@@ -220,3 +220,22 @@ def test_the_editor_as_a_piece_of_another_form_flags_a_wrong_answer_key(page: Pa
     games = page.locator(".ed-controls select[data-key=ruleset] option")
     assert [games.nth(i).get_attribute("value") for i in range(games.count())] == ["all-fours", "trinidad"]
     assert scenario_of(page)["ask"] == "turn-up"
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "bg", "te"])
+def test_picker_names_every_card_in_the_language_and_fits_a_phone(page: Page, live, lang):
+    base, _app = live
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{base}/{lang}/ask")
+    expect(page.locator(".ed-answer .why li")).to_have_count(1)
+    buttons = page.locator(".ed-pick")
+    expect(buttons).to_have_count(52)
+    labels = buttons.evaluate_all("bs => bs.map(b => [b.dataset.card, b.getAttribute('aria-label')])")
+    with i18n.using(lang):
+        placed = i18n.gettext("%(card)s, already placed")
+        on_table = {"QH", "4H", "KS", "9C", "2D", "10H", "AH"}
+        want = [[code, placed % {"card": i18n.card_label(code)} if code in on_table else i18n.card_label(code)]
+                for code in (r + s for s in SUITS for r in RANKS)]
+    assert labels == want
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.locator(".ed-pick[tabindex='0']").count() == 1  # one tab stop for the whole picker
