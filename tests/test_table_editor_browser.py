@@ -239,3 +239,22 @@ def test_picker_names_every_card_in_the_language_and_fits_a_phone(page: Page, li
     assert labels == want
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert page.locator(".ed-pick[tabindex='0']").count() == 1  # one tab stop for the whole picker
+
+
+def test_delete_on_a_placed_card_takes_it_back_and_keeps_the_keyboard_there(page: Page, live):
+    base, _app = live
+    page.goto(f"{base}/en/ask")
+    expect(page.locator(".ed-answer .why li")).to_have_count(1)
+    hand = page.locator(".ed-zone[data-field=hand] .ed-placed")
+    expect(hand.first).to_have_attribute("aria-label", "Remove queen of hearts — may be played")
+    hand.first.focus()
+    page.keyboard.press("Delete")
+    expect(hand).to_have_count(4)
+    expect(page.locator(".ed-placed:focus")).to_have_attribute("data-key", "placed-4H")
+    page.keyboard.press("Delete")
+    expect(page.locator(".ed-placed:focus")).to_have_attribute("data-key", "placed-KS")
+    expect(page.locator(".ed-pick[data-card=QH]")).to_have_attribute("aria-label", "queen of hearts")
+    assert scenario_of(page)["hand"] == ["KS", "9C", "2D"]
+    # no heart left: any card may be played (H15), and the engine says so
+    expect(page.locator(".ed-answer .why li").first).to_contain_text("(H15)")
+    expect(page.locator(".ed-zone[data-field=hand] .ed-mark.ok")).to_have_count(3)
