@@ -63,6 +63,7 @@ __all__ = [
     "TrickWinner",
     "Tricks",
     "TurnUp",
+    "bound_at",
     "field_kind",
 ]
 
@@ -101,8 +102,12 @@ def hand_max(lim: Limits) -> int:
     return lim.hand_max
 
 
-def _at(bound: Bound, lim: Limits) -> int:
+def bound_at(bound: Bound, lim: Limits) -> int:
+    """The value of ``bound`` (a number, or a function of the limits) for ``lim``."""
     return bound if isinstance(bound, int) else bound(lim)
+
+
+_at = bound_at
 
 
 def _fail(code: str, message: str) -> PydanticCustomError:

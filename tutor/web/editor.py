@@ -42,7 +42,7 @@ from tutor.engine.errors import IllegalPlayError, TutorError
 from tutor.engine.options import choices_of, labels_of, option_fields, range_of, validate_options
 from tutor.engine.rulesets import RULESETS, RulesetInfo
 from tutor.solve import asks_of, solve
-from tutor.solve.asks import AskModel, Cards, IntList, Limits, OneOf, Tricks, _at, field_kind
+from tutor.solve.asks import AskModel, Cards, IntList, Limits, OneOf, Tricks, bound_at, field_kind
 
 __all__ = ["check", "editor_config", "field_specs", "seat_names"]
 
@@ -224,7 +224,7 @@ def _card_lists(model: type[AskModel], scenario: Mapping, lim: Limits, rules: An
             if not isinstance(value, list):
                 errors.add(name, _("Place the cards on the table (a list of cards)."))
                 continue
-            lo, hi = _at(kind.minimum, lim), _at(kind.maximum, lim)
+            lo, hi = bound_at(kind.minimum, lim), bound_at(kind.maximum, lim)
             for i, v in enumerate(value):
                 _one_card(f"{name}[{i}]", v, label, None, seen, errors)
             _count(name, len(value), lo, hi, lim, errors)
@@ -299,7 +299,7 @@ def _other_fields(info: RulesetInfo, model: type[AskModel], scenario: Mapping, l
             except TutorError:
                 errors.add(name, _("Choose a suit."))
         elif isinstance(kind, IntList):
-            n = _at(kind.length, lim)
+            n = bound_at(kind.length, lim)
             if not (isinstance(value, list) and len(value) == n and all(
                     isinstance(x, int) and not isinstance(x, bool) and kind.minimum <= x <= kind.maximum
                     for x in value)):
