@@ -29,10 +29,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Literal
 
-from .cards import CARDS, SUIT_MASK, Card, Suit, cards_of, shuffled_deck
-from .errors import BadFieldError, IllegalPlayError, ImpossibleStateError, show
 from pydantic import Field
 
+from .cards import CARDS, SUIT_MASK, Card, Suit, cards_of, shuffled_deck
+from .errors import BadFieldError, IllegalPlayError, ImpossibleStateError, show
 from .options import EXACT, SETUP_ONLY, options_model
 from .reasons import N_, REASON_TEXTS, Reason
 from .tricks import (
