@@ -51,6 +51,7 @@ from .quizzes import Quiz, load_quiz_file
 
 __all__ = [
     "COVERED_RULES", "MIN_QUESTIONS", "MIN_STEPS", "RULE_IDS", "Report", "check", "check_exercise", "main",
+    "same_answer",
 ]
 
 #: Rule points each ruleset's lessons must cover (RULES.md; T23 is the seeds' reference list).
@@ -108,6 +109,12 @@ def _norm(key: str, value: object) -> object:
     if isinstance(value, dict):
         return {k: _norm(str(k), v) for k, v in value.items()}
     return value
+
+
+def same_answer(key: str, authored: object, engine: object) -> bool:
+    """Whether an authored ``expect`` value of answer field ``key`` says what the engine's does
+    (cards in any notation; the legal cards in any order)."""
+    return _same(key, authored, engine)
 
 
 def _same(key: str, authored: object, engine: object) -> bool:

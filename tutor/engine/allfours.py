@@ -69,7 +69,7 @@ from .cards import (
     names_desc,
 )
 from .errors import BadFieldError, IllegalPlayError, ImpossibleStateError, show
-from .options import PlayerCount, options_model
+from .options import Labels, PlayerCount, options_model
 from .reasons import N_, REASON_TEXTS, Reason, lazy_reason, make_reason
 from .tricks import (
     HandRecord,
@@ -185,13 +185,19 @@ class AllFoursOptions:
     """
 
     players: Annotated[int, _PLAYERS] = Field(default_factory=_PLAYERS.default)
-    target: Target = 7
-    turnup_scale: Literal["jack", "running"] = "jack"
-    low: Literal["dealt", "captured"] = "dealt"
-    game_tie: Literal["dealer-excluded", "nobody"] = "dealer-excluded"
-    void_rule: Literal["free", "must_trump"] = "free"
-    gift_may_win: bool = True
-    run_hand_method: RunHandMethod = "discard3"
+    target: Annotated[Target, Field(title=N_("Points to win the game"))] = 7
+    turnup_scale: Annotated[Literal["jack", "running"], Field(title=N_("Points for the turned-up card")), Labels((
+        N_("a jack scores 1"), N_("running: ace 4, king 3, queen 2, jack 1")))] = "jack"
+    low: Annotated[Literal["dealt", "captured"], Field(title=N_("Low goes to")), Labels((
+        N_("whoever was dealt the lowest trump"), N_("whoever wins the lowest trump in a trick")))] = "dealt"
+    game_tie: Annotated[Literal["dealer-excluded", "nobody"], Field(title=N_("A tie for Game")), Labels((
+        N_("the tied player nearest the dealer's left scores it"), N_("nobody scores Game")))] = "dealer-excluded"
+    void_rule: Annotated[Literal["free", "must_trump"], Field(title=N_("Without the suit led")), Labels((
+        N_("play any card"), N_("you must trump")))] = "free"
+    gift_may_win: Annotated[bool, Field(title=N_("A gift point may win the game"))] = True
+    run_hand_method: Annotated[RunHandMethod, Field(title=N_("After running the cards")), Labels((
+        N_("each player discards down to six cards"), N_("keep every card"), N_("keep, then discard at the end"),
+        N_("wait and see, then discard"), N_("only the eldest and the dealer take run cards")))] = "discard3"
 
     @classmethod
     def running_all_fours(cls, **kw: Any) -> AllFoursOptions:

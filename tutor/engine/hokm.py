@@ -29,6 +29,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Literal
 
+from pydantic import Field
+
 from .cards import CARDS, SUIT_MASK, Card, Suit, cards_of, shuffled_deck
 from .errors import BadFieldError, IllegalPlayError, ImpossibleStateError, show
 from .options import EXACT, SETUP_ONLY, options_model
@@ -92,8 +94,8 @@ class HokmOptions:
     Raises :class:`BadFieldError` for a value outside these.
     """
 
-    target: Annotated[Literal[7, 3], EXACT] = 7
-    stop_at_seven: bool = True
+    target: Annotated[Literal[7, 3], EXACT, Field(title=N_("Points to win the match"))] = 7
+    stop_at_seven: Annotated[bool, Field(title=N_("The round stops when a team has seven tricks"))] = True
     first_hakem: Annotated[Literal["random", "first_ace"], SETUP_ONLY] = "random"
     partner_by_second_ace: Annotated[bool, SETUP_ONLY] = False
 

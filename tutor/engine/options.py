@@ -39,9 +39,11 @@ from .errors import BadFieldError, show
 __all__ = [
     "EXACT",
     "SETUP_ONLY",
+    "Labels",
     "OptionsModel",
     "PlayerCount",
     "choices_of",
+    "labels_of",
     "option_error",
     "option_fields",
     "options_model",
@@ -72,6 +74,22 @@ class _SetupOnly:
 
 #: Annotated metadata: a field that sets up a whole game, not an option of a scenario.
 SETUP_ONLY = _SetupOnly()
+
+
+@dataclass(frozen=True)
+class Labels:
+    """Annotated metadata: how each value of a choice option reads for people (message ids, in
+    the order of the choices, default first; translated where shown: the table editor). The
+    option's own name for people is its pydantic ``Field(title=...)``."""
+
+    values: tuple[str, ...]
+
+
+def labels_of(model: type, name: str) -> tuple[str, ...] | None:
+    """The :class:`Labels` of option ``name``'s values (``None`` where it declares none)."""
+    f = model.__pydantic_fields__[name]  # type: ignore[attr-defined]
+    found = next((m for m in f.metadata if isinstance(m, Labels)), None)
+    return found.values if found is not None else None
 
 
 @dataclass(frozen=True)

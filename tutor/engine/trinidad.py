@@ -33,7 +33,7 @@ from pydantic import Field
 
 from .allfours import AllFoursFamily, Award, Target
 from .cards import ACE, CARDS, JACK, Card
-from .options import PlayerCount, options_model
+from .options import Labels, PlayerCount, options_model
 from .reasons import N_, REASON_TEXTS, Reason
 
 __all__ = ["KICK_POINTS", "Trinidad", "TrinidadOptions"]
@@ -72,13 +72,16 @@ class TrinidadOptions:
     """
 
     players: Annotated[int, _PLAYERS] = Field(default_factory=_PLAYERS.default)
-    target: Target = 14
-    kick_scale: Literal["standard", "tobago"] = "standard"
-    jack: Literal["hang", "plain"] = "hang"
-    void_rule: Literal["free", "must_trump"] = "free"
-    no_undertrump: bool = False
-    same_suit_kick_scores: bool = False
-    beg_point_may_win: bool = True
+    target: Annotated[Target, Field(title=N_("Points to win the game"))] = 14
+    kick_scale: Annotated[Literal["standard", "tobago"], Field(title=N_("Points for the kick")), Labels((
+        N_("ace 1, six 2, jack 3"), N_("Tobago: ace 1, two 2, jack 3")))] = "standard"
+    jack: Annotated[Literal["hang", "plain"], Field(title=N_("Jack")), Labels((
+        N_("hang jack: 3 to the side that captures it from its holder"), N_("1 to whoever wins it")))] = "hang"
+    void_rule: Annotated[Literal["free", "must_trump"], Field(title=N_("Without the suit led")), Labels((
+        N_("play any card"), N_("you must trump")))] = "free"
+    no_undertrump: Annotated[bool, Field(title=N_("No undertrumping"))] = False
+    same_suit_kick_scores: Annotated[bool, Field(title=N_("Every kick scores, even of a suit that does not become trump"))] = False
+    beg_point_may_win: Annotated[bool, Field(title=N_("The point for a beg may win the game"))] = True
 
 
 class Trinidad(AllFoursFamily):

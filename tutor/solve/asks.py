@@ -35,7 +35,7 @@ tightest :class:`Limits` of a ruleset.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, GetCoreSchemaHandler, GetJsonSchemaHandler, model_validator
@@ -63,6 +63,7 @@ __all__ = [
     "TrickWinner",
     "Tricks",
     "TurnUp",
+    "bound_at",
     "field_kind",
 ]
 
@@ -101,8 +102,12 @@ def hand_max(lim: Limits) -> int:
     return lim.hand_max
 
 
-def _at(bound: Bound, lim: Limits) -> int:
+def bound_at(bound: Bound, lim: Limits) -> int:
+    """The value of ``bound`` (a number, or a function of the limits) for ``lim``."""
     return bound if isinstance(bound, int) else bound(lim)
+
+
+_at = bound_at
 
 
 def _fail(code: str, message: str) -> PydanticCustomError:
@@ -118,10 +123,21 @@ CARD_SCHEMA = {"type": "string", "pattern": rf"^\s*(10|[2-9AKQJTakqjt])[{_SUIT_C
                               "answers are canonical."}
 
 
+def N_(message: str) -> str:
+    """Mark a message for extraction (translated where it is shown, never here)."""
+    return message
+
+
+@dataclass(frozen=True)
 class FieldKind:
     """Base of the field kinds: Annotated metadata that validates a field with :meth:`parse` (the
     field's name and the scenario's :class:`Limits` at hand) and describes it with
-    :meth:`json_schema`."""
+    :meth:`json_schema`. ``label`` names the field for people (a message id, translated where
+    shown: the table editor); ``widget`` says how the table editor sets it (``seat``,
+    ``side-list``, ``suit``, ``card``, ``cards``, ``tricks``, ``choice``)."""
+
+    widget: ClassVar[str] = ""
+    label: str = field(default="", kw_only=True)
 
     def parse(self, value: object, name: str, lim: Limits) -> object:
         """The parsed value; raises ``PydanticCustomError(code, message)``."""
@@ -160,6 +176,8 @@ def _is_int(v: object) -> bool:
 class Seat(FieldKind):
     """A seat ``0 … players-1`` (solve-format "Seats")."""
 
+    widget: ClassVar[str] = "seat"
+
     def parse(self, value: object, name: str, lim: Limits) -> int:
         if not _is_int(value) or not 0 <= value < lim.players:  # type: ignore[operator]
             raise _fail("bad-field", f"field {name} must be an integer from 0 to {lim.players - 1}, not {show(value)}.")
@@ -172,6 +190,8 @@ class Seat(FieldKind):
 @dataclass(frozen=True)
 class IntList(FieldKind):
     """A list of exactly ``length`` integers, each ``minimum..maximum``."""
+
+    widget: ClassVar[str] = "side-list"
 
     length: Bound
     minimum: int
@@ -195,6 +215,8 @@ class SuitOf(FieldKind):
     """A suit: ``S H D C``, any case, or ``♠ ♥ ♦ ♣`` (solve-format "Suits"). Anything else is
     ``bad-field`` (issue 7: a malformed field value, not card notation)."""
 
+    widget: ClassVar[str] = "suit"
+
     def parse(self, value: object, name: str, lim: Limits) -> Suit:
         try:
             return Suit.parse(value)
@@ -208,6 +230,8 @@ class SuitOf(FieldKind):
 @dataclass(frozen=True)
 class CardOf(FieldKind):
     """One card (solve-format "Cards"); a string that is not a card is ``bad-card``."""
+
+    widget: ClassVar[str] = "card"
 
     def parse(self, value: object, name: str, lim: Limits) -> Card:
         if not isinstance(value, str):
@@ -245,6 +269,8 @@ def _cards_schema(min_items: int, max_items: int) -> dict[str, Any]:
 class Cards(FieldKind):
     """A list of ``minimum..maximum`` distinct cards, in the order given."""
 
+    widget: ClassVar[str] = "cards"
+
     minimum: Bound = 0
     maximum: Bound = 52
 
@@ -258,9 +284,14 @@ class Cards(FieldKind):
 @dataclass(frozen=True)
 class Tricks(FieldKind):
     """At most ``max_count`` tricks, each exactly ``players`` cards in play order; no card twice
-    in the whole list (``duplicate-card`` names both tricks)."""
+    in the whole list (``duplicate-card`` names both tricks). ``whole_hand``: the list is every
+    trick of a hand, so its length must be a hand size of the rules (checked by the ask's
+    handler: ``impossible-state``; the table editor checks it first)."""
+
+    widget: ClassVar[str] = "tricks"
 
     max_count: int
+    whole_hand: bool = field(default=False, kw_only=True)
 
     def parse(self, value: object, name: str, lim: Limits) -> list[list[Card]]:
         if not isinstance(value, list) or len(value) > self.max_count:
@@ -288,7 +319,11 @@ class OneOf(FieldKind):
     """One of ``values`` (strings). A required one that is missing is reported like a wrong value
     (``… not null``)."""
 
+    widget: ClassVar[str] = "choice"
+
     values: tuple[str, ...]
+    #: How each of ``values`` reads for people (message ids, in the same order).
+    value_labels: tuple[str, ...] = field(default=(), kw_only=True)
 
     def _message(self, name: str, value: object) -> str:
         allowed = " or ".join(show(v) for v in self.values)
@@ -312,6 +347,8 @@ class AskModel(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
     ask: ClassVar[str] = ""
+    #: The question the ask answers, for people (a message id; the table editor's menu).
+    title: ClassVar[str] = ""
 
 
 def field_kind(model: type[AskModel], name: str) -> FieldKind:
@@ -330,7 +367,7 @@ def _disjoint(**groups: Sequence[int]) -> None:
 
 
 #: Seats, scores and cards per side: the scores before the deal or round (0..999 each).
-Scores = Annotated[list[int] | None, IntList(sides, 0, 999)]
+Scores = Annotated[list[int] | None, IntList(sides, 0, 999, label=N_("Scores before"))]
 
 
 class LegalPlays(AskModel):
@@ -339,9 +376,10 @@ class LegalPlays(AskModel):
     ``duplicate-card``."""
 
     ask: ClassVar[str] = "legal-plays"
-    trump: Annotated[Suit, SuitOf()]
-    hand: Annotated[list[Card], Cards(1, hand_max)]
-    trick: Annotated[list[Card], Cards(0, players_less_one)] = []
+    title: ClassVar[str] = N_("Which cards may be played?")
+    trump: Annotated[Suit, SuitOf(label=N_("Trump"))]
+    hand: Annotated[list[Card], Cards(1, hand_max, label=N_("The hand of the player to move"))]
+    trick: Annotated[list[Card], Cards(0, players_less_one, label=N_("Cards already in the trick"))] = []
 
     @model_validator(mode="after")
     def _hand_and_trick_are_disjoint(self) -> LegalPlays:
@@ -354,9 +392,10 @@ class TrickWinner(AskModel):
     ``leader`` (default 0)."""
 
     ask: ClassVar[str] = "trick-winner"
-    trump: Annotated[Suit, SuitOf()]
-    trick: Annotated[list[Card], Cards(players, players)]
-    leader: Annotated[int, Seat()] = 0
+    title: ClassVar[str] = N_("Who wins the trick?")
+    trump: Annotated[Suit, SuitOf(label=N_("Trump"))]
+    trick: Annotated[list[Card], Cards(players, players, label=N_("The trick"))]
+    leader: Annotated[int, Seat(label=N_("Who led"))] = 0
 
 
 class RoundScore(AskModel):
@@ -364,8 +403,9 @@ class RoundScore(AskModel):
     and optional ``scores`` (match points before the round)."""
 
     ask: ClassVar[str] = "round-score"
-    hakem: Annotated[int, Seat()]
-    team_tricks: Annotated[list[int], IntList(2, 0, 13)]
+    title: ClassVar[str] = N_("What does the round score?")
+    hakem: Annotated[int, Seat(label=N_("Hakem"))]
+    team_tricks: Annotated[list[int], IntList(2, 0, 13, label=N_("Tricks won by each team"))]
     scores: Scores = None
 
 
@@ -374,9 +414,10 @@ class RoundPlayout(AskModel):
     hakem leading the first; optional ``scores``."""
 
     ask: ClassVar[str] = "round-playout"
-    hakem: Annotated[int, Seat()]
-    trump: Annotated[Suit, SuitOf()]
-    tricks: Annotated[list[list[Card]], Tricks(13)]
+    title: ClassVar[str] = N_("Play out a round, trick by trick")
+    hakem: Annotated[int, Seat(label=N_("Hakem"))]
+    trump: Annotated[Suit, SuitOf(label=N_("Trump"))]
+    tricks: Annotated[list[list[Card]], Tricks(13, label=N_("The tricks"))]
     scores: Scores = None
 
 
@@ -384,7 +425,8 @@ class TurnUp(AskModel):
     """``turn-up`` (all-fours, trinidad): the turned-up ``card``."""
 
     ask: ClassVar[str] = "turn-up"
-    card: Annotated[Card, CardOf()]
+    title: ClassVar[str] = N_("What does the turned-up card score?")
+    card: Annotated[Card, CardOf(label=N_("Turned-up card"))]
 
 
 class MakeTrump(AskModel):
@@ -393,10 +435,13 @@ class MakeTrump(AskModel):
     ``scores`` before the deal."""
 
     ask: ClassVar[str] = "make-trump"
-    dealer: Annotated[int, Seat()]
-    turn_ups: Annotated[list[Card], Cards(1, 52)]
-    decision: Annotated[Literal["stand", "beg"], OneOf(("stand", "beg"))]
-    dealer_choice: Annotated[Literal["give", "run"] | None, OneOf(("give", "run"))] = None
+    title: ClassVar[str] = N_("Stand or beg: which suit is trump?")
+    dealer: Annotated[int, Seat(label=N_("Dealer"))]
+    turn_ups: Annotated[list[Card], Cards(1, 52, label=N_("Turned-up cards"))]
+    decision: Annotated[Literal["stand", "beg"], OneOf(("stand", "beg"), label=N_("The eldest"),
+                                                        value_labels=(N_("stands"), N_("begs")))]
+    dealer_choice: Annotated[Literal["give", "run"] | None, OneOf(
+        ("give", "run"), label=N_("The dealer"), value_labels=(N_("gives one"), N_("runs the cards")))] = None
     scores: Scores = None
 
 
@@ -406,9 +451,10 @@ class HandScore(AskModel):
     engine) and optional ``scores``."""
 
     ask: ClassVar[str] = "hand-score"
-    dealer: Annotated[int, Seat()]
-    trump: Annotated[Suit, SuitOf()]
-    tricks: Annotated[list[list[Card]], Tricks(52)]
+    title: ClassVar[str] = N_("Score a hand: High, Low, Jack and Game")
+    dealer: Annotated[int, Seat(label=N_("Dealer"))]
+    trump: Annotated[Suit, SuitOf(label=N_("Trump"))]
+    tricks: Annotated[list[list[Card]], Tricks(52, whole_hand=True, label=N_("The tricks"))]
     scores: Scores = None
 
 
@@ -418,8 +464,9 @@ class FirstLead(AskModel):
     seat field is required and the other is ``bad-field`` (the handler checks which)."""
 
     ask: ClassVar[str] = "first-lead"
-    hakem: Annotated[int | None, Seat()] = None
-    dealer: Annotated[int | None, Seat()] = None
+    title: ClassVar[str] = N_("Who leads the first trick?")
+    hakem: Annotated[int | None, Seat(label=N_("Hakem"))] = None
+    dealer: Annotated[int | None, Seat(label=N_("Dealer"))] = None
 
 
 #: Every ask model by ask name.

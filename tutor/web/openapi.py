@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tutor import i18n
 from tutor.content.kinds import KINDS
-from tutor.solve.schema import ANSWER_MODELS, ErrorObject, Reason, scenario_schemas
+from tutor.solve.schema import ANSWER_MODELS, ErrorDetail, ErrorObject, Reason, scenario_schemas
 
 __all__ = ["Operation", "document", "operation"]
 
@@ -113,6 +113,54 @@ class Verdict(_Exercise):
     answer: dict[str, Any]
     lang: str = Field(json_schema_extra={"enum": list(i18n.LANGUAGES)})
     teaches: Teaches | None
+
+
+def _enum_of(schema: dict[str, Any], values: list[str]) -> None:
+    """An optional string field's schema (``anyOf`` string or null) limited to ``values``."""
+    for option in schema.get("anyOf", []):
+        if option.get("type") == "string":
+            option["enum"] = values
+
+
+class TableCheckRequest(BaseModel):
+    """A situation set up on the table editor: the ``scenario`` (any JSON: the editor reports what
+    is wrong with it field by field), optionally an answer key ``expect`` to compare with the
+    engine's answer, an exercise ``kind`` the scenario must suit, and ``lang``."""
+
+    model_config = ConfigDict(extra="forbid")
+    scenario: Any = Field(description="The scenario (the contract's format), as far as it is set up.")
+    expect: dict[str, Any] | None = Field(None, description="An answer key: answer fields and the values "
+                                                              "a teacher expects, e.g. {\"legal\": [\"3C\"]}.")
+    kind: str | None = Field(None, json_schema_extra=lambda s: _enum_of(s, list(KINDS)))
+    lang: str | None = Field(None, json_schema_extra=lambda s: _enum_of(s, list(i18n.LANGUAGES)))
+
+
+class Fact(BaseModel):
+    """One value of the engine's answer in words: ``field`` (the answer's), ``label``, ``value``."""
+
+    model_config = ConfigDict(extra="forbid")
+    field: str
+    label: str
+    value: str
+
+
+class TableCheck(BaseModel):
+    """The engine's answer on the table editor, in the requested language. ``ok``: the engine
+    answered and no field is wrong; ``errors``: field path (``hand``, ``trick[2]``,
+    ``tricks[3][1]``, ``options.low``, ``expect.legal``, ``""`` for the whole) to the message to
+    show at that field; ``answer``: the engine's answer without ``why`` (``null`` when it
+    refused); ``error``: the contract's error when the engine refused; ``leaders``: the seat that
+    led each trick on the table; ``you``: the seat at the bottom, whom the reasons address."""
+
+    model_config = ConfigDict(extra="forbid")
+    ok: bool
+    answer: dict[str, Any] | None
+    why: list[VerdictReason]
+    facts: list[Fact]
+    errors: dict[str, str]
+    error: ErrorDetail | None
+    you: int = Field(ge=0, le=3)
+    leaders: list[int]
 
 
 class Health(BaseModel):
@@ -229,7 +277,8 @@ def build(app: Flask) -> dict[str, Any]:
         for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
             paths.setdefault(path, {})[method.lower()] = _operation(op, _CONVERTER.findall(rule.rule))
     schemas = scenario_schemas()
-    schemas |= _model_schemas([*ANSWER_MODELS.values(), PublicExercise, Verdict, Health])
+    schemas |= _model_schemas([*ANSWER_MODELS.values(), PublicExercise, Verdict, TableCheckRequest, TableCheck,
+                               Health])
     schemas["Answer"] = {"description": "The answer to a scenario: the ask's fields and `why`.",
                          "anyOf": [ref(m.__name__) for m in ANSWER_MODELS.values()]}
     schemas["Error"] = _error_schema(None)

@@ -19,6 +19,7 @@ from tutor.solve import answer as solve_answer
 from tutor.solve.schema import ERROR_CODES
 
 from .. import exercises as X
+from ..editor import check as check_table
 from ..lang import use as use_lang
 from ..limits import limited
 from ..openapi import Operation, answer_request, document, operation
@@ -170,6 +171,38 @@ def answer(ref: str):
                     "url": url_for("lessons.step", lang=lang, ruleset=step.ruleset, step_id=step.id)}
         if step else None,
     })
+
+
+@bp.post("/table/check")
+@operation(Operation(
+    "checkTable", "The table editor's live answer: the engine's answer to a situation, its reasons and facts in "
+    "the requested language, and every problem at the field that causes it (200 with `ok: false` and `errors` "
+    "for a situation that is not set up right; 400 only for a body that is not a check request).",
+    schema_ref("TableCheck"), request=schema_ref("TableCheckRequest"), errors=(*_BODY_ERRORS, "bad-field"),
+    limited=True, params=("lang",),
+    request_examples={
+        "legal-plays": {"scenario": {"ruleset": "hokm", "ask": "legal-plays", "trump": "H", "hand": ["3C", "AH"],
+                                     "trick": ["10C"]}, "lang": "fa"},
+        "duplicate-card": {"scenario": {"ruleset": "all-fours", "ask": "legal-plays", "trump": "S",
+                                        "hand": ["2S", "9D"], "trick": ["2S"]}},
+        "answer-key": {"scenario": {"ruleset": "trinidad", "ask": "turn-up", "card": "JD"}, "kind": "turn-up",
+                       "expect": {"points": 1}}}))
+@limited("table-check")
+def table_check():
+    body = _json_body()
+    if not isinstance(body, dict) or "scenario" not in body:
+        raise BadInput('The body must be a JSON object with the field "scenario".', "bad-field")
+    extra = set(body) - {"scenario", "expect", "kind", "lang"}
+    if extra:
+        raise BadInput(f"Unknown field {show(min(extra), 30)}: send scenario, expect, kind and lang.", "bad-field")
+    kind = body.get("kind")
+    if kind is not None and (not isinstance(kind, str) or kind not in KINDS):
+        raise BadInput(f"Unknown kind {show(kind, 30)}: use one of {', '.join(KINDS)}.", "bad-field")
+    expect = body.get("expect")
+    if expect is not None and not isinstance(expect, dict):
+        raise BadInput("expect must be a JSON object (answer field: value).", "bad-field")
+    _check_lang(body)
+    return jsonify(check_table(body["scenario"], expect, kind))
 
 
 @bp.get("/openapi.json")

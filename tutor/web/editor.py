@@ -1,0 +1,480 @@
+"""The table editor: what it needs to draw (:func:`editor_config`) and what it asks the engine
+(:func:`check`), shared by the "Ask the rules" sandbox and the teacher's question form.
+
+The editor sets up one scenario of the contract (``shared/spec/solve-format.md``): a ruleset of
+:data:`~tutor.engine.rulesets.RULESETS`, one of its asks (:func:`tutor.solve.asks_of`), the
+ask's fields and the ruleset's options. Everything it shows comes from those registries: each
+ask field's widget and label from its :class:`~tutor.solve.asks.FieldKind`, the options from the
+ruleset's options model, the seats and sides from the ruleset; nothing here names a ruleset,
+an ask or a kind.
+
+:func:`check` answers a scenario the way ``tutor solve`` does (the same :func:`tutor.solve.solve`)
+and adds, in the current language (:func:`tutor.i18n.current_lang`):
+
+* ``errors``: ``{field path: message}``, the field that causes each problem the editor can
+  place — a card written wrongly (``hand[2]``), a card in two places (the second place), too many
+  or too few cards (``hand``; an impossible deal), a trick of the wrong length (``trick``,
+  ``tricks[3]``), a missing field, a seat or a count out of range, an option the ruleset does not
+  allow (``options.low``), an illegal play in a transcript (``tricks[4]``), and with an answer
+  key (``expect``, a teacher's) every key field the engine disagrees with (``expect.legal``);
+* ``why``: the engine's reasons with ``text`` (rendered for the player at seat 0, who sits at
+  the bottom of the editor's table);
+* ``facts``: the answer's main values in words (label, value).
+
+Paths: a top-level field's name, ``name[i]`` for the i-th item of a list (0-based),
+``tricks[t][i]`` for a card of a trick, ``options.<name>``, ``expect.<name>``, and ``""`` for the
+scenario as a whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask_babel import gettext as _
+
+from tutor import i18n
+from tutor.content.check import same_answer
+from tutor.content.kinds import KINDS
+from tutor.content.kinds.base import N_
+from tutor.engine.cards import CARDS, Card, Suit
+from tutor.engine.errors import IllegalPlayError, TutorError
+from tutor.engine.options import choices_of, labels_of, option_fields, range_of, validate_options
+from tutor.engine.rulesets import RULESETS, RulesetInfo
+from tutor.solve import asks_of, solve
+from tutor.solve.asks import AskModel, Cards, IntList, Limits, OneOf, Tricks, bound_at, field_kind
+
+__all__ = ["check", "editor_config", "field_specs", "seat_names"]
+
+#: The seat at the bottom of the editor's table; reasons are told to this player.
+YOU = 0
+
+
+def _tr(message: str) -> str:
+    return _(message) if message else message
+
+
+def _leader_fields() -> set[str]:
+    return {r.leader_field for r in RULESETS.values()}
+
+
+def field_specs(info: RulesetInfo, model: type[AskModel]) -> list[dict[str, Any]]:
+    """The ask's fields as the editor shows them, in check order: ``name``, ``widget``, ``label``
+    (translated), ``required`` and, for a choice, ``choices`` (``[value, label]``). A seat field
+    that is another ruleset's leader field (``hakem`` in All Fours) is left out."""
+    out = []
+    others = _leader_fields() - {info.leader_field}
+    for name, f in model.model_fields.items():
+        if name in others:
+            continue
+        kind = field_kind(model, name)
+        spec: dict[str, Any] = {"name": name, "widget": kind.widget, "label": _tr(kind.label) or name,
+                                "required": f.is_required() or name == info.leader_field}
+        if isinstance(kind, OneOf):
+            labels = kind.value_labels or kind.values
+            spec["choices"] = [[v, _tr(lab)] for v, lab in zip(kind.values, labels)]
+        out.append(spec)
+    return out
+
+
+def _options(info: RulesetInfo) -> list[dict[str, Any]]:
+    model = info.options_model
+    out = []
+    for name, f in option_fields(model).items():
+        spec: dict[str, Any] = {"name": name, "label": _tr(f.title or "") or name.replace("_", " "),
+                                "default": f.default}
+        choices = choices_of(model, name)
+        if f.annotation is bool:
+            spec["type"] = "bool"
+        elif choices is not None:
+            labels = labels_of(model, name) or tuple(i18n.fmt_number(c) if isinstance(c, int) else str(c)
+                                                     for c in choices)
+            spec["type"] = "choice"
+            spec["choices"] = [[c, _tr(lab)] for c, lab in zip(choices, labels)]
+        else:
+            lo, hi = range_of(model, name) or (1, 999)
+            spec.update(type="range", min=lo, max=hi)
+        out.append(spec)
+    return out
+
+
+def seat_names(info: RulesetInfo, players: int) -> list[dict[str, str]]:
+    """Each seat's name from the bottom seat (``who``: "your partner") and number ("seat 2")."""
+    return [{"who": i18n.seat_label(s, YOU, players, info.name), "number": i18n.seat_label(s, None, players, info.name)}
+            for s in range(players)]
+
+
+def _cards() -> list[dict[str, Any]]:
+    out = []
+    for c in CARDS:
+        out.append({"code": str(c), "rank": i18n.rank_short(c.rank), "symbol": c.suit.symbol,
+                    "suit": c.suit.letter, "red": c.suit.is_red, "label": i18n.card_label(c)})
+    return out
+
+
+def editor_config(kind: str | None = None) -> dict[str, Any]:
+    """Everything the editor's script draws, in the current language (JSON-ready): the rulesets
+    (players, direction, seats and sides by player count, options, asks with their fields), the
+    52 cards (suit by suit, ace high) with their names, the suits, the kinds (the asks and
+    rulesets each takes, for the teacher's kind menu) and the editor's words."""
+    rulesets = []
+    for info in RULESETS.values():
+        seats = {str(p): seat_names(info, p) for p in info.players}
+        sides = {str(p): [i18n.side_label(s, YOU, p, info.name) for s in range(info.sides(p))]
+                 for p in info.players}
+        asks = [{"ask": a, "title": _tr(spec.model.title) or a, "fields": field_specs(info, spec.model)}
+                for a, spec in asks_of(info.name).items()]
+        rulesets.append({"name": info.name, "title": _(info.title), "players": list(info.players),
+                         "anticlockwise": info.anticlockwise, "leader_field": info.leader_field,
+                         "seats": seats, "sides": sides, "options": _options(info), "asks": asks})
+    kinds = {name: {"label": _(k.label), "asks": list(k.asks), "rulesets": list(k.rulesets)}
+             for name, k in KINDS.items()}
+    suits = [{"letter": s.letter, "symbol": s.symbol, "name": i18n.suit_name(s, plural=True), "red": s.is_red}
+             for s in Suit]
+    order = sorted(CARDS, key=lambda c: (int(c.suit), -c.rank))
+    cards = {c["code"]: c for c in _cards()}
+    return {"rulesets": rulesets, "kinds": kinds, "suits": suits,
+            "cards": [cards[str(c)] for c in order], "lang": i18n.current_lang(),
+            "text": _words()}
+
+
+def _words() -> dict[str, str]:
+    """The editor script's own words (translated here, so that the script has none)."""
+    return {
+        "game": _("Card game"), "ask": _("Question"), "players": _("Players"), "options": _("Options"),
+        "picker": _("Cards"), "place_into": _("Place cards into"),
+        "picker_help": _("Arrow keys move between cards; Enter places the card; Delete removes a placed card."),
+        "remove": _("Remove %(card)s"), "in_place": _("%(card)s, already placed"),
+        "none": _("none"), "empty": _("No cards yet"), "trick_n": _("Trick %(n)s"),
+        "legal": _("may be played"), "illegal": _("may not be played"), "wins": _("wins the trick"),
+        "checking": _("Asking the engine…"), "answer": _("The engine's answer"),
+        "fix": _("Fix the marked fields to get an answer."),
+        "yes": _("yes"), "no": _("no"), "table": _("Card table"), "not_set": _("not set"),
+        "seat_of": _("%(who)s (%(number)s)"),
+        "failed": _("The engine could not be reached. Try again."),
+        "not_json": _("This is not JSON: check the brackets, commas and quotes."),
+    }
+
+
+# ----------------------------------------------------------------------------- checking
+
+def _num(n: object) -> str:
+    return i18n.fmt_number(n) if isinstance(n, int) and not isinstance(n, bool) else str(n)
+
+
+class _Errors(dict):
+    """Field path -> message; the first problem found at a path is kept."""
+
+    def add(self, path: str, message: str) -> None:
+        self.setdefault(path, message)
+
+
+def _limits(info: RulesetInfo, scenario: Mapping, errors: _Errors) -> tuple[Limits, Any] | None:
+    """The scenario's limits and rules object, or None after noting the field at fault."""
+    players = scenario.get("players")
+    if players is None:
+        players = info.default_players
+    elif not (isinstance(players, int) and not isinstance(players, bool) and players in info.players):
+        errors.add("players", _("Choose %(allowed)s players.",
+                                allowed=i18n.join_list([_num(p) for p in info.players], "or")))
+        return None
+    raw = scenario.get("options")
+    if raw is not None and not isinstance(raw, Mapping):
+        errors.add("options", _("The options must be a set of named values."))
+        return None
+    raw = dict(raw or {})
+    if scenario.get("target") is not None:
+        raw.setdefault("target", scenario["target"])
+    fixed = {"players": players} if "players" in option_fields(info.options_model, scenario=False) else {}
+    try:
+        options = validate_options(info.options_model, raw, **fixed)
+    except TutorError:
+        allowed = option_fields(info.options_model)
+        for key, value in raw.items():
+            if key not in allowed:
+                errors.add(f"options.{key}", _("%(game)s has no option %(name)s.", game=_(info.title), name=str(key)[:30]))
+                continue
+            try:
+                validate_options(info.options_model, {key: value}, **fixed)
+            except TutorError:
+                errors.add(f"options.{key}", _("This value is not allowed here."))
+        errors.add("options", _("This value is not allowed here."))
+        return None
+    rules = info.rules(options)
+    return Limits(players, info.sides(players), max(rules.hand_sizes())), rules
+
+
+def _where(label: str, index: int | None) -> str:
+    return label if index is None else _("%(field)s, trick %(n)s", field=label, n=_num(index + 1))
+
+
+def _card_lists(model: type[AskModel], scenario: Mapping, lim: Limits, rules: Any, errors: _Errors) -> None:
+    """Bad cards, cards in two places, lists of the wrong length, and a whole hand of the wrong
+    number of tricks, at their paths."""
+    seen: dict[int, str] = {}
+    for name in model.model_fields:
+        kind = field_kind(model, name)
+        value = scenario.get(name)
+        if value is None:
+            continue
+        label = _tr(kind.label) or name
+        if kind.widget == "card":
+            _one_card(name, value, label, None, seen, errors)
+        elif isinstance(kind, Cards):
+            if not isinstance(value, list):
+                errors.add(name, _("Place the cards on the table (a list of cards)."))
+                continue
+            lo, hi = bound_at(kind.minimum, lim), bound_at(kind.maximum, lim)
+            for i, v in enumerate(value):
+                _one_card(f"{name}[{i}]", v, label, None, seen, errors)
+            _count(name, len(value), lo, hi, lim, errors)
+        elif isinstance(kind, Tricks):
+            if not isinstance(value, list):
+                errors.add(name, _("Place the cards on the table (a list of tricks)."))
+                continue
+            if len(value) > kind.max_count:
+                errors.add(name, _("Too many tricks: at most %(n)s.", n=_num(kind.max_count)))
+            sizes = rules.hand_sizes()
+            if kind.whole_hand and len(value) not in sizes:
+                errors.add(name, _("A whole hand is %(n)s tricks here; %(have)s are placed.",
+                                   n=i18n.join_list([_num(n) for n in sizes], "or"), have=_num(len(value))))
+            for t, trick in enumerate(value):
+                if not isinstance(trick, list):
+                    errors.add(f"{name}[{t}]", _("Place the cards on the table (a list of cards)."))
+                    continue
+                for i, v in enumerate(trick):
+                    _one_card(f"{name}[{t}][{i}]", v, label, t, seen, errors)
+                if len(trick) != lim.players:
+                    errors.add(f"{name}[{t}]", _("A trick needs exactly %(n)s cards, one from each player; "
+                                                 "this one has %(have)s.", n=_num(lim.players), have=_num(len(trick))))
+
+
+def _one_card(path: str, value: object, label: str, trick: int | None, seen: dict[int, str],
+              errors: _Errors) -> None:
+    try:
+        if not isinstance(value, str):
+            raise TypeError
+        c = Card.parse(value)
+    except (TutorError, TypeError):
+        errors.add(path, _("%(value)s is not a card.", value=str(value)[:12]))
+        return
+    if c in seen:
+        errors.add(path, _("Placed twice: %(card)s is already in %(where)s.",
+                           card=i18n.card_label(c), where=seen[c]))
+        return
+    seen[c] = _where(label, trick)
+
+
+def _count(name: str, n: int, lo: int, hi: int, lim: Limits, errors: _Errors) -> None:
+    if lo == hi == lim.players and n != lo:
+        errors.add(name, _("A trick needs exactly %(n)s cards, one from each player; this one has %(have)s.",
+                           n=_num(lo), have=_num(n)))
+    elif hi == lim.players - 1 and n > hi:
+        errors.add(name, _("A trick in progress holds at most %(n)s cards (one player still has to play); "
+                           "this one has %(have)s.", n=_num(hi), have=_num(n)))
+    elif n > hi:
+        errors.add(name, _("Too many cards: a hand here holds at most %(n)s, not %(have)s.",
+                           n=_num(hi), have=_num(n)))
+    elif n < lo:
+        errors.add(name, _("Place at least %(n)s cards here.", n=_num(lo)))
+
+
+def _other_fields(info: RulesetInfo, model: type[AskModel], scenario: Mapping, lim: Limits,
+                  errors: _Errors) -> None:
+    """Missing fields, seats out of range, per-side numbers and choices."""
+    for spec in field_specs(info, model):
+        name = spec["name"]
+        kind = field_kind(model, name)
+        value = scenario.get(name)
+        if value is None:
+            if spec["required"]:
+                errors.add(name, _("Set %(field)s.", field=spec["label"]))
+            continue
+        if kind.widget == "seat":
+            if not (isinstance(value, int) and not isinstance(value, bool) and 0 <= value < lim.players):
+                errors.add(name, _("Choose one of the %(n)s seats.", n=_num(lim.players)))
+        elif kind.widget == "suit":
+            try:
+                Suit.parse(value)
+            except TutorError:
+                errors.add(name, _("Choose a suit."))
+        elif isinstance(kind, IntList):
+            n = bound_at(kind.length, lim)
+            if not (isinstance(value, list) and len(value) == n and all(
+                    isinstance(x, int) and not isinstance(x, bool) and kind.minimum <= x <= kind.maximum
+                    for x in value)):
+                errors.add(name, _("Give %(n)s whole numbers from %(lo)s to %(hi)s.",
+                                   n=_num(n), lo=_num(kind.minimum), hi=_num(kind.maximum)))
+        elif isinstance(kind, OneOf) and value not in kind.values:
+            errors.add(name, _("Choose one of the answers offered."))
+
+
+def _engine_error(e: TutorError, model: type[AskModel], errors: _Errors, ctx: i18n.ReasonContext) -> None:
+    """Place an error the engine found (after the editor's own checks passed) at a field."""
+    lists = [n for n in model.model_fields if field_kind(model, n).widget in ("tricks", "cards", "side-list")]
+    main = lists[0] if lists else ""
+    if isinstance(e, IllegalPlayError):
+        params = e.reason.params if e.reason is not None else {}
+        trick = params.get("later_trick") or params.get("trick")
+        path = f"{main}[{int(trick) - 1}]" if isinstance(trick, int) and main == "tricks" else main
+        text = i18n.render_reason(e.reason, **ctx) if e.reason is not None else ""
+        errors.add(path, _("An illegal play: %(why)s", why=text) if text else _("A play here breaks the rules."))
+    elif e.code == "impossible-state":
+        path = "scores" if e.message.startswith("scores") and "scores" in model.model_fields else main
+        errors.add(path, _("The rules cannot reach this situation (%(detail)s)", detail=e.message.rstrip(".")))
+    else:
+        errors.add(main, _("The engine cannot read this (%(detail)s)", detail=e.message.rstrip(".")))
+
+
+def _show(name: str, value: Any, ctx: i18n.ReasonContext, side: bool) -> str:
+    """A value of the answer in words."""
+    players = ctx.get("players") or 4
+    ruleset = ctx.get("ruleset")
+    if value is None:
+        return _("nobody")
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if isinstance(value, list):
+        if all(isinstance(v, str) for v in value):
+            return i18n.cards_label(value) if value else _("none")
+        if all(isinstance(v, int) for v in value):
+            if name == "trick_winners":
+                return i18n.join_list(i18n.seat_label(v, YOU, players, ruleset) for v in value)
+            # a number per side (team_tricks, points, game_points, scores_after)
+            return i18n.join_list(_("%(side)s: %(n)s", side=i18n.side_label(side_no, YOU, players, ruleset), n=_num(v))
+                                  for side_no, v in enumerate(value))
+        return str(value)
+    if name in ("card",):
+        return i18n.card_label(value)
+    if name == "trump":
+        return i18n.suit_name(value, plural=True)
+    if name == "result":
+        return i18n.result_name(value)
+    if name in ("winner_team", "match_winner") or (name == "winner" and side):
+        return i18n.side_label(value, YOU, players, ruleset)
+    if name in ("winner", "next_hakem", "leader"):
+        return i18n.seat_label(value, YOU, players, ruleset)
+    return _num(value)
+
+
+#: The answer fields shown as facts, with their labels (message ids), in this order.
+_FACTS = (
+    ("legal", N_("Cards that may be played")), ("winner", N_("Winner")), ("card", N_("Winning card")),
+    ("trick_winners", N_("Trick winners")), ("team_tricks", N_("Tricks won by each team")),
+    ("trump", N_("Trump")), ("runs", N_("Runs")), ("hand_size", N_("Cards in each hand")), ("redeal", N_("Redeal")),
+    ("game_points", N_("Points for Game")), ("points", N_("Points")), ("result", N_("Result")),
+    ("winner_team", N_("Winning team")), ("next_hakem", N_("Next hakem")), ("leader", N_("Leads the first trick")),
+    ("scores_after", N_("Scores after")), ("match_winner", N_("Match won by")),
+)
+
+
+def _facts(answer: dict, ctx: i18n.ReasonContext) -> list[dict[str, str]]:
+    side = "card" not in answer  # a trick's winner is a seat; a hand's or deal's winner is a side
+    out = []
+    for name, label in _FACTS:
+        if name in answer and not (name == "winner" and answer[name] is None and "scores_after" not in answer):
+            out.append({"field": name, "label": _(label), "value": _show(name, answer[name], ctx, side)})
+    return out
+
+
+def check(scenario: object, expect: object = None, kind: str | None = None) -> dict[str, Any]:
+    """Answer ``scenario`` for the table editor, in the current language.
+
+    Returns ``{"ok", "answer", "why", "facts", "errors", "error", "you", "leaders"}``: ``ok`` is
+    True when the engine answered and no field is wrong; ``answer`` the engine's answer without
+    ``why`` (``None`` if it refused); ``why`` its reasons, each with ``text``; ``errors`` the
+    field paths and messages of the module docstring; ``error`` the contract's error object when
+    the engine refused (else ``None``); ``leaders`` the seat that led each trick of a transcript
+    (from the engine's trick winners) or of the one trick on the table. ``expect`` (optional, a
+    mapping) is an answer key compared field by field with the engine's answer (as
+    ``tutor check`` does); ``kind`` (optional) an exercise kind whose asks and rulesets the
+    scenario must use. Never raises for any JSON value.
+    """
+    errors = _Errors()
+    out: dict[str, Any] = {"ok": False, "answer": None, "why": [], "facts": [], "errors": errors, "error": None,
+                           "you": YOU, "leaders": []}
+    if not isinstance(scenario, Mapping):
+        errors.add("", _("Set up a situation first."))
+        return _done(out)
+    name = scenario.get("ruleset")
+    info = RULESETS.get(name) if isinstance(name, str) else None
+    if info is None:
+        errors.add("ruleset", _("Choose a game."))
+        return _done(out)
+    asks = asks_of(info.name)
+    name = scenario.get("ask")
+    ask = asks.get(name) if isinstance(name, str) else None
+    if ask is None:
+        errors.add("ask", _("Choose a question that %(game)s has.", game=_(info.title)))
+        return _done(out)
+    k = KINDS.get(kind) if isinstance(kind, str) else None
+    if kind is not None and (k is None or ask.model.ask not in k.asks or info.name not in k.rulesets):
+        errors.add("ask", _("This kind of question does not take this game and question."))
+    model = ask.model
+    known = {"ruleset", "ask", "options", "players", "target", *model.model_fields}
+    for key in scenario:
+        if key not in known:
+            errors.add(str(key)[:40], _("%(name)s is not a field of this question.", name=str(key)[:30]))
+    found = _limits(info, scenario, errors)
+    players = found[0].players if found else info.default_players
+    ctx: i18n.ReasonContext = {"you": YOU, "players": players, "ruleset": info.name}
+    if found is not None:
+        _card_lists(model, scenario, found[0], found[1], errors)
+        _other_fields(info, model, scenario, found[0], errors)
+    if errors:
+        return _done(out)
+    try:
+        answer = solve(dict(scenario))
+    except TutorError as e:
+        out["error"] = e.to_json()["error"]
+        _engine_error(e, model, errors, ctx)
+        return _done(out)
+    except Exception:  # noqa: BLE001 - an engine bug is reported, never a traceback
+        out["error"] = {"code": "internal-error", "message": "The engine failed on this scenario."}
+        errors.add("", _("The engine failed on this situation."))
+        return _done(out)
+    why = [dict(r) | {"text": i18n.render_reason(r, **ctx)} for r in answer.get("why", [])]
+    public = {key: v for key, v in answer.items() if key != "why"}
+    out.update(answer=public, why=why, facts=_facts(public, ctx), leaders=_leaders(scenario, public, info, players))
+    if expect is not None:
+        _check_key(expect, public, errors, ctx)
+    return _done(out)
+
+
+def _leaders(scenario: Mapping, answer: dict, info: RulesetInfo, players: int) -> list[int]:
+    """The seat that led each trick on the table (a transcript's, from its winners; else the one
+    trick: the seat at ``leader``, or for a trick in progress the one that makes the bottom seat
+    next to play)."""
+    if isinstance(scenario.get("tricks"), list):
+        first = info.first_leader(scenario)
+        return [first, *answer.get("trick_winners", [])][:len(scenario["tricks"])]
+    trick = scenario.get("trick")
+    if isinstance(trick, list):
+        if "legal" in answer:
+            return [(YOU - len(trick)) % players]
+        leader = scenario.get("leader", 0)
+        return [leader if isinstance(leader, int) else 0]
+    return []
+
+
+def _check_key(expect: object, answer: dict, errors: _Errors, ctx: i18n.ReasonContext) -> None:
+    if not isinstance(expect, Mapping):
+        errors.add("expect", _("The answer key must name the answer's fields."))
+        return
+    side = "card" not in answer
+    for name, given in expect.items():
+        if name not in answer:
+            errors.add(f"expect.{name}", _("The engine's answer has no %(name)s.", name=str(name)[:30]))
+        elif not same_answer(str(name), given, answer[name]):
+            try:
+                said = _show(str(name), given, ctx, side)
+            except (TutorError, ValueError, TypeError, KeyError):
+                said = str(given)[:40]
+            errors.add(f"expect.{name}", _("The answer key says %(key)s, but the engine says %(engine)s.",
+                                           key=said, engine=_show(str(name), answer[name], ctx, side)))
+
+
+def _done(out: dict[str, Any]) -> dict[str, Any]:
+    out["errors"] = dict(out["errors"])
+    out["ok"] = out["answer"] is not None and not out["errors"]
+    return out
