@@ -113,7 +113,8 @@ class Quiz(Base):
     #: question at a time (:mod:`tutor.web.adaptive`), with its settings in ``target``.
     mode: Mapped[str | None] = mapped_column(String(16), default=None)
     #: Adaptive practice: ``{"band": "easier"|"right"|"harder", "rule": id or None, "size": n,
-    #: "retry": [refs of fresh mistakes waiting]}``.
+    #: "rulesets": [...], "retry": [refs of fresh mistakes waiting], "steps": [the step each question
+    #: came from: "due", "weak", "new" or "retry"]}``.
     target: Mapped[dict | None] = mapped_column(JSON, default=None)
 
 
