@@ -267,10 +267,11 @@ def bars_svg(bars: Sequence[Bar], rtl: bool, width: int = 400) -> Markup:
 
 
 def columns_svg(cols: Sequence[tuple[str, float | None, str]], rtl: bool, width: int = 400,
-                height: int = 160) -> Markup:
+                height: int = 160, label_every: int = 2) -> Markup:
     """Columns over time, oldest first (at the left, or the right when ``rtl``): each
     ``(label, value 0..1 or None for no data, value text)``; the value text above the column, the
-    label under it. Decorative: the page puts the same numbers in a table."""
+    label under every ``label_every``-th column counting back from the newest (so labels fit on a
+    phone). Decorative: the page puts the same numbers in a table."""
     n = max(len(cols), 1)
     slot = width / n
     base = height - 22
@@ -287,7 +288,8 @@ def columns_svg(cols: Sequence[tuple[str, float | None, str]], rtl: bool, width:
                          f'height="{h:.1f}" rx="2"/>')
             parts.append(f'<text class="value" x="{cx:.1f}" y="{base - h - 4:.1f}" text-anchor="middle">'
                          f'{escape(text)}</text>')
-        parts.append(f'<text class="label" x="{cx:.1f}" y="{height - 6}" text-anchor="middle">{escape(label)}</text>')
+        if (n - 1 - i) % label_every == 0:  # the newest column always has its label
+            parts.append(f'<text class="label" x="{cx:.1f}" y="{height - 6}" text-anchor="middle">{escape(label)}</text>')
     parts.append("</svg>")
     return Markup("".join(parts))
 
