@@ -237,7 +237,7 @@ def visible_digits(html: str) -> list[str]:
     """ASCII digits in the words of the page's <main> (rule ids such as "C15" or "H27" are codes, left out)."""
     main = re.search(r"<main.*?</main>", html, re.DOTALL)
     text = re.sub(r"<[^>]+>", " ", main.group(0) if main else html)
-    text = re.sub(r"\b[CTH]\d+\b", " ", text)
+    text = re.sub(r"\b[CTHK]\d+\b", " ", text)  # K: a decision's id, a code too (Practise rule K12)
     return re.findall(r".{0,25}[0-9].{0,15}", text)
 
 
