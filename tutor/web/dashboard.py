@@ -30,7 +30,7 @@ from .review import LEAVE_AFTER
 from .skills import MASTERED, WEAK
 
 __all__ = ["PAGE_SIZE", "WEEKS", "Bar", "Column", "Filters", "Forecast", "accuracy_weeks", "bars_svg",
-           "columns_svg", "forecast", "mastery_by_game", "mistakes_page", "rule_mastery", "skills",
+           "columns_svg", "daily", "forecast", "mastery_by_game", "mistakes_page", "rule_mastery", "skills",
            "streak", "totals"]
 
 #: Mistakes shown per page of the list.
@@ -59,22 +59,34 @@ def _day(value: object) -> date:
     return date.fromisoformat(str(value)[:10])
 
 
-def streak(db: Session, learner: Learner, at: datetime) -> int:
+def daily(db: Session, learner: Learner, at: datetime, days: int) -> dict[date, tuple[int, int]]:
+    """Day (UTC) -> (answers, right answers) over the last ``days`` days up to today: one query
+    grouped by day (at most ``days`` rows), on the index ``attempt (learner_id, created_at)``."""
+    start = at.date() - timedelta(days=days - 1)
+    rows = db.execute(
+        select(func.date(Attempt.created_at), func.count(), func.sum(cast(Attempt.correct, Integer)))
+        .where(Attempt.learner_id == learner.id,
+               Attempt.created_at >= datetime(start.year, start.month, start.day))
+        .group_by(func.date(Attempt.created_at)))
+    return {_day(d): (int(n), int(right or 0)) for d, n, right in rows}
+
+
+def streak(db: Session, learner: Learner, at: datetime, per_day: dict[date, tuple[int, int]] | None = None,
+           days: int = 7 * WEEKS) -> int:
     """Days in a row (UTC) with at least one answer, up to today; a streak whose last day is
-    yesterday still counts (today is not over). At most the last 400 days are read."""
-    since = at - timedelta(days=400)
-    days = [_day(d) for d in db.scalars(
-        select(func.date(Attempt.created_at)).where(Attempt.learner_id == learner.id, Attempt.created_at >= since)
-        .group_by(func.date(Attempt.created_at)).order_by(func.date(Attempt.created_at).desc()).limit(401))]
-    today = at.date()
-    if not days or days[0] < today - timedelta(days=1):
-        return 0
-    n, expect = 0, days[0]
-    for d in days:
-        if d != expect:
-            break
-        n += 1
-        expect = d - timedelta(days=1)
+    yesterday still counts (today is not over). ``per_day`` is :func:`daily` over ``days`` days
+    (read here if not given); only a streak that fills them reads further, up to 400 days."""
+    for window in (days, 400):
+        if per_day is None or window != days:
+            per_day = daily(db, learner, at, window)
+        today = at.date()
+        day = today if today in per_day else today - timedelta(days=1)
+        n = 0
+        while day in per_day:
+            n += 1
+            day -= timedelta(days=1)
+        if n < window - 1 or window == 400:
+            return n
     return n
 
 
@@ -92,22 +104,20 @@ class Column:
         return self.right / self.answered if self.answered else None
 
 
-def accuracy_weeks(db: Session, learner: Learner, at: datetime, weeks: int = WEEKS) -> list[Column]:
+def accuracy_weeks(db: Session, learner: Learner, at: datetime, weeks: int = WEEKS,
+                   per_day: dict[date, tuple[int, int]] | None = None) -> list[Column]:
     """Answers and right answers in each of the last ``weeks`` 7-day windows (oldest first, the
-    last one ending today, UTC): one query grouped by day (at most ``7 * weeks`` rows)."""
-    today = at.date()
-    start = today - timedelta(days=7 * weeks - 1)
-    per_day = db.execute(
-        select(func.date(Attempt.created_at), func.count(), func.sum(cast(Attempt.correct, Integer)))
-        .where(Attempt.learner_id == learner.id,
-               Attempt.created_at >= datetime(start.year, start.month, start.day))
-        .group_by(func.date(Attempt.created_at))).all()
+    last one ending today, UTC), from ``per_day`` (:func:`daily` over ``7 * weeks`` days; read
+    here if not given)."""
+    if per_day is None:
+        per_day = daily(db, learner, at, 7 * weeks)
+    start = at.date() - timedelta(days=7 * weeks - 1)
     cols = [[0, 0] for _ in range(weeks)]
-    for d, n, right in per_day:
-        i = (_day(d) - start).days // 7
+    for d, (n, right) in per_day.items():
+        i = (d - start).days // 7
         if 0 <= i < weeks:
-            cols[i][0] += int(n)
-            cols[i][1] += int(right or 0)
+            cols[i][0] += n
+            cols[i][1] += right
     return [Column(start + timedelta(days=7 * i), start + timedelta(days=7 * i + 6), n, r)
             for i, (n, r) in enumerate(cols)]
 

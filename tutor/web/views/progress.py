@@ -79,7 +79,8 @@ def page(error: str | None = None, status: int = 200):
         at = now()
         answered, right = dashboard.totals(db, learner)
         ctx.update(answered=answered, right=right)
-        weeks = dashboard.accuracy_weeks(db, learner, at)
+        per_day = dashboard.daily(db, learner, at, 7 * dashboard.WEEKS)
+        weeks = dashboard.accuracy_weeks(db, learner, at, per_day=per_day)
         by_game = dashboard.mastery_by_game(db, learner)
         skill_rows = dashboard.skills(db, learner)
         strong, weak = dashboard.rule_mastery(db, learner)
@@ -101,7 +102,7 @@ def page(error: str | None = None, status: int = 200):
                  dashboard.percent(c.accuracy) if c.accuracy is not None else "") for c in weeks]
         ctx["dash"] = {
             "accuracy": dashboard.percent(right / answered) if answered else None,
-            "streak": dashboard.streak(db, learner, at),
+            "streak": dashboard.streak(db, learner, at, per_day),
             "forecast": fc,
             "games_svg": dashboard.bars_svg(game_bars, rtl) if game_bars else None,
             "games": [{"name": b.label, "pct": b.text, "skills": by_game[r][1]}
