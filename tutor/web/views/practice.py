@@ -274,9 +274,9 @@ def answer(token: str, n: int):
         verdict = X.grade(ex, given)
     except BadInput as e:
         return question(token, n, error=e.message, status=400)
-    first = not _attempts(quiz).get(n)
+    first = quiz.mode == adaptive.MODE and not _attempts(quiz).get(n)  # the first answer to it
     record_answer(ex, ref, verdict, quiz=quiz, position=n)
-    if quiz.mode == adaptive.MODE and first and not verdict.correct:
+    if first and not verdict.correct:
         def work(db):
             row = db.get(Quiz, quiz.id)
             adaptive.after_answer(row, n, verdict.correct)
