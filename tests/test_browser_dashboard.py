@@ -69,3 +69,8 @@ def test_adaptive_practice_from_the_practice_page(page: Page, live):
     expect(page.locator(".quiz-origin")).to_have_text(
         re.compile("A review that is due|A rule you find hard|Something new"))
     assert Axe().run(page).violations_count == 0
+    for lang in ("en", "fa"):
+        page.goto(f"{base}/{lang}/practice/rule/H14")
+        expect(page.locator(".rule-id")).to_have_text("H14")
+        results = Axe().run(page)
+        assert results.violations_count == 0, results.generate_report()

@@ -128,6 +128,8 @@ def rule_page(rule: str, error: str | None = None, status: int = 200):
     lang = i18n.current_lang()
     count = sum(1 for r in adaptive.rulesets_of_rule(rule) for c in adaptive.catalogue(r) if point.id in c.rules)
     return render_template("practice_rule.html", point=point, title=point.title_in(lang), text=point.text_in(lang),
+                           title_lang=lang if lang in point.title else "en",
+                           text_lang=lang if lang in point.text else "en",
                            games=i18n.join_list(ruleset_name(g) for g in adaptive.rulesets_of_rule(rule)), count=count,
                            bands=band_choices(), sizes=adaptive.SIZES, error=error), status
 

@@ -6,6 +6,7 @@ import unicodedata
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
+from markupsafe import Markup, escape
 from flask_babel import gettext as _
 from sqlalchemy import delete
 
@@ -45,11 +46,17 @@ def _kind_name(kind: str) -> str:
     return _(KINDS[kind].label) if kind in KINDS else kind
 
 
-def _rule_title(rule: str) -> str:
+def _rule_title(rule: str) -> Markup:
+    """The rule point's title in the learner's language; one not translated yet is the English
+    title marked ``lang="en"`` (left to right inside a Persian page)."""
+    lang = i18n.current_lang()
     try:
-        return rule_points.get(rule).title_in(i18n.current_lang())
+        point = rule_points.get(rule)
     except KeyError:
-        return rule
+        return Markup(escape(rule))
+    if lang in point.title:
+        return Markup(escape(point.title[lang]))
+    return Markup('<span lang="en" dir="ltr">%s</span>') % point.title["en"]
 
 
 @bp.get("/")
