@@ -47,12 +47,12 @@ def answer_page(client, lang="en"):
 
 def retry_after(r) -> int:
     value = int(r.headers["Retry-After"])
-    assert 0 <= value <= 60
+    assert 0 <= value <= 86_400  # the tests limit per day: no window boundary falls inside a test
     return value
 
 
 def test_answers_over_the_limit_get_a_localised_429_page_and_are_not_written(tmp_path, storage):
-    app = app_with(tmp_path, storage, answer="3/minute")
+    app = app_with(tmp_path, storage, answer="3/day")
     client = app.test_client()
     url, data = answer_page(client, "fa")
     assert [client.post(url, data=data).status_code for _ in range(3)] == [302] * 3
@@ -71,7 +71,7 @@ def test_answers_over_the_limit_get_a_localised_429_page_and_are_not_written(tmp
 
 
 def test_quiz_creation_is_limited_per_learner(tmp_path, storage):
-    app = app_with(tmp_path, storage, quiz="2/minute")
+    app = app_with(tmp_path, storage, quiz="2/day")
     client = app.test_client()
     page = client.get("/en/practice/").get_data(as_text=True)
     form = {"csrf_token": csrf_of(page), "game": "hokm", "count": "5", "difficulty": "1", "seed": "7"}
@@ -88,7 +88,7 @@ def _api_answer():
 @pytest.mark.parametrize("action", ["solve", "api-answer"])
 def test_api_over_the_limit_gets_a_json_429(tmp_path, storage, action):
     path, body = ("/api/v1/solve", SCENARIO) if action == "solve" else _api_answer()
-    client = app_with(tmp_path, storage, **{action: "2/minute"}).test_client()
+    client = app_with(tmp_path, storage, **{action: "2/day"}).test_client()
     assert [client.post(path, json=body).status_code for _ in range(2)] == [200, 200]
     r = client.post(path, json=body)
     assert r.status_code == 429
@@ -109,8 +109,8 @@ def test_two_app_processes_share_one_budget_in_redis(tmp_path, redis_url):
     """Two workers (two apps) with one Redis: the third request is refused by the other worker."""
     prefix = "tutor-test-" + secrets.token_hex(6)
     storage = {"RATELIMIT_STORAGE_URI": redis_url, "RATELIMIT_KEY_PREFIX": prefix}
-    a = app_with(tmp_path, storage, "a", solve="2/minute").test_client()
-    b = app_with(tmp_path, storage, "b", solve="2/minute").test_client()
+    a = app_with(tmp_path, storage, "a", solve="2/day").test_client()
+    b = app_with(tmp_path, storage, "b", solve="2/day").test_client()
     assert a.post("/api/v1/solve", json=SCENARIO).status_code == 200
     assert b.post("/api/v1/solve", json=SCENARIO).status_code == 200
     assert a.post("/api/v1/solve", json=SCENARIO).status_code == 429
@@ -126,7 +126,7 @@ def test_two_app_processes_share_one_budget_in_redis(tmp_path, redis_url):
 
 
 def test_login_and_code_redemption_limits_attach_with_one_decorator(tmp_path, storage):
-    app = app_with(tmp_path, storage, login="2/minute", redeem="1/minute")
+    app = app_with(tmp_path, storage, login="2/day", redeem="1/day")
     bp = Blueprint("account", __name__, url_prefix="/api/v1/account")
 
     @bp.post("/login")
@@ -149,10 +149,10 @@ def test_login_and_code_redemption_limits_attach_with_one_decorator(tmp_path, st
 
 
 def test_limits_come_from_the_environment(tmp_path, monkeypatch):
-    monkeypatch.setenv("TUTOR_LIMIT_SOLVE", "1/minute")
+    monkeypatch.setenv("TUTOR_LIMIT_SOLVE", "1/day")
     monkeypatch.setenv("TUTOR_LIMIT_API_ANSWER", "off")
     app = make_app(tmp_path, RATE_LIMITS={})
-    assert limits.limit_of(app, "solve") == "1/minute"
+    assert limits.limit_of(app, "solve") == "1/day"
     assert limits.limit_of(app, "quiz") == limits.ACTIONS["quiz"].default == "10/minute;100/hour"
     client = app.test_client()
     assert [client.post("/api/v1/solve", json=SCENARIO).status_code for _ in range(2)] == [200, 429]
@@ -169,7 +169,7 @@ def test_a_bad_limit_is_refused_at_start(tmp_path, monkeypatch):
 def test_redis_url_from_the_environment_and_fallback_to_memory_when_it_is_down(tmp_path, monkeypatch):
     """TUTOR_REDIS_URL picks Redis; one that does not answer leaves the app serving, counting in memory."""
     monkeypatch.setenv("TUTOR_REDIS_URL", "redis://127.0.0.1:1/0")
-    app = make_app(tmp_path, RATE_LIMITS={"solve": "2/minute"})
+    app = make_app(tmp_path, RATE_LIMITS={"solve": "2/day"})
     assert app.config["RATELIMIT_STORAGE_URI"] == "redis://127.0.0.1:1/0"
     client = app.test_client()
     statuses = [client.post("/api/v1/solve", json=SCENARIO).status_code for _ in range(3)]
@@ -196,13 +196,13 @@ def test_behind_a_proxy_the_forwarded_address_has_the_budget(tmp_path, monkeypat
                            base_url="http://localhost")
 
     monkeypatch.setenv("TUTOR_PROXIES", "1")
-    client = make_app(tmp_path / "proxied", RATE_LIMITS={"solve": "1/minute"}).test_client()
+    client = make_app(tmp_path / "proxied", RATE_LIMITS={"solve": "1/day"}).test_client()
     assert solve(client, "203.0.113.7").status_code == 200
     assert solve(client, "203.0.113.7").status_code == 429
     r = solve(client, "198.51.100.2", "https")
     assert r.status_code == 200 and r.headers["Strict-Transport-Security"] == "max-age=31536000"
     monkeypatch.delenv("TUTOR_PROXIES")
-    client = make_app(tmp_path / "direct", RATE_LIMITS={"solve": "1/minute"}).test_client()
+    client = make_app(tmp_path / "direct", RATE_LIMITS={"solve": "1/day"}).test_client()
     r = solve(client, "203.0.113.7", "https")
     assert r.status_code == 200 and "Strict-Transport-Security" not in r.headers
     assert solve(client, "198.51.100.2").status_code == 429  # both are 127.0.0.1 to the app

@@ -150,6 +150,62 @@ def _check(args: argparse.Namespace) -> int:
     return run(args)
 
 
+@command("export", help="export a quiz file (checked against the engine): the same YAML, Moodle XML, GIFT, or a "
+                        "worksheet as HTML or PDF (--key: its answer key)",
+         arguments=[(("quiz",), {"metavar": "QUIZ.yaml", "help": "a quiz file (quizzes/*.yaml shape; any file name)"}),
+                    (("--format",), {"choices": ["yaml", "moodle", "gift", "html", "pdf"], "default": "yaml",
+                                     "help": "output format (default yaml)"}),
+                    (("--lang",), {"default": "en", "help": "language of prompts, diagrams and feedback: en, fa, bg, te"}),
+                    (("--key",), {"action": "store_true", "help": "html/pdf: the answer key with the engine's reasons"}),
+                    (("-o", "--output"), {"metavar": "FILE", "help": "write to FILE (default: standard output)"})])
+def _export(args: argparse.Namespace) -> int:
+    from .content.problems import ContentError
+    from .i18n import LANGUAGES
+    if args.lang not in LANGUAGES:
+        print(f"{args.quiz}:0: --lang must be one of {', '.join(LANGUAGES)}, not {args.lang!r}", file=sys.stderr)
+        return 2
+    try:
+        data = export_quiz(args.quiz, args.format, args.lang, key=args.key)
+    except ContentError as e:
+        print(str(e), file=sys.stderr)
+        return 2
+    try:
+        if args.output and args.output != "-":
+            with open(args.output, "wb") as f:
+                f.write(data)
+        else:
+            sys.stdout.buffer.write(data)
+            sys.stdout.flush()
+    except OSError as e:
+        print(f"{args.output}:0: cannot write: {e.strerror}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def export_quiz(path: str, fmt: str, lang: str, *, key: bool = False) -> bytes:
+    """The quiz file ``path`` exported as ``fmt`` (``yaml``, ``moodle``, ``gift``, ``html``,
+    ``pdf``) in ``lang``: bytes (UTF-8 text, or a PDF). Raises
+    :class:`~tutor.content.problems.ContentError` (``file:line: message``) for a quiz that does not
+    pass the engine's check."""
+    from .export.files import dump_quiz, read_quiz_file
+    quiz = read_quiz_file(path)
+    if fmt == "pdf":
+        from .export.worksheet import worksheet_pdf
+        return worksheet_pdf(quiz, lang, key)
+    if fmt == "html":
+        from .export.worksheet import worksheet_html
+        text = worksheet_html(quiz, lang, key)
+    elif fmt == "moodle":
+        from .export.lms import moodle_xml
+        text = moodle_xml(quiz, lang)
+    elif fmt == "gift":
+        from .export.lms import gift
+        text = gift(quiz, lang)
+    else:
+        text = dump_quiz(quiz)
+    return text.encode("utf-8")
+
+
 @command("bench", help="measure the engine's speed per ruleset (decisions/s, rounds/s, solve scenarios/s) and "
                        "the calls the app makes (with reasons, solve per ask) beside the bare ones",
          arguments=[
@@ -170,6 +226,10 @@ def _check(args: argparse.Namespace) -> int:
                            "help": "measure the web app instead: gunicorn with 2 workers, answering a question "
                                    "through the API against /healthz (requests/s, p50/p99 latency)"}),
              (("--requests",), {"type": int, "default": 2000, "help": "requests per web figure (default 2000)"}),
+             (("--play",), {"action": "store_true",
+                            "help": "measure whole deals played by bots instead: complete deals/s per ruleset and "
+                                    "table (bots included), the median of --repeats runs of --seconds each, and "
+                                    "a deal's cost in trivial calls"}),
              (("--load",), {"action": "store_true",
                             "help": "load test instead (locust): gunicorn with 2 workers, a learner's mix of pages "
                                     "and form posts against /healthz, and the mix at a fixed rate (requests/s, "
@@ -190,6 +250,10 @@ def _bench(args: argparse.Namespace) -> int:
         from .loadtest import main as load_main
         return load_main(args.database, 10.0 if args.seconds is None else args.seconds, args.rate,
                          3 if args.repeats is None else args.repeats, args.users, args.json, args.postgres_url)
+    if args.play:
+        from .bench import main_play
+        return main_play(args.rulesets, 0.5 if args.seconds is None else args.seconds,
+                         5 if args.repeats is None else max(1, args.repeats), args.json)
     if args.web:
         from .bench import main_web
         return main_web(max(1, args.requests), args.json)

@@ -5,7 +5,9 @@ An exercise is the YAML block of PLAN.md ("Exercise block ... and quiz question"
 ``id`` (str), ``kind`` (str, a key of :data:`tutor.content.kinds.KINDS`), ``scenario`` (dict, the
 solve-format scenario), ``difficulty`` (1..3), ``prompt`` (lesson: str in the file's language; quiz:
 optional ``{lang: str}``), ``you`` (optional seat int), ``expect`` (the authored answer, dict; only
-``tutor check`` reads it) and, for quiz questions, ``teaches`` (a lesson step id).
+``tutor check`` reads it), for quiz questions ``teaches`` (a lesson step id), and optionally
+``points`` (what the question is worth in a teacher's quiz and in an LMS export: a number above 0,
+at most :data:`MAX_POINTS`; default 1).
 
 :func:`parse_exercise` turns one parsed YAML mapping into an :class:`Exercise`, adding structural
 problems (missing or mistyped fields) to a :class:`~tutor.content.problems.Problems` list with
@@ -23,7 +25,7 @@ from ..engine.rulesets import RULESETS as _RULESET_REGISTRY
 from .problems import Problems
 from .yamllines import field_line
 
-__all__ = ["EXERCISE_FIELDS", "LANGUAGES", "RULESETS", "Exercise", "parse_exercise"]
+__all__ = ["EXERCISE_FIELDS", "LANGUAGES", "MAX_POINTS", "RULESETS", "Exercise", "parse_exercise"]
 
 #: Lesson/quiz languages, in the order the project lists them.
 LANGUAGES: tuple[str, ...] = ("en", "fa", "bg", "te")
@@ -34,7 +36,10 @@ RULESETS: tuple[str, ...] = tuple(_RULESET_REGISTRY)
 EXERCISE_FIELDS: dict[str, tuple[bool, bool]] = {
     "id": (True, True), "kind": (True, True), "scenario": (True, True), "difficulty": (True, True),
     "prompt": (True, False), "you": (False, False), "expect": (True, True), "teaches": (False, True),
+    "points": (False, False),
 }
+#: The most points one question may be worth.
+MAX_POINTS = 1000
 
 
 @dataclass(frozen=True, eq=False)
@@ -56,6 +61,7 @@ class Exercise:
     you: int | None = None
     expect: dict | None = None
     teaches: str | None = None
+    points: int | float | None = None
     step_id: str | None = None
     lang: str | None = None
     path: str = ""
@@ -91,6 +97,13 @@ class Exercise:
             return self.prompt.get(lang) or self.prompt.get("en")
         return self.prompt
 
+    def own_prompt(self, lang: str) -> str | None:
+        """The exercise's own prompt written in ``lang`` (a lesson prompt in the file's language, a
+        quiz prompt's entry for ``lang``), else ``None`` (then the kind's translated prompt is shown)."""
+        if isinstance(self.prompt, str):
+            return self.prompt if (self.lang or "en") == lang else None
+        return self.prompt.get(lang) if self.prompt is not None else None
+
     def to_block(self) -> dict:
         """The exercise as a plain dict in block field order (for YAML output)."""
         out: dict = {"id": self.id, "kind": self.kind}
@@ -101,6 +114,8 @@ class Exercise:
         out["difficulty"] = self.difficulty
         if self.teaches is not None:
             out["teaches"] = self.teaches
+        if self.points is not None:
+            out["points"] = self.points
         out["scenario"] = copy.deepcopy(self.scenario)
         if self.expect is not None:
             out["expect"] = copy.deepcopy(self.expect)
@@ -179,10 +194,16 @@ def parse_exercise(data: object, lines: Mapping[str, int], prefix: str, *, path:
     if teaches is not None and not _nonempty_str(teaches):
         problems.add(path, line("teaches"), f"{label}: teaches must be a lesson step id")
         teaches = None
+    points = data.get("points")
+    if points is not None and not (isinstance(points, int | float) and not isinstance(points, bool)
+                                   and 0 < points <= MAX_POINTS):
+        problems.add(path, line("points"), f"{label}: points must be a number above 0 and at most {MAX_POINTS}, "
+                                           f"not {points!r}")
+        points = None
     if not ok or not all(k in data for k in ("id", "kind", "scenario")):
         return None
     return Exercise(
         id=data["id"], kind=data["kind"], scenario=data["scenario"], difficulty=difficulty,
         prompt=MappingProxyType(dict(prompt)) if isinstance(prompt, dict) else prompt, you=you,
-        expect=expect, teaches=teaches, step_id=step_id, lang=lang, path=path, line=here, lines=rel,
+        expect=expect, teaches=teaches, points=points, step_id=step_id, lang=lang, path=path, line=here, lines=rel,
     )

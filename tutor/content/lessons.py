@@ -9,7 +9,8 @@ Shapes:
   rules, source``), ``lang``, ``exercises`` (tuple of :class:`~tutor.content.exercise.Exercise`),
   ``segments`` (sanitised HTML pieces of the body: exercise ``i`` stands between ``segments[i]``
   and ``segments[i + 1]``, so there is always one more segment than exercises), ``html`` (all
-  segments joined), ``path`` and ``lines`` (front-matter field -> line).
+  segments joined), ``markdown`` (the same pieces as the Markdown source, lines joined with
+  ``"\n"``: what an export writes back), ``path`` and ``lines`` (front-matter field -> line).
 * :class:`Unit` — ``number``, ``title``, ``steps``.
 * :class:`LessonPath` — every step of one ruleset in one language, ordered by ``order``; look-ups
   by step id, previous/next step, units.
@@ -97,6 +98,7 @@ class LessonStep:
     source: str
     body: str = ""
     segments: tuple[str, ...] = ("",)
+    markdown: tuple[str, ...] = ("",)
     exercises: tuple[Exercise, ...] = ()
     path: str = ""
     lines: Mapping[str, int] = field(default_factory=dict)
@@ -304,6 +306,7 @@ def parse_step(text: str, path: str, problems: Problems, lang: str | None = None
         id=step_id, ruleset=data["ruleset"], lang=lang, unit=data["unit"], unit_title=data["unit_title"],
         order=data["order"], title=data["title"], goal=data["goal"], rules=tuple(data["rules"]),
         source=data["source"], body="\n".join(kept).strip() + "\n", segments=html,
+        markdown=tuple("\n".join(seg) for seg in segments),
         exercises=tuple(exercises), path=path, lines={k: v for k, v in fm_lines.items() if k},
     )
 

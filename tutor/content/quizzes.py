@@ -57,10 +57,12 @@ def quiz_file(ruleset: str, root: Path | None = None) -> Path:
     return (root or content_root()) / "quizzes" / f"{ruleset}.yaml"
 
 
-def parse_quiz(text: str, path: str, problems: Problems, ruleset: str | None = None) -> Quiz | None:
-    """Parse a quiz file's text (``ruleset`` defaults to the file name's stem). Problems go to
-    ``problems``; returns ``None`` when the file is not a usable quiz, else the quiz with every
-    question that could be built."""
+def parse_quiz(text: str, path: str, problems: Problems, ruleset: str | None = None, *,
+               match_name: bool = True) -> Quiz | None:
+    """Parse a quiz file's text (``ruleset`` defaults to the file name's stem; with
+    ``match_name=False`` the file's own ``ruleset`` is taken, whatever the file is called: an
+    imported or a teacher's quiz). Problems go to ``problems``; returns ``None`` when the file is
+    not a usable quiz, else the quiz with every question that could be built."""
     ruleset = ruleset or Path(path).stem
     before = len(problems)
     data, lines = load_yaml(text.lstrip("\ufeff"), path, problems)
@@ -75,6 +77,8 @@ def parse_quiz(text: str, path: str, problems: Problems, ruleset: str | None = N
     if data.get("ruleset") not in RULESETS:
         problems.add(path, lines.get("ruleset", 1),
                      f"ruleset must be one of {', '.join(RULESETS)}, not {data.get('ruleset')!r}")
+    elif not match_name:
+        ruleset = data["ruleset"]
     elif data["ruleset"] != ruleset:
         problems.add(path, lines.get("ruleset", 1),
                      f"ruleset {data['ruleset']!r} does not match the file name ({ruleset}.yaml)")

@@ -1125,6 +1125,7 @@ class AllFours(AllFoursFamily):
         "turnup": "C8", "stand": "C9", "give": "C11", "give_forbidden": "K6", "run": "C13", "redeal": "C17",
         "high": "C23", "low": "C24", "jack": "C25", "game": "C26", "tie": "C27", "order": "C28",
         "decide": "C9", "choose": "C10", "discard": "C15", "bunch": "C18", "vote": "C18", "play": "C19",
+        "next_dealer": "K10",
     }
     give_category = "gift"
     turnup_category = "turn-up"

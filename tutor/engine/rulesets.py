@@ -20,7 +20,8 @@ its rules class (``rules_class``) and so its options model (:attr:`RulesetInfo.o
 :mod:`tutor.engine.options`), the rules object for some options (:meth:`RulesetInfo.rules`),
 the game's state machine behind one protocol (:meth:`RulesetInfo.engine`, :class:`GameEngine`:
 ``new_game``, ``legal_actions``, ``apply``, ``to_act``, ``is_over``, ``scores``, ``winner``,
-``hands_done``, ``last_hand``) and the turn-up (kick) scale of an option value as
+``hands_done``, ``last_hand``), the side of playing a whole deal against bots
+(:meth:`RulesetInfo.coach`, :mod:`tutor.engine.play`) and the turn-up (kick) scale of an option value as
 ``{rank: points}`` (:meth:`RulesetInfo.turnup_scale`, C8/C32/T7).
 
 Sides: with 4 players the two teams ``seat % 2``; with 2 or 3 players each seat is a side
@@ -37,9 +38,12 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from .allfours import AllFours
+from .allfours_play import AllFoursCoach
 from .errors import BadFieldError, UnknownRulesetError, show
 from .hokm import Hokm
+from .hokm_play import HokmCoach
 from .options import OptionsModel, choices_of, validate_options
+from .play import Coach
 from .reasons import Reason
 from .tricks import HandRecord
 from .trinidad import Trinidad
@@ -174,6 +178,7 @@ class RulesetInfo:
     rules_class: type = object
     card_reason: Callable[..., Any] | None = None
     first_lead_rule: str = ""
+    coach_class: type[Coach] = Coach
 
     def first_lead(self, seat: int, players: int) -> tuple[int, Reason]:
         """``(leader, reason)``: the seat that leads the first trick of a deal, given the seat
@@ -259,6 +264,12 @@ class RulesetInfo:
         engine: GameEngine = self.rules(options)
         return engine
 
+    def coach(self, options: Any = None) -> Coach:
+        """The game's side of playing a whole deal against bots (:class:`~tutor.engine.play.Coach`:
+        :class:`~tutor.engine.hokm_play.HokmCoach`, :class:`~tutor.engine.allfours_play.AllFoursCoach`),
+        for ``options`` as :meth:`engine` takes them."""
+        return self.coach_class(self, options)
+
     def turnup_scale(self, value: str | None = None) -> dict[int, int]:
         """The turn-up (kick) points of option value ``value`` of :attr:`turnup_option` (default:
         the option's default) as ``{rank: points}`` (ranks 2..14, ace 14), from the engine's own
@@ -279,15 +290,15 @@ _ALL_FOURS_CATEGORIES = ("high", "low", "jack", "game")
 
 HOKM = RulesetInfo("hokm", N_("Hokm"), (4,), anticlockwise=True, leader_field="hakem", default_target=7,
                    rule_prefix="H", rule_count=27, rules_class=Hokm,
-                   card_reason=Hokm.why, first_lead_rule="H6")
+                   card_reason=Hokm.why, first_lead_rule="H6", coach_class=HokmCoach)
 ALL_FOURS = RulesetInfo("all-fours", N_("All Fours (classic)"), (2, 3, 4), anticlockwise=False,
                         leader_field="dealer", default_target=7, categories=_ALL_FOURS_CATEGORIES,
                         turnup_option="turnup_scale", rule_prefix="C", rule_count=33, rules_class=AllFours,
-                        first_lead_rule="C19")
+                        first_lead_rule="C19", coach_class=AllFoursCoach)
 TRINIDAD = RulesetInfo("trinidad", N_("All Fours (Trinidad)"), (4, 2), anticlockwise=True,
                        leader_field="dealer", default_target=14, categories=_ALL_FOURS_CATEGORIES,
                        turnup_option="kick_scale", rule_prefix="T", rule_count=22, rules_class=Trinidad,
-                       first_lead_rule="T13")
+                       first_lead_rule="T13", coach_class=AllFoursCoach)
 
 #: Every ruleset by name, in the order the app lists them.
 RULESETS: dict[str, RulesetInfo] = {r.name: r for r in (HOKM, ALL_FOURS, TRINIDAD)}

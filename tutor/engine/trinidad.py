@@ -97,7 +97,7 @@ class Trinidad(AllFoursFamily):
         "lead": "T13", "follow": "T15", "trump_led": "T14", "void": "K1", "void_strict": "K1", "winner": "T16",
         "turnup": "T7", "stand": "T8", "give": "T9", "give_forbidden": "T9", "run": "T10", "redeal": "T12",
         "high": "T18", "low": "T19", "jack": "K2", "game": "T20", "tie": "K3", "order": "K11",
-        "decide": "T8", "choose": "T9", "play": "T13",
+        "decide": "T8", "choose": "T9", "play": "T13", "next_dealer": "T5",
     }
     give_category = "take-one"
     give_option = "beg_point_may_win"

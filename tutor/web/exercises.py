@@ -136,12 +136,7 @@ def resolve(ref: object) -> Exercise:
 def prompt_of(ex: Exercise) -> str:
     """The exercise's own prompt in the request's language if it has one, else the kind's
     translated prompt."""
-    lang = i18n.current_lang()
-    if isinstance(ex.prompt, str):
-        text = ex.prompt if (ex.lang or "en") == lang else None
-    else:
-        text = ex.prompt.get(lang) if ex.prompt is not None else None
-    return text or _(KINDS[ex.kind].prompt)
+    return ex.own_prompt(i18n.current_lang()) or _(KINDS[ex.kind].prompt)
 
 
 def teaching_step(ex: Exercise) -> str | None:

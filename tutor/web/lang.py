@@ -107,7 +107,9 @@ def lang_url(target: str) -> str:
     endpoint = request.endpoint
     if request.method == "GET" and endpoint and request.view_args is not None and g.get("url_lang"):
         try:
-            return url_for(endpoint, **request.view_args, lang=target)
+            # a played deal lives in its query string (views/play.py): keep it
+            query: dict[str, Any] = request.args.to_dict() if endpoint.startswith("play.") else {}
+            return url_for(endpoint, **request.view_args, **query, lang=target)
         except BuildError:
             pass
     return url_for("main.home", lang=target)

@@ -68,6 +68,7 @@ ACTIONS: dict[str, Action] = {
     "solve": Action("10/second;300/minute", by_address, "POST /api/v1/solve (per address)"),
     "api-answer": Action("10/second;300/minute", by_address,
                          "POST /api/v1/exercises/<id>/answer (per address)"),
+    "pdf": Action("6/minute;60/hour", by_address, "worksheet and answer-key PDFs (per address; each takes seconds)"),
     "login": Action("5/minute;20/hour", by_address, "logging in (per address; no view yet)"),
     "redeem": Action("5/minute;20/hour", by_address, "redeeming a code (per address; no view yet)"),
 }

@@ -183,7 +183,7 @@ def build_table(kind: ExerciseKind, scenario: dict, you: int | None, *,
 
 
 def _facts(view: TableView, kind: ExerciseKind, scenario: dict) -> None:
-    from flask_babel import gettext as _
+    _ = i18n.gettext  # the current language (the request's, or an i18n.using block's): also outside Flask
 
     players, you, ruleset = view.players, view.you, view.ruleset
     num = i18n.fmt_number

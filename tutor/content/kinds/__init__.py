@@ -38,6 +38,8 @@ from .base import (
     ExerciseError,
     ExerciseKind,
     FeedbackLine,
+    LmsChoice,
+    LmsKey,
     Names,
     Reject,
     Verdict,
@@ -47,7 +49,7 @@ from .base import (
 
 __all__ = [
     "CATEGORIES", "KINDS", "SCENARIO_INPUTS", "AnswerError", "Ctx", "EditorField", "ExerciseError",
-    "ExerciseKind", "FeedbackLine", "Names", "Reject", "Verdict", "expected_answer", "get_kind", "grade",
+    "ExerciseKind", "FeedbackLine", "LmsChoice", "LmsKey", "Names", "Reject", "Verdict", "expected_answer", "get_kind", "grade",
     "kinds_for", "learner_seat", "n_sides", "parse_answer", "players_of", "public_view", "register",
 ]
 

@@ -40,6 +40,8 @@ __all__ = [
     "ExerciseError",
     "ExerciseKind",
     "FeedbackLine",
+    "LmsChoice",
+    "LmsKey",
     "Names",
     "Reject",
     "Verdict",
@@ -52,6 +54,7 @@ __all__ = [
     "n_sides",
     "players_of",
     "rulesets_with_categories",
+    "seat_choices",
 ]
 
 
@@ -153,6 +156,40 @@ class EditorField:
     widget: str
     label: str
     required: bool = True
+
+
+@dataclass(frozen=True)
+class LmsChoice:
+    """One answer an LMS offers: ``text`` (plain text in the export's language) and ``fraction``
+    (the share of the question's marks it earns, in percent, -100..100)."""
+
+    text: str
+    fraction: float
+
+
+@dataclass(frozen=True)
+class LmsKey:
+    """How a learning management system (Moodle XML, GIFT) asks one question, with its key.
+
+    ``type``: ``multichoice`` (one right choice), ``multiresponse`` (several right choices,
+    check boxes), ``numerical`` (``number``), ``shortanswer`` (``choices`` are the accepted texts)
+    or ``matching`` (``pairs`` of item and right answer; ``extra`` are more answers offered).
+    Every right value is the engine's (see :meth:`ExerciseKind.lms_key`).
+    """
+
+    type: str
+    choices: tuple[LmsChoice, ...] = ()
+    number: float | None = None
+    pairs: tuple[tuple[str, str], ...] = ()
+    extra: tuple[str, ...] = ()
+
+    def right(self) -> list[str]:
+        """The right answers as text (for tests and the worksheet key)."""
+        if self.type == "numerical":
+            return [f"{self.number:g}"]
+        if self.type == "matching":
+            return [f"{a} -> {b}" for a, b in self.pairs]
+        return [c.text for c in self.choices if c.fraction > 0]
 
 
 # ----------------------------------------------------------------------------- reading helpers
@@ -341,6 +378,34 @@ class ExerciseKind:
         """The verdict's details with reasons turned into text by ``render(reason) -> str`` (API)."""
         return details
 
+    # ---------------------------------------------------------------- LMS export
+
+    def answer_text(self, ex: Exercise, value: Any, names: Names, answer: Mapping | None = None) -> str:
+        """A normalised answer ``value`` in words, in the current language: the kind's
+        "right answer" lines joined (``answer``: the engine's answer, for the details it adds)."""
+        verdict = Verdict(self.name, True, value, value, answer=dict(answer or {}))
+        return "; ".join(f"{line.what}: {line.value}" for line in self.feedback_lines(ex, verdict, names))
+
+    def lms_key(self, ex: Exercise, expected: Any, answer: Mapping, names: Names) -> LmsKey:
+        """The question as an LMS asks it, keyed by ``expected`` (the engine's value, from
+        :func:`tutor.content.kinds.expected_answer`); ``answer`` is the engine's answer. By
+        default a multiple choice: the right answer in words among up to three distractors
+        (:meth:`distractor` applied in turn). Kinds with a more natural form override it."""
+        right = self.answer_text(ex, expected, names, answer)
+        choices = [LmsChoice(right, 100)]
+        seen = {right}
+        value = expected
+        for _ in range(3):
+            try:
+                value = self.distractor(ex, value)
+            except (NotImplementedError, LookupError, TypeError, ValueError):
+                break
+            text = self.answer_text(ex, value, names)
+            if text not in seen:
+                seen.add(text)
+                choices.append(LmsChoice(text, 0))
+        return LmsKey("multichoice", tuple(choices))
+
     # ---------------------------------------------------------------- generators
 
     def generate(self, ruleset: str, rng: random.Random, difficulty: int) -> tuple[dict, str]:
@@ -375,6 +440,14 @@ class Names:
     def text(self, message: str, **params: object) -> str:
         """A message translated, ``%(name)s`` placeholders filled."""
         return i18n.gettext(message, **params)
+
+
+def seat_choices(ex: Exercise, right: int, names: Names, label: Any = None) -> LmsKey:
+    """A multiple choice of every seat (``label(seat) -> str`` names a seat; default
+    :meth:`Names.seat`), ``right`` the engine's seat: for the kinds whose answer is a seat."""
+    name = label or names.seat
+    return LmsKey("multichoice", tuple(LmsChoice(name(s), 100 if s == right else 0)
+                                       for s in range(players_of(ex.scenario))))
 
 
 def ruleset_of(name: str) -> Any:

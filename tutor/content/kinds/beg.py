@@ -27,6 +27,8 @@ from .base import (
     Names,
     Reject,
     Verdict,
+    LmsKey,
+    LmsChoice,
     as_int,
     as_list,
     digits,
@@ -89,6 +91,11 @@ class Beg(ExerciseKind):
 
     def distractor(self, ex: Exercise, right: Any) -> Any:
         return [v + 1 for v in right]
+
+    def lms_key(self, ex: Exercise, expected: Any, answer: Any, names: Names) -> LmsKey:
+        """A short answer: the points of each side in side order, written "1, 0" (or "1,0", "1 0")."""
+        texts = dict.fromkeys(sep.join(str(v) for v in expected) for sep in (", ", ",", " "))
+        return LmsKey("shortanswer", tuple(LmsChoice(t, 100) for t in texts))
 
     def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
         """1: stand; 2: beg and give (take) one; 3: beg and run the pack (same-suit turn-ups,

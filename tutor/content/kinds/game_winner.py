@@ -24,6 +24,9 @@ from .base import (
     Names,
     Reject,
     Verdict,
+    n_sides,
+    LmsKey,
+    LmsChoice,
     as_side,
     players_of,
 )
@@ -81,6 +84,13 @@ class GameWinner(ExerciseKind):
 
     def distractor(self, ex: Exercise, right: Any) -> Any:
         return None if right is not None else 0
+
+    def lms_key(self, ex: Exercise, expected: Any, answer: Any, names: Names) -> LmsKey:
+        """A multiple choice of the sides and "nobody yet"."""
+        options: list[int | None] = [*range(n_sides(ex.scenario)), None]
+        return LmsKey("multichoice", tuple(
+            LmsChoice(names.side(s) if s is not None else names.text(N_("nobody yet")), 100 if s == expected else 0)
+            for s in options))
 
     def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
         """Hokm: a round that may end the match (3: target 3, or nobody wins yet). All Fours and

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
+from ... import i18n
 from ..deals import whole_hand
 from ..exercise import Exercise
 from . import register
@@ -23,7 +24,18 @@ from .awards import (
     parse_awards,
     read_awards,
 )
-from .base import N_, Ctx, EditorField, ExerciseKind, FeedbackLine, Names, Verdict, rulesets_with_categories
+from .base import (
+    N_,
+    Ctx,
+    EditorField,
+    ExerciseKind,
+    FeedbackLine,
+    LmsKey,
+    Names,
+    Verdict,
+    n_sides,
+    rulesets_with_categories,
+)
 
 
 @register
@@ -68,6 +80,14 @@ class HandScore(ExerciseKind):
 
     def distractor(self, ex: Exercise, right: Any) -> Any:
         return awards_distractor(right)
+
+    def lms_key(self, ex: Exercise, expected: Any, answer: Any, names: Names) -> LmsKey:
+        """A matching question: each of High, Low, Jack and Game to the side that scores it (or
+        nobody); every other side is offered too."""
+        pairs = tuple((i18n.category_name(c), names.side(s)) for c, s in expected.items())
+        used = {b for _, b in pairs}
+        others = [names.side(s) for s in [*range(n_sides(ex.scenario)), None]]
+        return LmsKey("matching", pairs=pairs, extra=tuple(o for o in others if o not in used))
 
     def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
         """A whole hand played out: 1: two players; 2: more; 3: a hand with a trap."""

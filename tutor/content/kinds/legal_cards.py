@@ -29,6 +29,8 @@ from .base import (
     Names,
     Reject,
     Verdict,
+    LmsKey,
+    LmsChoice,
     as_list,
     players_of,
 )
@@ -197,6 +199,16 @@ class LegalCards(ExerciseKind):
         hand = [str(c) for c in ex.scenario["hand"]]
         wrong = [c for c in hand if c not in right]
         return wrong[:1] + list(right) if wrong else list(right)[:-1]
+
+    def lms_key(self, ex: Exercise, expected: Any, answer: Any, names: Names) -> LmsKey:
+        """Several right answers: every card of the hand, the legal ones sharing the marks, the
+        others taking them away (Moodle's multiple-answer multichoice)."""
+        hand = [str(Card.parse(c)) for c in ex.scenario.get("hand", [])]
+        legal = set(expected)
+        wrong = len(hand) - len(legal)
+        return LmsKey("multiresponse", tuple(
+            LmsChoice(i18n.card_label(c), round(100 / len(legal), 5) if c in legal else round(-100 / wrong, 5))
+            for c in hand))
 
     def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
         """1: follow a plain suit, nothing else tempting; 2: trump in hand while holding the suit

@@ -21,6 +21,8 @@ from .base import (
     FeedbackLine,
     Names,
     Verdict,
+    seat_choices,
+    LmsKey,
     as_int,
     digits,
     players_of,
@@ -68,6 +70,10 @@ class NextHakem(ExerciseKind):
 
     def distractor(self, ex: Exercise, right: Any) -> Any:
         return (right + 1) % players_of(ex.scenario)
+
+    def lms_key(self, ex: Exercise, expected: Any, answer: Any, names: Names) -> LmsKey:
+        """A multiple choice of the seats."""
+        return seat_choices(ex, expected, names)
 
     def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
         """As round-score; at difficulty 3 the hakem is often seat 3, so the turn wraps to seat 0."""

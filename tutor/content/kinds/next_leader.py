@@ -25,6 +25,8 @@ from .base import (
     FeedbackLine,
     Names,
     Verdict,
+    seat_choices,
+    LmsKey,
     as_int,
     digits,
     players_of,
@@ -83,6 +85,10 @@ class NextLeader(ExerciseKind):
 
     def feedback_lines(self, ex: Exercise, verdict: Verdict, names: Names) -> list[FeedbackLine]:
         return [FeedbackLine(names.text(N_("Leads next")), names.seat(verdict.expected), verdict.correct)]
+
+    def lms_key(self, ex: Exercise, expected: Any, answer: Any, names: Names) -> LmsKey:
+        """A multiple choice of the seats."""
+        return seat_choices(ex, expected, names)
 
     def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
         """1: the first lead of a deal (the hakem, or after the dealer), or a trick where everyone

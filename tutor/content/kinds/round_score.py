@@ -23,6 +23,7 @@ from .base import (
     FeedbackLine,
     Names,
     Verdict,
+    LmsKey,
     as_int,
     digits,
 )
@@ -83,6 +84,10 @@ class RoundScore(ExerciseKind):
 
     def distractor(self, ex: Exercise, right: Any) -> Any:
         return 1 if right != 1 else 2
+
+    def lms_key(self, ex: Exercise, expected: Any, answer: Any, names: Names) -> LmsKey:
+        """A number: the points."""
+        return LmsKey("numerical", number=expected)
 
     def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
         """1: the hakem's team wins normally; 2: kot, or the hakem's team loses; 3: hakem-kot."""

@@ -26,6 +26,8 @@ from .base import (
     Names,
     Reject,
     Verdict,
+    seat_choices,
+    LmsKey,
     as_int,
     digits,
     players_of,
@@ -79,6 +81,14 @@ class TrickWinner(ExerciseKind):
 
     def distractor(self, ex: Exercise, right: Any) -> Any:
         return (right + 1) % players_of(ex.scenario)
+
+    def lms_key(self, ex: Exercise, expected: Any, answer: Any, names: Names) -> LmsKey:
+        """A multiple choice of the seats, each with the card it played."""
+        players = players_of(ex.scenario)
+        leader = ex.scenario.get("leader", 0)
+        played = {(leader + i) % players: c for i, c in enumerate(ex.scenario.get("trick") or [])}
+        return seat_choices(ex, expected, names, lambda s: names.seat(s) + (
+            " — " + i18n.card_label(played[s]) if s in played else ""))
 
     def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
         """1: everyone follows; 2: an off-suit ace or one trump; 3: several trumps, trump led, a

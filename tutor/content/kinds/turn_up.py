@@ -27,6 +27,7 @@ from .base import (
     FeedbackLine,
     Names,
     Verdict,
+    LmsKey,
     as_int,
     digits,
 )
@@ -70,6 +71,10 @@ class TurnUp(ExerciseKind):
 
     def distractor(self, ex: Exercise, right: Any) -> Any:
         return right + 1
+
+    def lms_key(self, ex: Exercise, expected: Any, answer: Any, names: Names) -> LmsKey:
+        """A number: the points."""
+        return LmsKey("numerical", number=expected)
 
     def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
         """1: a card that scores or not on the default scale; 2: look-alikes; 3: the other scale."""
