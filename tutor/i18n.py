@@ -38,13 +38,13 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack
 
-from babel.dates import format_datetime, format_timedelta
+from babel.dates import format_date, format_datetime, format_timedelta
 from babel.lists import format_list
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, format_percent
 from babel.support import NullTranslations, Translations
 
 from tutor import shipped_content
@@ -335,6 +335,25 @@ def fmt_timedelta(delta: timedelta) -> str:
     """A time span from now with its direction, in words: "in 10 minutes", "۱۰ دقیقه بعد"."""
     lang = current_lang()
     out = format_timedelta(delta, add_direction=True, locale=lang)
+    return out.translate(_PERSIAN_DIGITS) if lang == "fa" else out
+
+
+def fmt_percent(p: float) -> str:
+    """``p`` (a fraction, 0.8) as a whole percentage in the current language: "80%", "۸۰٪"."""
+    return _fmt_percent(round(p * 100), current_lang())
+
+
+@functools.lru_cache(maxsize=1024)
+def _fmt_percent(whole: int, lang: str) -> str:
+    """:func:`fmt_percent` of ``whole`` percent, kept (Babel's formatting costs about a millisecond)."""
+    out = format_percent(whole / 100, format="#,##0%", locale=lang)
+    return out.translate(_PERSIAN_DIGITS).replace("%", "\u066a") if lang == "fa" else out  # ٪ Arabic percent sign
+
+
+def fmt_day(day: date) -> str:
+    """A day and month, short ("3 Nov", "۳ نوامبر"), in the current language and digits."""
+    lang = current_lang()
+    out = format_date(day, format="d MMM", locale=lang)
     return out.translate(_PERSIAN_DIGITS) if lang == "fa" else out
 
 

@@ -22,7 +22,9 @@ from sqlalchemy import (
     JSON,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     UniqueConstraint,
@@ -39,8 +41,11 @@ __all__ = [
     "Attempt",
     "Base",
     "Learner",
+    "LearnerRating",
     "Mistake",
+    "QuestionRating",
     "Quiz",
+    "SkillMastery",
     "StepProgress",
     "current_learner",
     "get_session",
@@ -104,10 +109,21 @@ class Quiz(Base):
     kinds: Mapped[list] = mapped_column(JSON)
     refs: Mapped[list] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+    #: ``None`` for a drawn quiz; ``"adaptive"`` for adaptive practice, whose ``refs`` grow one
+    #: question at a time (:mod:`tutor.web.adaptive`), with its settings in ``target``.
+    mode: Mapped[str | None] = mapped_column(String(16), default=None)
+    #: Adaptive practice: ``{"band": "easier"|"right"|"harder", "rule": id or None, "size": n,
+    #: "rulesets": [...], "retry": [refs of fresh mistakes waiting], "steps": [the step each question
+    #: came from: "due", "weak", "new" or "retry"]}``.
+    target: Mapped[dict | None] = mapped_column(JSON, default=None)
 
 
 class Attempt(Base):
+    """One answer. ``rules``: the rule points of the verdict's reasons, space-separated with a space
+    at each end (``" H14 K12 "``, so ``LIKE '% H14 %'`` finds one), or None before skills."""
+
     __tablename__ = "attempt"
+    __table_args__ = (Index("ix_attempt_learner_created", "learner_id", "created_at"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     learner_id: Mapped[int] = mapped_column(ForeignKey("learner.id"), index=True)
@@ -119,6 +135,7 @@ class Attempt(Base):
     given: Mapped[dict] = mapped_column(JSON)
     correct: Mapped[bool] = mapped_column(Boolean)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+    rules: Mapped[str | None] = mapped_column(String(120), default=None)
 
 
 class StepProgress(Base):
@@ -145,7 +162,8 @@ class Mistake(Base):
     """
 
     __tablename__ = "mistake"
-    __table_args__ = (UniqueConstraint("learner_id", "exercise_ref"),)
+    __table_args__ = (UniqueConstraint("learner_id", "exercise_ref"),
+                      Index("ix_mistake_learner_streak_due", "learner_id", "streak", "due"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     learner_id: Mapped[int] = mapped_column(ForeignKey("learner.id"), index=True)
@@ -156,6 +174,63 @@ class Mistake(Base):
     card: Mapped[dict | None] = mapped_column(JSON, default=None)
     due: Mapped[datetime | None] = mapped_column(DateTime, default=None, index=True)
     streak: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    #: The rule points of the exercise (as :attr:`Attempt.rules`), for "Replay my mistakes" by rule.
+    rules: Mapped[str | None] = mapped_column(String(120), default=None)
+
+
+class SkillMastery(Base):
+    """One learner's mastery of one skill: an exercise kind x ruleset x rule point.
+
+    ``p_known`` is the Bayesian-knowledge-tracing probability (0..1) that the learner knows the
+    rule in this kind of question (:mod:`tutor.web.skills`); ``attempts`` and ``right`` count the
+    answers that exercised it; ``updated_at`` naive UTC of the last one.
+    """
+
+    __tablename__ = "skill_mastery"
+    __table_args__ = (UniqueConstraint("learner_id", "ruleset", "kind", "rule"),
+                      Index("ix_skill_mastery_learner_p", "learner_id", "p_known"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    learner_id: Mapped[int] = mapped_column(ForeignKey("learner.id"))
+    ruleset: Mapped[str] = mapped_column(String(16))
+    kind: Mapped[str] = mapped_column(String(20))
+    rule: Mapped[str] = mapped_column(String(20))
+    p_known: Mapped[float] = mapped_column(Float)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    right: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+
+
+class LearnerRating(Base):
+    """A learner's Glicko-2 rating (``rating``, deviation ``rd``, volatility ``vol``; the
+    ``glicko2`` package's scale, 1500 for a new player) from ``games`` answers."""
+
+    __tablename__ = "learner_rating"
+
+    learner_id: Mapped[int] = mapped_column(ForeignKey("learner.id"), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    vol: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+
+
+class QuestionRating(Base):
+    """A question's Glicko-2 rating (as :class:`LearnerRating`), by exercise ref; ``attempts`` and
+    ``right`` count the answers it was rated from. A question without a row has the prior of its
+    difficulty (:func:`tutor.web.ratings.prior`)."""
+
+    __tablename__ = "question_rating"
+
+    exercise_ref: Mapped[str] = mapped_column(String(200), primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(16))
+    kind: Mapped[str] = mapped_column(String(20))
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    vol: Mapped[float] = mapped_column(Float)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    right: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=now)
 
 
 def _sqlite_pragmas(busy_ms: int):

@@ -1,4 +1,5 @@
-"""Writing a learner's answer: one transaction for the attempt, lesson progress and mistakes."""
+"""Writing a learner's answer: one transaction for the attempt, lesson progress, mistakes, mastery
+of the skills it exercised (:mod:`tutor.web.skills`) and the Glicko-2 ratings (:mod:`tutor.web.ratings`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from tutor.content.exercise import Exercise
 
-from . import review
+from . import ratings, review, skills
 from .db import Attempt, Learner, Quiz, StepProgress, current_learner, get_session, learner_for_write
 from .exercises import Verdict
 
@@ -50,14 +51,23 @@ def _commit(db: Session, work: Callable[[Session], T]) -> T:
 
 def record_answer(ex: Exercise, ref: str, verdict: Verdict, *, quiz: Quiz | None = None,
                   position: int | None = None) -> Attempt:
-    """Store the attempt and update progress and the mistake's review card, all or nothing."""
+    """Store the attempt and update progress, the mistake's review card, the mastery of each skill
+    the verdict's reasons cite and both ratings, all or nothing."""
+    rules = skills.rules_of(verdict.why)
+    column = skills.rules_column(rules)
+
     def work(db: Session) -> Attempt:
         learner = learner_for_write(db)
         attempt = Attempt(learner_id=learner.id, exercise_ref=ref, ruleset=ex.ruleset or "", kind=ex.kind,
                           quiz_id=quiz.id if quiz else None, position=position, given=verdict.given,
-                          correct=verdict.correct)
+                          correct=verdict.correct, rules=column)
         db.add(attempt)
-        review.review(db, learner, ref, ex.ruleset or "", ex.kind, verdict.correct)
+        card = review.review(db, learner, ref, ex.ruleset or "", ex.kind, verdict.correct)
+        if card is not None and column and card.rules != column:
+            card.rules = column
+        skills.update_mastery(db, learner, [skills.Skill(ex.ruleset or "", ex.kind, r) for r in rules],
+                              verdict.correct)
+        ratings.rate(db, learner, ref, ex, verdict.correct)
         if ex.step_id and verdict.correct:
             _solve_step_exercise(db, learner, ex)
         db.flush()

@@ -82,4 +82,13 @@ def feedback_context(ex: Exercise, verdict: X.Verdict) -> dict:
         "right_answer": lines,
         "lesson_link": url_for("lessons.step", ruleset=step.ruleset, step_id=step.id) if step else None,
         "lesson_title": step.title if step else None,
+        "practise_rules": practise_links(verdict.why),
     }
+
+
+def practise_links(why) -> list[tuple[str, str]]:
+    """``(rule point id, URL of "Practise this rule")`` for each rule point the reasons cite."""
+    from ..adaptive import rulesets_of_rule
+    from ..skills import rules_of
+
+    return [(r, url_for("practice.rule", rule=r)) for r in rules_of(why) if rulesets_of_rule(r)]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
@@ -16,10 +17,14 @@ from sqlalchemy import select
 
 from tutor.content.kinds import KINDS, kinds_for
 
+from tutor import i18n
+from tutor import rules as rule_points
+
+from .. import adaptive, dashboard
 from .. import exercises as X
-from ..db import Attempt, Quiz, current_learner, get_session, learner_for_write
+from ..db import Attempt, Quiz, current_learner, get_session, learner_for_write, now
 from ..limits import limited
-from ..record import mistakes_of, record_answer
+from ..record import record_answer, write
 from ..review import REPLAY_SIZE
 from ..security import BadInput
 from .common import RULESET_NAMES, exercise_context, ruleset_name
@@ -68,7 +73,65 @@ def setup(error: str | None = None, status: int = 200):
     games = [(r, ruleset_name(r)) for r in RULESET_NAMES]
     kinds = {r: [(k, _(KINDS[k].prompt), _kind_name(k)) for k in RULESET_KINDS[r]] for r in RULESET_NAMES}
     return render_template("practice.html", games=games, selected=ruleset, kinds=kinds, counts=COUNTS,
-                           error=error), status
+                           error=error, bands=band_choices(), sizes=adaptive.SIZES), status
+
+
+def band_choices() -> list[tuple[str, str]]:
+    """``(band, its name)`` for the adaptive practice form, in order."""
+    names = {"easier": _("Easier"), "right": _("About right"), "harder": _("Harder")}
+    return [(b, names[b]) for b in adaptive.BANDS]
+
+
+@bp.post("/practice/adaptive")
+@limited("quiz")
+def adaptive_start():
+    """Start adaptive practice: of one game (``game``) or of one rule point (``rule``), aimed at a
+    band (``band``: easier, right, harder) of ``count`` questions (:mod:`tutor.web.adaptive`)."""
+    f = request.form
+    band = f.get("band", "right")
+    count = f.get("count", str(adaptive.SIZES[1]))
+    rule = f.get("rule", "").strip() or None
+    if band not in adaptive.BANDS:
+        band = "right"
+    size = int(count) if count.isascii() and count.isdigit() and len(count) < 3 and int(count) in adaptive.SIZES \
+        else adaptive.SIZES[1]
+    if rule is not None:
+        rulesets = adaptive.rulesets_of_rule(rule)
+        if not rulesets:
+            abort(404)
+        rule = rule_points.get(rule).id
+    else:
+        game = f.get("game", "")
+        if game not in RULESET_NAMES:
+            return setup(error=_("Choose a game."), status=400)
+        rulesets = [game]
+
+    def work(db):
+        return adaptive.start(db, learner_for_write(db), rulesets, band, size, rule)
+    quiz = write(work)
+    if quiz is None:
+        return rule_page(rule, error=_("No question practises this rule yet."), status=400) if rule else \
+            setup(error=_("There are no questions of these kinds yet."), status=400)
+    return redirect(url_for("practice.question", token=quiz.token, n=1))
+
+
+@bp.get("/practice/rule/<rule>")
+def rule(rule: str):
+    """"Practise this rule": what the rule point says and a form to start practice on it."""
+    return rule_page(rule)
+
+
+def rule_page(rule: str, error: str | None = None, status: int = 200):
+    if len(rule) > 20 or not adaptive.rulesets_of_rule(rule):
+        abort(404)
+    point = rule_points.get(rule)
+    lang = i18n.current_lang()
+    count = sum(1 for r in adaptive.rulesets_of_rule(rule) for c in adaptive.catalogue(r) if point.id in c.rules)
+    return render_template("practice_rule.html", point=point, title=point.title_in(lang), text=point.text_in(lang),
+                           title_lang=lang if lang in point.title else "en",
+                           text_lang=lang if lang in point.text else "en",
+                           games=i18n.join_list(ruleset_name(g) for g in adaptive.rulesets_of_rule(rule)), count=count,
+                           bands=band_choices(), sizes=adaptive.SIZES, error=error), status
 
 
 def _kind_name(kind: str) -> str:
@@ -122,18 +185,29 @@ def _new_quiz(ruleset: str, seed: int, difficulty: int, kinds: list[str], refs: 
 @limited("quiz")
 def replay():
     """A quiz of the mistakes due for review now, soonest first; with ``more`` set in the form,
-    then those due next (review ahead). Exercises gone from the content since are left out."""
+    then those due next (review ahead). Only the mistakes matching the form's filters (``game``,
+    ``kind``, ``rule``), at most :data:`REPLAY_SIZE` (one query with LIMIT). Exercises gone from the
+    content since are left out."""
+    from .progress import filters_from
+
+    learner = current_learner()
+    if learner is None:
+        return redirect(url_for("progress.page"))
+    db = get_session()
+    filters = filters_from(request.form)
+    more = bool(request.form.get("more"))
+    rows = dashboard.mistakes_page(db, learner, filters, 0, due_before=None if more else now(),
+                                   size=REPLAY_SIZE).rows
     refs = []
-    for m in mistakes_of().replay(more=bool(request.form.get("more"))):
+    for m in rows:
         try:
             X.resolve(m.exercise_ref)
         except BadInput:
             continue
         refs.append(m.exercise_ref)
-        if len(refs) == REPLAY_SIZE:
-            break
     if not refs:
-        return redirect(url_for("progress.page"))
+        args: dict[str, Any] = dict(filters.args())
+        return redirect(url_for("progress.page", **args))
     quiz = _new_quiz(MISTAKES_QUIZ, 0, 0, [], refs)
     return redirect(url_for("practice.question", token=quiz.token, n=1))
 
@@ -167,8 +241,25 @@ def question(token: str, n: int, error: str | None = None, status: int = 200):
     quiz = _quiz(token)
     ref, ex = _item(quiz, n)
     ctx = exercise_context(ex, ref, error=error)
-    return render_template("question.html", quiz=quiz, n=n, total=len(quiz.refs), game=_game(quiz, ex),
-                           action=url_for("practice.answer", token=token, n=n), x=ctx), status
+    return render_template("question.html", quiz=quiz, n=n, total=_total(quiz), game=_game(quiz, ex),
+                           action=url_for("practice.answer", token=token, n=n), x=ctx,
+                           origin=_origin(quiz, n)), status
+
+
+def _total(quiz: Quiz) -> int:
+    """Questions in the quiz: for adaptive practice, the session's size (its refs grow)."""
+    if quiz.mode == adaptive.MODE:
+        return max(len(quiz.refs), int((quiz.target or {}).get("size") or 0))
+    return len(quiz.refs)
+
+
+def _origin(quiz: Quiz, n: int) -> str | None:
+    """Why adaptive practice chose question ``n``, for the learner; None for other quizzes."""
+    steps = (quiz.target or {}).get("steps") or [] if quiz.mode == adaptive.MODE else []
+    if not 1 <= n <= len(steps):
+        return None
+    return {"due": _("A review that is due"), "weak": _("A rule you find hard"),
+            "new": _("Something new"), "retry": _("Another try at a recent mistake")}.get(steps[n - 1])
 
 
 def _game(quiz: Quiz, ex) -> str:
@@ -185,7 +276,13 @@ def answer(token: str, n: int):
         verdict = X.grade(ex, given)
     except BadInput as e:
         return question(token, n, error=e.message, status=400)
+    first = quiz.mode == adaptive.MODE and not _attempts(quiz).get(n)  # the first answer to it
     record_answer(ex, ref, verdict, quiz=quiz, position=n)
+    if first and not verdict.correct:
+        def work(db):
+            row = db.get(Quiz, quiz.id)
+            adaptive.after_answer(row, n, verdict.correct)
+        write(work)
     return redirect(url_for("practice.feedback", token=token, n=n))
 
 
@@ -199,9 +296,30 @@ def feedback(token: str, n: int):
     verdict = X.grade(ex, tries[-1].given)
     ctx = exercise_context(ex, ref, verdict=verdict)
     nxt = url_for("practice.question", token=token, n=n + 1) if n < len(quiz.refs) else \
+        url_for("practice.adaptive_next", token=token) if quiz.mode == adaptive.MODE else \
         url_for("practice.results", token=token)
-    return render_template("question.html", quiz=quiz, n=n, total=len(quiz.refs), game=_game(quiz, ex),
-                           next_url=nxt, retry_url=url_for("practice.question", token=token, n=n), x=ctx)
+    return render_template("question.html", quiz=quiz, n=n, total=_total(quiz), game=_game(quiz, ex),
+                           next_url=nxt, retry_url=url_for("practice.question", token=token, n=n), x=ctx,
+                           origin=_origin(quiz, n))
+
+
+@bp.get("/quiz/<token>/next")
+def adaptive_next(token: str):
+    """Adaptive practice: pick the next question once the last one is answered (then go to it), or
+    go to the results when the session is over. Asked again, it picks nothing new."""
+    quiz = _quiz(token)
+    if quiz.mode != adaptive.MODE:
+        abort(404)
+    n = len(quiz.refs)
+    if not _attempts(quiz).get(n):
+        return redirect(url_for("practice.question", token=token, n=n))
+
+    def work(db):
+        row = db.get(Quiz, quiz.id)
+        return adaptive.advance(db, current_learner() or learner_for_write(db), row)
+    if write(work):
+        return redirect(url_for("practice.question", token=token, n=n + 1))
+    return redirect(url_for("practice.results", token=token))
 
 
 @bp.get("/quiz/<token>/results")
@@ -223,6 +341,6 @@ def results(token: str):
     score = sum(1 for r in rows if r["correct"])
     game = quiz.ruleset if quiz.ruleset in RULESET_NAMES else None  # None: a replay of mistakes
     return render_template("results.html", quiz=quiz, rows=rows, score=score, total=len(rows),
-                           by_kind=sorted(by_kind.items()), seeded=game is not None,
+                           by_kind=sorted(by_kind.items()), seeded=game is not None and quiz.mode is None,
                            again=game or RULESET_NAMES[0],
                            game=ruleset_name(game) if game else _("My mistakes"))

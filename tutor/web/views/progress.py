@@ -6,19 +6,57 @@ import unicodedata
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
+from markupsafe import Markup, escape
 from flask_babel import gettext as _
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete
 
 from tutor import i18n
+from tutor import rules as rule_points
+from tutor.content.kinds import KINDS
 
+from .. import dashboard
 from .. import exercises as X
-from ..db import Attempt, StepProgress, current_learner, get_session, learner_for_write
-from ..record import mistakes_of, step_states
+from ..adaptive import rulesets_of_rule
+from ..db import StepProgress, current_learner, get_session, learner_for_write, now
+from ..record import step_states
 from ..review import due_of
+from ..skills import MASTERED, WEAK
 from ..security import BadInput
 from .common import RULESET_NAMES, ruleset_name
 
 bp = Blueprint("progress", __name__, url_prefix="/<lang>/progress")
+
+
+#: Highest page number of the mistakes list a request may ask for.
+MAX_PAGE = 10_000
+
+
+def filters_from(args) -> dashboard.Filters:
+    """The mistakes list's filters from a query string or form; unknown values mean "any"."""
+    game = args.get("game") or None
+    kind = args.get("kind") or None
+    rule = args.get("rule") or None
+    if rule is not None and (len(rule) > 20 or not rulesets_of_rule(rule)):
+        rule = None
+    return dashboard.Filters(game if game in RULESET_NAMES else None, kind if kind in KINDS else None,
+                             rule_points.get(rule).id if rule else None)
+
+
+def _kind_name(kind: str) -> str:
+    return _(KINDS[kind].label) if kind in KINDS else kind
+
+
+def _rule_title(rule: str) -> Markup:
+    """The rule point's title in the learner's language; one not translated yet is the English
+    title marked ``lang="en"`` (left to right inside a Persian page)."""
+    lang = i18n.current_lang()
+    try:
+        point = rule_points.get(rule)
+    except KeyError:
+        return Markup(escape(rule))
+    if lang in point.title:
+        return Markup(escape(point.title[lang]))
+    return Markup('<span lang="en" dir="ltr">%s</span>') % point.title["en"]
 
 
 @bp.get("/")
@@ -36,32 +74,92 @@ def page(error: str | None = None, status: int = 200):
                           "started": any(x["state"] for x in steps)})
         games.append({"id": r, "name": ruleset_name(r), "units": units, "total": len(lp),
                       "done": sum(u["done"] for u in units)})
-    queue = mistakes_of()
-    mistakes: list[dict[str, Any]] = []
-    for m in queue.cards:
-        try:
-            ex = X.resolve(m.exercise_ref)
-        except BadInput:  # the exercise is gone from the content since
-            continue
-        due = due_of(m)
-        when = _("due now") if due <= queue.at else i18n.fmt_timedelta(due - queue.at)
-        mistakes.append({"m": m, "prompt": X.prompt_of(ex), "game": ruleset_name(m.ruleset),
-                         "when": when, "is_due": due <= queue.at})
-    due_count = sum(1 for m in mistakes if m["is_due"])
-    later = [due_of(m["m"]) for m in mistakes if not m["is_due"]]
-    next_due = None
-    if later:
-        next_due = {"iso": later[0].isoformat() + "Z", "in": i18n.fmt_timedelta(later[0] - queue.at),
-                    "at": i18n.fmt_datetime(later[0])}
-    answered: int | None = 0
-    right: int | None = 0
+    filters = filters_from(request.args)
+    number_text = request.args.get("page", "")
+    number = int(number_text) if number_text.isascii() and number_text.isdigit() and len(number_text) < 6 else 0
+    number = min(number, MAX_PAGE)
+    ctx: dict[str, Any] = {"learner": learner, "games": games, "error": error, "filters": filters,
+                           "answered": 0, "right": 0, "dash": None, "mistakes": [], "page": None}
+    rtl = i18n.is_rtl(i18n.current_lang())
     if learner is not None:
         db = get_session()
-        answered = db.scalar(select(func.count()).select_from(Attempt).where(Attempt.learner_id == learner.id))
-        right = db.scalar(select(func.count()).select_from(Attempt).where(
-            Attempt.learner_id == learner.id, Attempt.correct.is_(True)))
-    return render_template("progress.html", learner=learner, games=games, mistakes=mistakes, answered=answered,
-                           right=right, due_count=due_count, next_due=next_due, error=error), status
+        at = now()
+        answered, right = dashboard.totals(db, learner)
+        ctx.update(answered=answered, right=right)
+        per_day = dashboard.daily(db, learner, at, 7 * dashboard.WEEKS)
+        weeks = dashboard.accuracy_weeks(db, learner, at, per_day=per_day)
+        by_game = dashboard.mastery_by_game(db, learner)
+        skill_rows = dashboard.skills(db, learner)
+        strong, weak = dashboard.rule_mastery(db, learner)
+        fc = dashboard.forecast(db, learner, at)
+        game_bars = [dashboard.Bar(ruleset_name(r), by_game[r][0], dashboard.percent(by_game[r][0]))
+                     for r in RULESET_NAMES if r in by_game]
+        per_game: list[dict[str, Any]] = []
+        for r in RULESET_NAMES:
+            rows = [m for m in skill_rows if m.ruleset == r]
+            if not rows:
+                continue
+            items = [{"rule": m.rule, "title": _rule_title(m.rule), "kind": _kind_name(m.kind), "p": m.p_known,
+                      "pct": dashboard.percent(m.p_known), "attempts": m.attempts, "right": m.right,
+                      "level": _level(m.p_known)} for m in rows]
+            bars = [dashboard.Bar(f"{m.rule} · {_kind_name(m.kind)}", m.p_known, dashboard.percent(m.p_known),
+                                  _level(m.p_known)) for m in rows]
+            per_game.append({"id": r, "name": ruleset_name(r), "rows": items, "svg": dashboard.bars_svg(bars, rtl)})
+        cols = [(dashboard.short_day(c.first), c.accuracy,
+                 dashboard.percent(c.accuracy) if c.accuracy is not None else "") for c in weeks]
+        ctx["dash"] = {
+            "accuracy": dashboard.percent(right / answered) if answered else None,
+            "streak": dashboard.streak(db, learner, at, per_day),
+            "forecast": fc,
+            "games_svg": dashboard.bars_svg(game_bars, rtl) if game_bars else None,
+            "games": [{"name": b.label, "pct": b.text, "skills": by_game[r][1]}
+                      for b, r in zip(game_bars, [r for r in RULESET_NAMES if r in by_game], strict=True)],
+            "skills": per_game,
+            "strong": [_rule_item(x) for x in strong],
+            "weak": [_rule_item(x) for x in weak],
+            "weeks": [{"from": dashboard.short_day(c.first), "to": dashboard.short_day(c.last),
+                       "answered": c.answered, "right": c.right,
+                       "pct": dashboard.percent(c.accuracy) if c.accuracy is not None else None} for c in weeks],
+            "weeks_svg": dashboard.columns_svg(cols, rtl),
+            "rules": sorted({m.rule for m in skill_rows}),
+        }
+        pg = dashboard.mistakes_page(db, learner, filters, number)
+        mistakes: list[dict[str, Any]] = []
+        for m in pg.rows:
+            try:
+                ex = X.resolve(m.exercise_ref)
+            except BadInput:  # the exercise is gone from the content since
+                continue
+            due = due_of(m)
+            when = _("due now") if due <= at else i18n.fmt_timedelta(due - at)
+            mistakes.append({"m": m, "prompt": X.prompt_of(ex), "game": ruleset_name(m.ruleset),
+                             "kind": _kind_name(m.kind), "when": when, "is_due": due <= at})
+        ctx["mistakes"] = mistakes
+        ctx["page"] = pg
+        args: dict[str, Any] = dict(filters.args())
+        ctx["next_page"] = url_for("progress.page", **args, page=number + 1) + "#mistakes" if pg.more else None
+        ctx["prev_page"] = url_for("progress.page", **args, page=number - 1) + "#mistakes" if number > 0 else None
+        due_in_filter = dashboard.mistakes_page(db, learner, filters, 0, due_before=at, size=0).total \
+            if filters.args() else fc.now
+        ctx["due_count"] = due_in_filter
+        ctx["next_due"] = None
+        later = [due_of(x["m"]) for x in mistakes if not x["is_due"]]
+        if later:
+            ctx["next_due"] = {"iso": later[0].isoformat() + "Z", "in": i18n.fmt_timedelta(later[0] - at),
+                               "at": i18n.fmt_datetime(later[0])}
+    ctx["filter_games"] = [(r, ruleset_name(r)) for r in RULESET_NAMES]
+    ctx["filter_kinds"] = [(k, _kind_name(k)) for k in KINDS]
+    return render_template("progress.html", **ctx), status
+
+
+def _level(p: float) -> str:
+    return "strong" if p >= MASTERED else "weak" if p < WEAK else "middle"
+
+
+def _rule_item(x: dashboard.RuleMastery) -> dict[str, Any]:
+    return {"rule": x.rule, "title": _rule_title(x.rule), "game": ruleset_name(x.ruleset),
+            "pct": dashboard.percent(x.p), "attempts": x.attempts, "right": x.right,
+            "practise": url_for("practice.rule", rule=x.rule)}
 
 
 @bp.post("/reset/<step_id>")

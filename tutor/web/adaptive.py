@@ -1,0 +1,242 @@
+"""Adaptive practice: which question comes next.
+
+An adaptive session is a :class:`~tutor.web.db.Quiz` with ``mode="adaptive"`` whose ``refs`` grow
+one question at a time: the next one is picked when the learner has answered the last
+(:func:`advance`), in this order:
+
+1. **due reviews**: the learner's mistakes whose FSRS review is due now (:mod:`tutor.web.review`,
+   UTC), soonest due first;
+2. **weak skills**: a question that exercises the learner's weakest practised skill (mastery below
+   :data:`tutor.web.skills.WEAK`, :mod:`tutor.web.skills`);
+3. **new material**: a question on a skill the learner has not practised yet (then, once every
+   skill has been met, any question not served in this session);
+4. **retry**: the session's own fresh mistakes, at most :data:`RETRY_MAX`, asked again before the
+   session ends (FSRS schedules the long term; this queue is the short term).
+
+Reviews and new questions already served in this session are not served again, so a fresh
+mistake (which FSRS makes due at once) comes back through the retry queue, not as a review. The
+retry queue is served when nothing else is left, and in the session's last places: when the
+questions still to come are no more than the mistakes waiting, every one of them is a retry.
+
+Among the questions of a step, the one whose Glicko-2 rating (:mod:`tutor.web.ratings`) is nearest
+the band's target is taken ("easier", "about right", "harder"). A session may be limited to one
+rule point ("Practise this rule"): then every step takes only questions whose reasons cite it.
+
+The questions come from a catalogue per ruleset (:func:`catalogue`): the authored quiz questions,
+the lesson exercises and generated questions (every kind and difficulty, :data:`GEN_SEEDS`
+seeds), each with the rule points the engine's answer cites.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from flask import current_app, has_app_context
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from tutor import rules as rule_points
+from tutor.content.exercise import RULESETS
+from tutor.content.kinds import kinds_for
+
+from . import exercises as X
+from . import ratings, skills
+from .db import Learner, Mistake, Quiz, SkillMastery, now
+from .review import LEAVE_AFTER
+from .security import BadInput
+
+__all__ = ["BANDS", "GEN_SEEDS", "MODE", "RETRY_MAX", "SIZES", "Candidate", "advance", "after_answer",
+           "catalogue", "pick", "rulesets_of_rule", "start"]
+
+#: ``Quiz.mode`` of an adaptive session.
+MODE = "adaptive"
+#: The bands a learner can choose, in order (keys of :data:`tutor.web.ratings.BANDS`).
+BANDS = ("easier", "right", "harder")
+#: Questions in a session.
+SIZES = (5, 10, 20)
+#: Most fresh mistakes waiting in a session's retry queue.
+RETRY_MAX = 3
+#: Generated questions per kind and difficulty in the catalogue.
+GEN_SEEDS = 4
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A question practice may serve: its ref, ruleset, kind, difficulty and the rule points its
+    answer cites."""
+
+    ref: str
+    ruleset: str
+    kind: str
+    difficulty: int
+    rules: tuple[str, ...]
+
+
+def _rules_of(ex) -> tuple[str, ...]:
+    why = X.engine_solution(ex).get("why")
+    return skills.rules_of(why) if isinstance(why, list) else ()
+
+
+def _build(ruleset: str) -> tuple[Candidate, ...]:
+    out: dict[str, Candidate] = {}
+    store = X.content()
+    exercises = [(X.ref_of(q), q) for q in store.quiz_questions(ruleset)]
+    exercises += [(X.ref_of(e), e) for s in store.lesson_path(ruleset, "en").steps for e in s.exercises]
+    for kind in kinds_for(ruleset):
+        for difficulty in (1, 2, 3):
+            for seed in range(1, GEN_SEEDS + 1):
+                ref = f"gen:{ruleset}:{kind}:{difficulty}:{seed}"
+                try:
+                    exercises.append((ref, X.resolve(ref)))
+                except BadInput:
+                    continue
+    for ref, ex in exercises:
+        if ex.ruleset != ruleset or ref in out:
+            continue
+        out[ref] = Candidate(ref, ruleset, ex.kind, ex.difficulty, _rules_of(ex))
+    return tuple(out.values())
+
+
+_CATALOGUES: dict[tuple[int, str], tuple[Candidate, ...]] = {}
+
+
+def catalogue(ruleset: str) -> tuple[Candidate, ...]:
+    """Every question practice may serve in ``ruleset`` (built once per content store)."""
+    key = (id(X.content()), ruleset)
+    if key not in _CATALOGUES:
+        _CATALOGUES[key] = _build(ruleset)
+    return _CATALOGUES[key]
+
+
+def rulesets_of_rule(rule: str) -> list[str]:
+    """The rulesets whose questions may cite ``rule`` (its games); empty for an unknown id."""
+    try:
+        point = rule_points.get(rule)
+    except KeyError:
+        return []
+    return [g for g in point.games if g in RULESETS]
+
+
+def _settings(quiz: Quiz) -> dict:
+    return dict(quiz.target or {})
+
+
+def _rulesets(quiz: Quiz) -> list[str]:
+    return list(_settings(quiz).get("rulesets") or [quiz.ruleset])
+
+
+def _nearest(cands: list[Candidate], rated: dict[str, ratings.Rating], aim: float) -> Candidate | None:
+    if not cands:
+        return None
+
+    def distance(c: Candidate) -> tuple[float, str]:
+        r = rated.get(c.ref) or ratings.prior(c.difficulty)
+        return (abs(r.rating - aim), c.ref)
+    return min(cands, key=distance)
+
+
+def pick(db: Session, learner: Learner, quiz: Quiz) -> tuple[str, str] | None:
+    """The next question of the session and the step it comes from (``"due"``, ``"weak"``,
+    ``"new"``, ``"retry"``), or None when there is nothing left; nothing is written."""
+    settings = _settings(quiz)
+    rule: str | None = settings.get("rule")
+    retry: list[str] = list(settings.get("retry") or [])
+    size = int(settings.get("size") or SIZES[1])
+    served = set(quiz.refs)
+    left = size - len(quiz.refs)
+    if retry and left <= len(retry):
+        return retry[0], "retry"
+    rulesets = _rulesets(quiz)
+    # 1. due reviews
+    q = (select(Mistake.exercise_ref).where(Mistake.learner_id == learner.id, Mistake.streak < LEAVE_AFTER,
+                                            Mistake.due <= now(), Mistake.ruleset.in_(rulesets))
+         .order_by(Mistake.due, Mistake.id).limit(len(served) + 5))
+    if rule:
+        q = q.where(Mistake.rules.like(f"% {rule} %"))
+    for ref in db.scalars(q):
+        if ref in served:
+            continue
+        try:
+            X.resolve(ref)
+        except BadInput:
+            continue
+        return ref, "due"
+    cands = [c for r in rulesets for c in catalogue(r) if c.ref not in served and (not rule or rule in c.rules)]
+    if not cands and not retry:
+        return None
+    rated = ratings.question_ratings(db, [c.ref for c in cands])
+    aim = ratings.target(db, learner, settings.get("band", "right"))
+    known = {(m.ruleset, m.kind, m.rule): m for m in db.scalars(
+        select(SkillMastery).where(SkillMastery.learner_id == learner.id, SkillMastery.ruleset.in_(rulesets)))}
+    # 2. weak skills, weakest first
+    weak = sorted((m for m in known.values() if m.p_known < skills.WEAK and (not rule or m.rule == rule)),
+                  key=lambda m: (m.p_known, m.ruleset, m.kind, m.rule))
+    for m in weak:
+        found = _nearest([c for c in cands if c.ruleset == m.ruleset and c.kind == m.kind and m.rule in c.rules],
+                         rated, aim)
+        if found is not None:
+            return found.ref, "weak"
+    # 3. new material: skills never practised, then anything not served yet
+    fresh = [c for c in cands if c.rules and any((c.ruleset, c.kind, r) not in known for r in c.rules)]
+    found = _nearest(fresh, rated, aim)
+    if found is not None:
+        return found.ref, "new"
+    # 4. the retry queue
+    if retry:
+        return retry[0], "retry"
+    found = _nearest(cands, rated, aim)
+    return (found.ref, "new") if found is not None else None
+
+
+def start(db: Session, learner: Learner, rulesets: list[str], band: str, size: int,
+          rule: str | None = None) -> Quiz | None:
+    """A new adaptive session (added to ``db``, not committed) with its first question, or None
+    when no question fits (e.g. a rule no question cites)."""
+    quiz = Quiz(token=secrets.token_urlsafe(12), learner_id=learner.id, ruleset=rulesets[0], seed=0,
+                difficulty=0, kinds=[], refs=[], mode=MODE,
+                target={"band": band, "size": size, "rule": rule, "rulesets": rulesets, "retry": []})
+    first = pick(db, learner, quiz)
+    if first is None:
+        return None
+    quiz.refs = [first[0]]
+    quiz.target = {**(quiz.target or {}), "steps": [first[1]]}
+    _drop_retry(quiz, first[0])
+    db.add(quiz)
+    return quiz
+
+
+def _drop_retry(quiz: Quiz, ref: str) -> None:
+    settings = _settings(quiz)
+    retry = [r for r in settings.get("retry") or [] if r != ref]
+    if retry != (settings.get("retry") or []):
+        quiz.target = {**settings, "retry": retry}
+
+
+def after_answer(quiz: Quiz, n: int, correct: bool) -> None:
+    """After the learner's first answer to question ``n`` of an adaptive session: a wrong one joins
+    the retry queue (unless it is a retry itself, or the queue is full). Changes ``quiz`` only."""
+    if quiz.mode != MODE or correct:
+        return
+    ref = quiz.refs[n - 1]
+    settings = _settings(quiz)
+    retry = list(settings.get("retry") or [])
+    if ref in retry or quiz.refs.count(ref) > 1 or len(retry) >= RETRY_MAX:
+        return
+    quiz.target = {**settings, "retry": [*retry, ref]}
+
+
+def advance(db: Session, learner: Learner, quiz: Quiz) -> bool:
+    """Append the next question to the session (changes ``quiz``, not committed); False when the
+    session is full or nothing is left."""
+    size = int(_settings(quiz).get("size") or SIZES[1])
+    if len(quiz.refs) >= size:
+        return False
+    nxt = pick(db, learner, quiz)
+    if nxt is None:
+        return False
+    quiz.refs = [*quiz.refs, nxt[0]]
+    settings = _settings(quiz)
+    quiz.target = {**settings, "steps": [*(settings.get("steps") or []), nxt[1]]}
+    _drop_retry(quiz, nxt[0])
+    return True

@@ -1,0 +1,133 @@
+"""Skills and mastery: what a learner knows, per exercise kind x ruleset x rule point.
+
+A **skill** is one exercise kind in one ruleset applying one rule point: ``("hokm",
+"legal-cards", "H14")`` is "which cards may be played, in Hokm, when you can follow suit". The rule
+points of an answer are those its verdict's reasons cite (``Verdict.why[*]["rule"]``, one id or
+several joined by commas, RULES.md / :mod:`tutor.rules`); they are the same for a right and a
+wrong answer, since the reasons explain the engine's own answer.
+
+**Mastery** is estimated with *Bayesian knowledge tracing* (Corbett & Anderson 1995), one hidden
+"knows it / does not know it yet" state per skill: each answer updates the probability
+``p_known`` by Bayes' rule, allowing a lucky guess (:data:`GUESS`) and a slip (:data:`SLIP`), then
+adds the chance of having learnt it from the feedback (:data:`LEARN`). Why BKT and not a moving
+average: a choice question can be guessed and a long walk-through can be slipped on, and BKT says
+so with two named numbers; it needs no history (one row per skill, updated in place with the
+attempt); and its output is a probability, so "weak" and "mastered" are thresholds a teacher can
+read (:data:`WEAK` below, :data:`MASTERED` at or above). Every answer that cites a rule point
+moves its skill: up after a right answer, down after a wrong one (test: tests/test_web_adaptive.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from .db import Learner, SkillMastery, now
+
+__all__ = [
+    "GUESS",
+    "LEARN",
+    "MASTERED",
+    "PRIOR",
+    "SLIP",
+    "WEAK",
+    "Skill",
+    "bkt_update",
+    "rules_column",
+    "rules_of",
+    "skills_of",
+    "update_mastery",
+]
+
+#: P(L0): the probability that a learner already knows a rule before answering on it.
+PRIOR = 0.3
+#: P(T): the chance of learning the rule from one answer and its explanation.
+LEARN = 0.15
+#: P(G): answering right without knowing the rule (choices can be guessed).
+GUESS = 0.2
+#: P(S): answering wrong while knowing it (a slip).
+SLIP = 0.1
+#: Below this ``p_known`` a practised skill is *weak* (practice serves it before new material).
+WEAK = 0.6
+#: At or above this ``p_known`` a skill is *mastered* (a strong rule on the dashboard).
+MASTERED = 0.9
+
+
+class Skill(NamedTuple):
+    """An exercise kind in a ruleset applying a rule point (``tutor rule RULE`` says what it is)."""
+
+    ruleset: str
+    kind: str
+    rule: str
+
+
+def rules_of(why: Iterable[Mapping[str, Any]]) -> tuple[str, ...]:
+    """The distinct rule points the reasons cite, in order of first citation (``"C21,K20"`` is two)."""
+    out: dict[str, None] = {}
+    for reason in why:
+        rule = reason.get("rule") if isinstance(reason, Mapping) else None
+        if isinstance(rule, str):
+            for part in rule.split(","):
+                if part.strip():
+                    out[part.strip()] = None
+    return tuple(out)
+
+
+def rules_column(rules: Iterable[str]) -> str | None:
+    """The ``rules`` column of an attempt or mistake: ``" H14 K12 "`` (space at each end, for
+    ``LIKE '% H14 %'``), or None for none; at most 120 characters (whole ids only)."""
+    text = " "
+    for r in rules:
+        if len(text) + len(r) + 1 > 120:
+            break
+        text += r + " "
+    return text if text.strip() else None
+
+
+def skills_of(ruleset: str, kind: str, why: Iterable[Mapping[str, Any]]) -> list[Skill]:
+    """The skills an answer exercises (one per rule point its reasons cite)."""
+    return [Skill(ruleset, kind, r) for r in rules_of(why)]
+
+
+def bkt_update(p_known: float, correct: bool) -> float:
+    """One step of Bayesian knowledge tracing: ``p_known`` (0..1) after one answer.
+
+    Posterior given the answer (right: ``p(1-S) / (p(1-S) + (1-p)G)``; wrong: ``pS / (pS +
+    (1-p)(1-G))``), then learning: ``post + (1-post)T``. A right answer always raises it, a wrong
+    one lowers it unless it is already below the fixed point of learning after a slip.
+    """
+    if correct:
+        post = p_known * (1 - SLIP) / (p_known * (1 - SLIP) + (1 - p_known) * GUESS)
+    else:
+        post = p_known * SLIP / (p_known * SLIP + (1 - p_known) * (1 - GUESS))
+    return post + (1 - post) * LEARN
+
+
+def update_mastery(db: Session, learner: Learner, skills: Iterable[Skill], correct: bool) -> list[SkillMastery]:
+    """Move the learner's mastery of each skill after one answer, inside the caller's transaction
+    (a new skill starts at :data:`PRIOR`). Returns the rows."""
+    skills = list(dict.fromkeys(skills))
+    if not skills:
+        return []
+    rows = {(r.ruleset, r.kind, r.rule): r for r in db.scalars(
+        select(SkillMastery).where(SkillMastery.learner_id == learner.id,
+                                   SkillMastery.ruleset.in_({s.ruleset for s in skills}),
+                                   SkillMastery.kind.in_({s.kind for s in skills}),
+                                   SkillMastery.rule.in_({s.rule for s in skills})))}
+    at = now()
+    out = []
+    for s in skills:
+        row = rows.get((s.ruleset, s.kind, s.rule))
+        if row is None:
+            row = SkillMastery(learner_id=learner.id, ruleset=s.ruleset, kind=s.kind, rule=s.rule,
+                               p_known=PRIOR, attempts=0, right=0)
+            db.add(row)
+        row.p_known = bkt_update(row.p_known, correct)
+        row.attempts = (row.attempts or 0) + 1
+        row.right = (row.right or 0) + (1 if correct else 0)
+        row.updated_at = at
+        out.append(row)
+    return out
