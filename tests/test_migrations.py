@@ -64,8 +64,7 @@ def test_first_revision_is_the_schema_main_made(tmp_path):
     old = tmp_path / "old.sqlite3"
     _old_main_database(old)
     new = tmp_path / "new.sqlite3"
-    assert upgrade(f"sqlite:///{new}") == (None, head())
-    assert head() == "0001"
+    assert upgrade(f"sqlite:///{new}", "0001") == (None, "0001")
     assert _schema(new) == _schema(old)
     assert len(_schema(new)) == 16  # 5 tables, 11 indexes
 

@@ -145,8 +145,8 @@ def seat_numbers(html: str) -> list[str]:
     return re.findall(r'<span class="seat-no"[^>]*>([^<]*)</span>', html)
 
 
-@pytest.mark.parametrize(("lang", "words"), [("en", ["seat 0", "seat 1", "seat 2", "seat 3"]),
-                                             ("fa", ["جایگاه ۰", "جایگاه ۱", "جایگاه ۲", "جایگاه ۳"])])
+@pytest.mark.parametrize(("lang", "words"), [("en", ["seat 1", "seat 2", "seat 3", "seat 4"]),
+                                             ("fa", ["جایگاه ۱", "جایگاه ۲", "جایگاه ۳", "جایگاه ۴"])])
 def test_table_shows_each_seat_number_under_its_name(app, client, lang, words):
     base = start_quiz(client, lang)
     set_refs(app, ["gen:hokm:trick-winner:2:3"])
