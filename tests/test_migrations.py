@@ -91,9 +91,10 @@ def test_database_from_before_migrations_upgrades_in_place(tmp_path):
     assert current(url) is None
     with pytest.raises(SchemaNotCurrent):
         make_app(tmp_path)
-    assert upgrade(url) == (None, head())  # found the tables: stamped, not created again
-    assert upgrade(url) == (head(), head())
+    assert upgrade(url, "0001") == (None, "0001")  # found the tables: stamped, not created again
     assert _schema(tmp_path / "test.sqlite3") == before
+    assert upgrade(url) == ("0001", head())
+    assert upgrade(url) == (head(), head())
     app = make_app(tmp_path)
     with app.app_context():
         s = app.extensions["tutor_db"]()

@@ -61,10 +61,7 @@ def record_answer(ex: Exercise, ref: str, verdict: Verdict, *, quiz: Quiz | None
         review.review(db, learner, ref, ex.ruleset or "", ex.kind, verdict.correct)
         if ex.step_id and verdict.correct:
             _solve_step_exercise(db, learner, ex)
-        elif ex.step_id:
-            row = _progress_row(db, learner, ex.ruleset or "", ex.step_id)
-            if not row.done:
-                row.wrong = (row.wrong or 0) + 1
+
         db.flush()
         return attempt
     return write(work)
@@ -89,7 +86,16 @@ def _solve_step_exercise(db, learner: Learner, ex: Exercise) -> None:
     solved = set(row.solved or []) | {ex.id}
     row.solved = sorted(solved)
     if step is not None and {e.id for e in step.exercises} <= solved:
-        _finish(row)
+        _finish(row, _wrong_answers(db, learner, ex.step_id))
+
+
+def _wrong_answers(db: Session, learner: Learner, step_id: str) -> int:
+    """The learner's wrong answers to the exercises of a lesson step (refs ``lesson:<step>:``)."""
+    from sqlalchemy import func
+
+    return db.scalar(select(func.count()).select_from(Attempt).where(
+        Attempt.learner_id == learner.id, Attempt.exercise_ref.startswith(f"lesson:{step_id}:", autoescape=True),
+        Attempt.correct.is_(False))) or 0
 
 
 def stars_for(wrong: int, hints: int) -> int:
@@ -98,11 +104,11 @@ def stars_for(wrong: int, hints: int) -> int:
     return max(1, 3 - max(0, wrong) - max(0, hints))
 
 
-def _finish(row: StepProgress) -> None:
-    if not row.done:
-        row.done = True
+def _finish(row: StepProgress, wrong: int = 0) -> None:
+    """Mark the step done and give its stars, once."""
+    row.done = True
     if row.stars is None:
-        row.stars = stars_for(row.wrong or 0, row.hints or 0)
+        row.stars = stars_for(wrong, row.hints or 0)
 
 
 def record_hint(ex: Exercise) -> None:

@@ -1,6 +1,6 @@
-"""Stars and hints per lesson step: ``step_progress.wrong`` (wrong answers before the step was
-done), ``hints`` (hints shown before it was done) and ``stars`` (1-3, set once when the step is
-done: 3 for right on the first try, one fewer for each retry or hint, at least 1).
+"""Stars and hints per lesson step: ``step_progress.hints`` (hints shown before the step was done)
+and ``stars`` (1-3, set once when the step is done: 3 for right on the first try, one fewer for
+each wrong answer (counted from ``attempt``) or hint, at least 1).
 
 Revision ID: stars
 Revises: 0001
@@ -20,7 +20,6 @@ depends_on = None
 
 def upgrade() -> None:
     with op.batch_alter_table("step_progress") as batch:
-        batch.add_column(sa.Column("wrong", sa.Integer, nullable=False, server_default=sa.text("0")))
         batch.add_column(sa.Column("hints", sa.Integer, nullable=False, server_default=sa.text("0")))
         batch.add_column(sa.Column("stars", sa.Integer, nullable=True))
 
@@ -29,4 +28,3 @@ def downgrade() -> None:
     with op.batch_alter_table("step_progress") as batch:
         batch.drop_column("stars")
         batch.drop_column("hints")
-        batch.drop_column("wrong")
