@@ -122,7 +122,7 @@
       if (!window.fetch || !window.FormData) { return; }
       e.preventDefault();
       var section = form.closest("section.exercise");
-      var button = form.querySelector("button[type=submit]");
+      var button = form.querySelector("[type=submit]");
       if (button) { button.disabled = true; }
       fetch(form.action, {
         method: "POST", body: new FormData(form), credentials: "same-origin",
