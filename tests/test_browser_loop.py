@@ -377,6 +377,8 @@ def test_stars_appear_on_the_path(page: Page, live, lang):
 # ----------------------------------------------------------------------------- axe-core
 
 def _axe_clean(page: Page, what: str) -> None:
+    # colours are measured once the arrival animation (a fade) has ended
+    page.evaluate("() => Promise.all(document.getAnimations().map((a) => a.finished))")
     results = Axe().run(page)
     assert results.violations_count == 0, f"{what}: {results.generate_report()}"
 
