@@ -350,7 +350,12 @@ def test_stars_appear_on_the_path(page: Page, live, lang):
     give(page.locator(f"#ex-{ex.id}"), ex, wrong_value(ex, expected(ex)))
     page.locator(f"#ex-{ex.id} button[type=submit]").click()
     expect(page.locator(f"#ex-{ex.id} .verdict.wrong")).to_be_visible()
-    page.goto(f"{base}/{lang}/learn/hokm/{one.id}")
+    # "Try again" brings the question back in place: no reload
+    page.evaluate("window.tutorMarker = 'kept'")
+    page.locator(f"#ex-{ex.id} a.retry").click()
+    expect(page.locator(f"#ex-{ex.id} form.answer-form [type=submit]").first).to_be_visible()
+    expect(page.locator(f"#ex-{ex.id} .verdict")).to_have_count(0)
+    assert page.evaluate("window.tutorMarker") == "kept"
     answer_step_right(page, one)
     # a hint, then right: two stars (the hint shows the rule, not the answer)
     page.goto(f"{base}/{lang}/learn/hokm/{two.id}")

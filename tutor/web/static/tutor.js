@@ -82,7 +82,7 @@
       current = Math.max(0, Math.min(rows.length - 1, i));
       rows.forEach(function (r, j) { r.classList.toggle("current", j === current); });
       var legend = rows[current].querySelector("legend");
-      where.textContent = legend ? legend.textContent.trim() : "";
+      where.textContent = legend && legend.firstChild ? legend.firstChild.textContent.trim() : "";
       prev.disabled = current === 0;
       var picked = !!rows[current].querySelector("input:checked");
       next.disabled = current === rows.length - 1 || (!answered && !picked);
@@ -157,6 +157,27 @@
     });
   }
 
+  // "Try again": the question again in place (fetched from the page it links to).
+  function retryInPlace(link) {
+    link.addEventListener("click", function (e) {
+      if (!window.fetch) { return; }
+      var section = link.closest("section.exercise");
+      e.preventDefault();
+      fetch(link.href, { credentials: "same-origin", headers: { "Accept": "text/html" } }).then(function (r) {
+        if (r.status !== 200) { throw new Error("fall back"); }
+        return r.text();
+      }).then(function (text) {
+        var t = document.createElement("template");
+        t.innerHTML = text;
+        var fresh = t.content.getElementById(section.id);
+        if (!fresh) { throw new Error("fall back"); }
+        section.replaceWith(fresh);
+        enhance(fresh);
+        focusOn(fresh.querySelector(".prompt"));
+      }).catch(function () { window.location.href = link.href; });
+    });
+  }
+
   // "Continue" to the next exercise of the same page: focus its question.
   function focusHash() {
     var id = window.location.hash.slice(1);
@@ -170,6 +191,7 @@
     root.querySelectorAll(".tricks[data-players]").forEach(pager);
     root.querySelectorAll("section.exercise form.answer-form").forEach(function (f) { sendInPlace(f, false); });
     root.querySelectorAll("section.exercise form.hint-form").forEach(function (f) { sendInPlace(f, true); });
+    root.querySelectorAll("section.exercise a.retry").forEach(retryInPlace);
     var err = root.querySelector(".form-error[role=alert]");
     if (err && root === document) { focusOn(err); }
   }
