@@ -123,15 +123,16 @@ def record_hint(ex: Exercise) -> None:
 
 
 def activity(goal: int = 10, days: int = 60) -> dict:
-    """The current learner's streak and daily goal: ``{"streak": days in a row with an answer,
-    ending today or yesterday (UTC), "today": answers today, "goal": goal, "met": bool}``."""
+    """The current learner's streak and daily goal: ``{"known": a learner who has answered or read
+    before, "streak": days in a row with an answer, ending today or yesterday (UTC), "today":
+    answers today, "goal": goal, "met": bool}``; ``days``: how far back the streak is counted."""
     from datetime import timedelta
 
     from sqlalchemy import func
 
     from .db import now
     learner = current_learner()
-    out = {"streak": 0, "today": 0, "goal": goal, "met": False}
+    out: dict = {"known": learner is not None, "streak": 0, "today": 0, "goal": goal, "met": False}
     if learner is None:
         return out
     today = now().date()

@@ -149,6 +149,10 @@
         section.replaceWith(fresh);
         enhance(fresh);
         fresh.classList.add("arrived");
+        var bar = document.querySelector(".quiz-head progress");
+        if (bar && !isHint && fresh.querySelector(".verdict")) {
+          bar.value = Math.min(bar.max, (parseFloat(bar.getAttribute("value")) || 0) + 1);
+        }
         focusOn(fresh.querySelector(isHint ? ".rule-hint" : ".verdict"));
       }).catch(function () {
         if (button) { button.disabled = false; }
