@@ -443,3 +443,28 @@ def test_every_learner_page_type_has_no_axe_violations(page: Page, live, lang):
         page.locator(".feedback a.continue").click()
     expect(page.locator(".review")).to_be_visible()
     _axe_clean(page, "results")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_walk_through_trick_and_its_question_fit_a_phone_screen(browser, live, lang):
+    """At 390 x 844 px, a walk-through shows one trick at a time, and from its question to its
+    button the exercise fits the screen; without JavaScript every trick is shown."""
+    base, _app = live
+    step = walk_step("hokm", lang)
+    ex = next(e for e in step.exercises if e.kind == "walk-through")
+    n = len(ex.scenario["tricks"])
+    for js in (True, False):
+        context = browser.new_context(java_script_enabled=js, viewport={"width": 390, "height": 844})
+        page = context.new_page()
+        page.goto(f"{base}/{lang}/learn/hokm/{step.id}")
+        section = page.locator(f"#ex-{ex.id}")
+        rows = section.locator(".trick-row")
+        visible = [r.is_visible() for r in rows.all()]
+        assert visible == ([True] + [False] * (n - 1) if js else [True] * n)
+        if js:
+            top = section.locator(".prompt").bounding_box()
+            bottom = section.locator("form.answer-form [type=submit]").bounding_box()
+            assert bottom["y"] + bottom["height"] - top["y"] <= 844
+            # no horizontal scrolling on the phone
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        context.close()
