@@ -214,7 +214,7 @@ def test_each_trick_card_lies_beside_its_players_seat(page: Page, live, ref, pla
             gap = card["y"] - (seat["y"] + seat["height"]) if pos == "top" else seat["y"] - (card["y"] + card["height"])
         assert 0 <= gap < 40, (pos, gap)
     # the seat's number is shown under its name
-    expect(felt.locator(".seat-bottom .seat-no")).to_have_text("seat 0")
+    expect(felt.locator(".seat-bottom .seat-no")).to_have_text("seat 1")
 
 
 def test_persian_lists_and_home_card_footers(page: Page, live):

@@ -338,14 +338,14 @@ def test_seat_labels_roles_and_languages():
     assert _in("fa", i18n.seat_label, 1, 0, 4, "hokm", hakem=1) == "حریف سمت راستت (حاکم)"
     assert _in("bg", i18n.seat_label, 2, 0, 4, "trinidad") == "партньорът ви"
     assert _in("te", i18n.seat_label, 3, 0, 4, "hokm") == "మీ ఎడమ వైపు ప్రత్యర్థి"
-    assert _in("fa", i18n.seat_label, 3, None, 4, "hokm") == "جایگاه ۳"
+    assert _in("fa", i18n.seat_label, 3, None, 4, "hokm") == "جایگاه ۴"  # counted from 1
 
 
 def test_side_labels():
     assert [i18n.side_label(s, 3, 4) for s in (0, 1)] == ["the other team", "your team"]
     assert [_in("bg", i18n.side_label, s, 0, 2) for s in (0, 1)] == ["вие", "противникът ви"]
     assert _in("fa", i18n.side_label, None, 0, 4) == "هیچ‌کس"
-    assert _in("te", i18n.side_label, 1, None, 4) == "జట్టు 1"
+    assert _in("te", i18n.side_label, 1, None, 4) == "జట్టు 2"  # counted from 1
 
 
 # ------------------------------------------------------------------------------------ reasons
@@ -372,7 +372,7 @@ def test_render_reason_seats_relative_to_the_learner():
     assert i18n.render_reason(reason, you=0, players=4, ruleset="hokm") == (
         "King of hearts is the highest trump (hearts) played, so the trick goes to your left-hand opponent.")
     assert _in("fa", i18n.render_reason, reason, you=2, players=4, ruleset="hokm").endswith("حریف سمت راستت.")
-    assert _in("bg", i18n.render_reason, reason).endswith("победител във взятката е: място 3.")
+    assert _in("bg", i18n.render_reason, reason).endswith("победител във взятката е: място 4.")
 
 
 def test_render_reason_numbers_lists_and_unknown_params():

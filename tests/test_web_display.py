@@ -145,8 +145,8 @@ def seat_numbers(html: str) -> list[str]:
     return re.findall(r'<span class="seat-no"[^>]*>([^<]*)</span>', html)
 
 
-@pytest.mark.parametrize(("lang", "words"), [("en", ["seat 0", "seat 1", "seat 2", "seat 3"]),
-                                             ("fa", ["جایگاه ۰", "جایگاه ۱", "جایگاه ۲", "جایگاه ۳"])])
+@pytest.mark.parametrize(("lang", "words"), [("en", ["seat 1", "seat 2", "seat 3", "seat 4"]),
+                                             ("fa", ["جایگاه ۱", "جایگاه ۲", "جایگاه ۳", "جایگاه ۴"])])
 def test_table_shows_each_seat_number_under_its_name(app, client, lang, words):
     base = start_quiz(client, lang)
     set_refs(app, ["gen:hokm:trick-winner:2:3"])
@@ -167,14 +167,14 @@ def test_trick_rows_name_the_seat_numbers(app, client):
     rows = re.findall(r'<fieldset class="trick-row".*?</fieldset>', html, re.DOTALL)
     assert len(rows) == len(seats)
     for row, who in zip(rows, seats, strict=True):
-        assert seat_numbers(row) == [f"seat {s}" for s in who]
+        assert seat_numbers(row) == [f"seat {s + 1}" for s in who]
     # walk-through: the first trick's seats are known before any pick, and the page script gets them all
     walk = client.get(f"{base}/2").get_data(as_text=True)
     first = X.first_leader(X.resolve("gen:all-fours:walk-through:2:0"))
     players = 3
     row0 = re.search(r'<fieldset class="trick-row" data-trick="0">.*?</fieldset>', walk, re.DOTALL).group(0)
-    assert seat_numbers(row0) == [f"seat {(first + i) % players}" for i in range(players)]
-    assert 'data-numbers="[&#34;seat 0&#34;, &#34;seat 1&#34;, &#34;seat 2&#34;]"' in walk
+    assert seat_numbers(row0) == [f"seat {(first + i) % players + 1}" for i in range(players)]
+    assert 'data-numbers="[&#34;seat 1&#34;, &#34;seat 2&#34;, &#34;seat 3&#34;]"' in walk
 
 
 # ------------------------------------------------------------------------------ Persian digits
@@ -262,7 +262,7 @@ def test_persian_pages_show_no_latin_digits(app, client):
     assert visible_digits(client.get("/fa/progress/").get_data(as_text=True)) == []
 
 
-_OPT = re.compile(r'<label class="opt( right| miss)?"><input type="radio" name="([\w-]+)" value="([^"]+)"([^>]*)>')
+_OPT = re.compile(r'<label class="opt( right| miss)?(?: chosen)?"><input type="radio" name="([\w-]+)" value="([^"]+)"([^>]*)>')
 
 
 @pytest.mark.parametrize(("ref", "name"), [("gen:hokm:next-leader:1:0", "seat"), ("gen:trinidad:next-leader:3:2", "seat"),
@@ -288,7 +288,7 @@ def test_answered_options_mark_the_right_one_and_a_wrong_choice(app, client, ref
     for mark, value, checked in opts:
         assert checked == (value == given_value)
         assert mark == ("right" if value == right_value else "miss" if value == given_value else ""), (value, mark)
-    marks = re.findall(r'<span class="opt-mark" aria-hidden="true">(.)</span>', fb)
+    marks = re.findall(r'<span class="opt-mark">(.)<span class="sr-only"> (?:right answer|your answer)</span></span>', fb)
     assert marks == ["✓" if value == right_value else "✗" for _m, value, _c in opts if value in (right_value, given_value)]
 
 

@@ -528,11 +528,12 @@ def seat_label(seat: int, you: int | None, players: int, ruleset: str | None,
     seat after ``you`` in play order is on the right in Hokm and Trinidad (anticlockwise) and on
     the left in classic All Fours (clockwise). 3 players: you, left and right opponent; 2 players:
     "your opponent". ``you=None`` names the seat by number. A seat that is the ``dealer`` or the
-    ``hakem`` gets that role added: "your partner (hakem)".
+    ``hakem`` gets that role added: "your partner (hakem)". Seat numbers shown to a learner count from 1 (the engine's seat 0 is
+    "seat 1").
     """
     seat = int(seat)
     if you is None or not players:
-        text = gettext(_WORDS["seat"], n=fmt_number(seat))
+        text = gettext(_WORDS["seat"], n=fmt_number(seat + 1))  # learners count seats from 1
     else:
         text = gettext(_position(seat, int(you), int(players), ruleset))
     if hakem is not None and int(hakem) == seat:
@@ -553,7 +554,7 @@ def side_label(side: int | None, you: int | None, players: int, ruleset: str | N
     side = int(side)
     if players == 4:
         if you is None:
-            return gettext(_WORDS["team"], n=fmt_number(side))
+            return gettext(_WORDS["team"], n=fmt_number(side + 1))  # learners count teams from 1
         return gettext(_WORDS["your-team"] if side == int(you) % 2 else _WORDS["other-team"])
     return seat_label(side, you, players, ruleset)
 

@@ -151,6 +151,9 @@ class StepProgress(Base):
     done: Mapped[bool] = mapped_column(Boolean, default=False)
     solved: Mapped[list] = mapped_column(JSON, default=list)
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=now, onupdate=now)
+    #: hints shown before the step was done; stars (1-3) once it is done (record.stars_for)
+    hints: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    stars: Mapped[int | None] = mapped_column(Integer, default=None)
 
 
 class Mistake(Base):

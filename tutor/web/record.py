@@ -16,7 +16,8 @@ from . import ratings, review, skills
 from .db import Attempt, Learner, Quiz, StepProgress, current_learner, get_session, learner_for_write
 from .exercises import Verdict
 
-__all__ = ["mark_step_done", "mistakes_of", "record_answer", "step_states", "write"]
+__all__ = ["activity", "mark_step_done", "mistakes_of", "record_answer", "record_hint", "stars_for", "step_states",
+           "write"]
 
 
 T = TypeVar("T")
@@ -70,6 +71,7 @@ def record_answer(ex: Exercise, ref: str, verdict: Verdict, *, quiz: Quiz | None
         ratings.rate(db, learner, ref, ex, verdict.correct)
         if ex.step_id and verdict.correct:
             _solve_step_exercise(db, learner, ex)
+
         db.flush()
         return attempt
     return write(work)
@@ -94,12 +96,73 @@ def _solve_step_exercise(db, learner: Learner, ex: Exercise) -> None:
     solved = set(row.solved or []) | {ex.id}
     row.solved = sorted(solved)
     if step is not None and {e.id for e in step.exercises} <= solved:
-        row.done = True
+        _finish(row, _wrong_answers(db, learner, ex.step_id))
+
+
+def _wrong_answers(db: Session, learner: Learner, step_id: str) -> int:
+    """The learner's wrong answers to the exercises of a lesson step (refs ``lesson:<step>:``)."""
+    from sqlalchemy import func
+
+    return db.scalar(select(func.count()).select_from(Attempt).where(
+        Attempt.learner_id == learner.id, Attempt.exercise_ref.startswith(f"lesson:{step_id}:", autoescape=True),
+        Attempt.correct.is_(False))) or 0
+
+
+def stars_for(wrong: int, hints: int) -> int:
+    """Stars of a step done: 3 for right on the first try with no hint, one fewer for each wrong
+    answer or hint before it was done, at least 1 (as Lichess Learn's stages)."""
+    return max(1, 3 - max(0, wrong) - max(0, hints))
+
+
+def _finish(row: StepProgress, wrong: int = 0) -> None:
+    """Mark the step done and give its stars, once."""
+    row.done = True
+    if row.stars is None:
+        row.stars = stars_for(wrong, row.hints or 0)
+
+
+def record_hint(ex: Exercise) -> None:
+    """Count a hint shown for a lesson exercise (before its step is done: it costs a star)."""
+    def work(db: Session) -> None:
+        if ex.step_id is None:
+            return
+        row = _progress_row(db, learner_for_write(db), ex.ruleset or "", ex.step_id)
+        if not row.done:
+            row.hints = (row.hints or 0) + 1
+    write(work)
+
+
+def activity(goal: int = 10, days: int = 60) -> dict:
+    """The current learner's streak and daily goal: ``{"known": a learner who has answered or read
+    before, "streak": days in a row with an answer, ending today or yesterday (UTC), "today":
+    answers today, "goal": goal, "met": bool}``; ``days``: how far back the streak is counted."""
+    from datetime import timedelta
+
+    from sqlalchemy import func
+
+    from .db import now
+    learner = current_learner()
+    out: dict = {"known": learner is not None, "streak": 0, "today": 0, "goal": goal, "met": False}
+    if learner is None:
+        return out
+    today = now().date()
+    since = now() - timedelta(days=days)
+    q = (select(func.date(Attempt.created_at), func.count())
+         .where(Attempt.learner_id == learner.id, Attempt.created_at >= since)
+         .group_by(func.date(Attempt.created_at)))
+    per_day = {str(d): n for d, n in get_session().execute(q)}
+    out["today"] = per_day.get(str(today), 0)
+    out["met"] = out["today"] >= goal
+    day = today if str(today) in per_day else today - timedelta(days=1)
+    while str(day) in per_day:
+        out["streak"] += 1
+        day -= timedelta(days=1)
+    return out
 
 
 def mark_step_done(ruleset: str, step_id: str) -> None:
     def work(db: Session) -> None:
-        _progress_row(db, learner_for_write(db), ruleset, step_id).done = True
+        _finish(_progress_row(db, learner_for_write(db), ruleset, step_id))
     write(work)
 
 

@@ -374,6 +374,18 @@ class ExerciseKind:
         got that part right."""
         raise NotImplementedError
 
+    def mistake(self, ex: Exercise, verdict: Verdict, names: Names) -> list[str]:
+        """The learner's own mistake in words, said first in the feedback before the full
+        explanation (empty when the answer is right). By default: each part answered wrong with
+        its right value, then the engine's first reason; kinds that know which card the learner
+        picked say what became of it ("your K♦ did not win: ...")."""
+        if verdict.correct:
+            return []
+        wrong = [line for line in self.feedback_lines(ex, verdict, names) if line.ok is False]
+        out = [names.text(N_("%(what)s: the right answer is %(value)s."), what=line.what, value=line.value)
+               for line in wrong[:3]]
+        return out + names.reasons(verdict.why[:1])
+
     def localise_details(self, details: dict, render: Any) -> dict:
         """The verdict's details with reasons turned into text by ``render(reason) -> str`` (API)."""
         return details
@@ -440,6 +452,12 @@ class Names:
     def text(self, message: str, **params: object) -> str:
         """A message translated, ``%(name)s`` placeholders filled."""
         return i18n.gettext(message, **params)
+
+    def reasons(self, why: Any) -> list[i18n.ReasonText]:
+        """The engine's reasons (Reason JSON dicts) in words (``str`` with the cited rule ids in
+        ``.rules``), seats named from the learner's seat."""
+        return i18n.render_reasons([r for r in why if isinstance(r, Mapping)], you=self.you, players=self.players,
+                                   ruleset=self.ruleset)
 
 
 def seat_choices(ex: Exercise, right: int, names: Names, label: Any = None) -> LmsKey:

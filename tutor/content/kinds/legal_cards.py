@@ -156,6 +156,14 @@ class LegalCards(ExerciseKind):
             return {}
         return {"legal_set": set(verdict.expected), "card_notes": self._card_notes(ex, verdict)}
 
+    def mistake(self, ex: Exercise, verdict: Verdict, names: Names) -> list[str]:
+        """Each card chosen that may not be played, with its reason, then each playable card left out."""
+        if verdict.correct:
+            return []
+        notes = self._card_notes(ex, verdict)
+        bad = [" ".join([n["note"], *n["reasons"]]) for n in notes if n["note"] and n["chosen"]]
+        return bad + [n["note"] for n in notes if n["note"] and not n["chosen"]]
+
     def _card_notes(self, ex: Exercise, verdict: Verdict) -> list[dict]:
         """Each hand card: whether it is legal, whether the learner chose it, and a note."""
         from . import learner_seat

@@ -76,6 +76,20 @@ class TrickWinner(ExerciseKind):
         value = names.seat(verdict.expected) + (" — " + i18n.card_label(card) if card else "")
         return [FeedbackLine(names.text(N_("Winner")), value, verdict.correct)]
 
+    def mistake(self, ex: Exercise, verdict: Verdict, names: Names) -> list[str]:
+        """"Your pick, the K♦ (seat), did not win: <the engine's reason>"."""
+        if verdict.correct:
+            return []
+        trick = ex.scenario.get("trick") or []
+        players = players_of(ex.scenario)
+        leader = ex.scenario.get("leader", 0)
+        i = (verdict.given - (leader if isinstance(leader, int) else 0)) % players
+        out = []
+        if 0 <= i < len(trick):
+            out.append(names.text(N_("The card you picked, the %(card)s of %(who)s, does not win the trick."),
+                                  card=i18n.card_label(trick[i]), who=names.seat(verdict.given)))
+        return out + names.reasons(verdict.why[-1:])
+
     def form_fields(self, ex: Exercise, value: Any) -> dict:
         return {"seat": str(value)}
 

@@ -5,11 +5,14 @@ Jack and Game in All Fours and Trinidad. Asks ``round-playout`` (Hokm) and ``han
 Learner's value: ``{"trick_winners": [seat, ...], "points": 1|2|3|None}`` (``round-playout``)
 or ``{"trick_winners": [...], "awards": {...}}`` (``hand-score``, awards as hand-score); a list
 ``[w1, ..., wn, final]`` is accepted. The page's form sends, per trick, the position of the
-card the learner picked (``t0``, ``t1`` ...), turned into seats by chaining the leads.
+card the learner picked (``t0``, ``t1`` ...), turned into seats against the real play: each trick
+is read from its real leader, so each trick is judged on its own (a wrong pick in trick 2 leaves
+tricks 3 onwards judged by the cards the learner picked there).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections.abc import Mapping
@@ -66,29 +69,40 @@ def first_leader(ex: Exercise) -> int:
     return get_ruleset(ex.ruleset).first_leader(ex.scenario)
 
 
-def chain_winners(ex: Exercise, picks: list[int]) -> list[int]:
-    """Seats of the winners from the learner's picked card positions (each winner leads the next)."""
-    players = players_of(ex.scenario)
-    leader = first_leader(ex)
-    out = []
-    for p in picks:
-        leader = (leader + p) % players
-        out.append(leader)
+def real_winners(ex: Exercise) -> list[int]:
+    """The seat winning each trick in the real play (the engine's ``trick_winners``; cached per
+    scenario). Raises the engine's TutorError for a scenario it rejects."""
+    return list(_real_winners(json.dumps(ex.scenario, sort_keys=True)))
+
+
+@functools.lru_cache(maxsize=1024)
+def _real_winners(key: str) -> tuple[int, ...]:
+    winners = solve(json.loads(key)).get("trick_winners") or []
+    return tuple(w for w in winners if isinstance(w, int))
+
+
+def leaders(ex: Exercise) -> list[int]:
+    """The seat that led each trick in the real play: the first leader, then each real winner
+    (rule: the winner of a trick leads the next; H11, C12, T9)."""
+    out = [first_leader(ex)]
+    out += real_winners(ex)[: max(0, _count_tricks(ex.scenario) - 1)]
     return out
+
+
+def seats_of_picks(ex: Exercise, picks: list[int]) -> list[int]:
+    """The seats that played the learner's picked cards (positions in each trick), each trick read
+    against the real play: its real leader, so a wrong pick in one trick never shifts the
+    next."""
+    players = players_of(ex.scenario)
+    return [(lead + p) % players for lead, p in zip(leaders(ex), picks, strict=False)]
 
 
 def picks_of(ex: Exercise, winners: list) -> list[int]:
-    """Position in each trick of the winning card, from a list of trick winners (-1: unknown)."""
+    """Position in each trick of the card played by each seat of ``winners`` (the real play's
+    order; -1: unknown): the inverse of :func:`seats_of_picks`."""
     players = players_of(ex.scenario)
-    leader = first_leader(ex)
-    out = []
-    for w in winners:
-        if not isinstance(w, int):
-            out.append(-1)
-            continue
-        out.append((w - leader) % players)
-        leader = w
-    return out
+    return [(w - lead) % players if isinstance(w, int) and not isinstance(w, bool) else -1
+            for lead, w in zip(leaders(ex), winners, strict=False)]
 
 
 @register
@@ -177,7 +191,7 @@ class WalkThrough(ExerciseKind):
             if not (v.isascii() and v.isdigit() and len(v) < 3) or int(v) >= players:
                 raise AnswerError("bad-answer", N_("Choose the winning card of each trick."))
             picks.append(int(v))
-        raw: dict = {"trick_winners": chain_winners(ex, picks)}
+        raw: dict = {"trick_winners": seats_of_picks(ex, picks)}
         if _final_key(ex.ask) == "points":
             if not form.get("points"):
                 raise AnswerError("bad-answer", N_("Give the number of points."))
@@ -218,6 +232,32 @@ class WalkThrough(ExerciseKind):
         else:
             lines += feedback(exp["awards"], got.get("awards"), names)
         return lines
+
+    def mistake(self, ex: Exercise, verdict: Verdict, names: Names) -> list[str]:
+        """Each trick answered wrong, judged on its own against the real play: the card the
+        learner picked did not win, and that trick's reason; then the result if it was wrong."""
+        if verdict.correct:
+            return []
+        from ... import i18n
+
+        tricks = ex.scenario.get("tricks") or []
+        picked = picks_of(ex, (verdict.given or {}).get("trick_winners") or [])
+        out = []
+        for t in verdict.details.get("tricks", []):
+            n = t["trick"]
+            if t["correct"] or n - 1 >= len(tricks) or n - 1 >= len(picked):
+                continue
+            cards = tricks[n - 1]
+            p = picked[n - 1]
+            card = i18n.card_label(cards[p]) if 0 <= p < len(cards) else "?"
+            reason = " ".join(names.reasons(t.get("why", [])))
+            out.append(names.text(N_("Trick %(n)s: your %(card)s did not win. %(why)s"), n=names.num(n), card=card,
+                                  why=reason).strip())
+        if verdict.details.get("result_correct") is False:
+            wrong = [line for line in self.feedback_lines(ex, verdict, names)[len(tricks):] if line.ok is False]
+            out += [names.text(N_("%(what)s: the right answer is %(value)s."), what=line.what, value=line.value)
+                    for line in wrong]
+        return out
 
     # ------------------------------------------------------------------ generator
 

@@ -15,7 +15,7 @@
     show();
   }
 
-  // Walk-through: one trick at a time; name who played each card from the learner's own picks.
+  // Walk-through before answering: name who played each card from the learner's own picks.
   function stepwise(box) {
     var names;
     var numbers;
@@ -28,7 +28,7 @@
     function update() {
       var leader = first;
       var known = true;
-      rows.forEach(function (row, i) {
+      rows.forEach(function (row) {
         row.classList.toggle("later", !known);
         row.querySelectorAll(".trick-card").forEach(function (tc, j) {
           var who = tc.querySelector(".small-who");
@@ -48,8 +48,161 @@
     update();
   }
 
+  // Walk-through: one trick at a time (all tricks stay in the page; without this file all show).
+  // Before answering, picking a card moves on to the next trick; after answering, the pager
+  // opens at the first trick answered wrong.
+  function pager(box) {
+    var rows = Array.prototype.slice.call(box.querySelectorAll(".trick-row"));
+    if (rows.length < 2) { return; }
+    var answered = !box.classList.contains("stepwise");
+    var nav = document.createElement("div");
+    nav.className = "trick-pager";
+    var prev = document.createElement("button");
+    var next = document.createElement("button");
+    var where = document.createElement("span");
+    prev.type = "button";
+    next.type = "button";
+    prev.className = "button";
+    next.className = "button";
+    prev.textContent = box.dataset.prev || "‹";
+    next.textContent = box.dataset.next || "›";
+    where.className = "pager-where";
+    where.setAttribute("aria-live", "polite");
+    nav.appendChild(prev);
+    nav.appendChild(where);
+    nav.appendChild(next);
+    box.parentNode.insertBefore(nav, box);
+    box.classList.add("paged");
+    var current = 0;
+    if (answered) {
+      var wrong = rows.findIndex(function (r) { return r.classList.contains("wrong"); });
+      current = wrong < 0 ? 0 : wrong;
+    }
+    function show(i, focus) {
+      current = Math.max(0, Math.min(rows.length - 1, i));
+      rows.forEach(function (r, j) { r.classList.toggle("current", j === current); });
+      var legend = rows[current].querySelector("legend");
+      where.textContent = legend && legend.firstChild ? legend.firstChild.textContent.trim() : "";
+      prev.disabled = current === 0;
+      var picked = !!rows[current].querySelector("input:checked");
+      next.disabled = current === rows.length - 1 || (!answered && !picked);
+      if (focus) {
+        var target = rows[current].querySelector("input:checked") || rows[current].querySelector("input");
+        if (target && !target.disabled) { target.focus(); }
+      }
+    }
+    prev.addEventListener("click", function () { show(current - 1, true); });
+    next.addEventListener("click", function () { show(current + 1, true); });
+    if (!answered) {
+      box.addEventListener("change", function (e) {
+        var row = e.target.closest(".trick-row");
+        var i = rows.indexOf(row);
+        if (i === current && i < rows.length - 1) {
+          window.setTimeout(function () { show(i + 1, true); }, 250);
+        } else {
+          show(current, false);
+        }
+      });
+    }
+    show(current, false);
+  }
+
+  function focusOn(el) {
+    if (!el) { return; }
+    if (!el.hasAttribute("tabindex")) { el.setAttribute("tabindex", "-1"); }
+    el.focus({ preventScroll: true });
+    el.scrollIntoView({ block: "nearest" });
+  }
+
+  // Answers and hints sent with fetch: the verdict (or the rule) takes the question's place,
+  // focus moves to it; an answer that cannot be read shows its error beside the form, the
+  // learner's choices kept. Anything else (a limit, an expired form) falls back to a plain post.
+  function sendInPlace(form, isHint) {
+    form.addEventListener("submit", function (e) {
+      if (!window.fetch || !window.FormData) { return; }
+      e.preventDefault();
+      var section = form.closest("section.exercise");
+      var button = form.querySelector("[type=submit]");
+      if (button) { button.disabled = true; }
+      fetch(form.action, {
+        method: "POST", body: new FormData(form), credentials: "same-origin",
+        headers: { "X-Tutor-Fetch": "1", "Accept": "text/html" }
+      }).then(function (r) {
+        return r.text().then(function (text) { return { status: r.status, text: text }; });
+      }).then(function (res) {
+        var t = document.createElement("template");
+        t.innerHTML = res.text;
+        var fresh = t.content.querySelector("section.exercise");
+        if (!fresh || (res.status !== 200 && res.status !== 400)) { throw new Error("fall back"); }
+        if (res.status === 400 && !isHint) {
+          var err = fresh.querySelector(".form-error");
+          var old = section.querySelector(".form-error");
+          if (old) { old.remove(); }
+          var actions = form.querySelector(".actions");
+          form.insertBefore(err, actions);
+          form.setAttribute("aria-describedby", err.id);
+          if (button) { button.disabled = false; }
+          err.classList.add("arrived");
+          focusOn(err);
+          return;
+        }
+        section.replaceWith(fresh);
+        enhance(fresh);
+        fresh.classList.add("arrived");
+        var bar = document.querySelector(".quiz-head progress");
+        if (bar && !isHint && fresh.querySelector(".verdict")) {
+          bar.value = Math.min(bar.max, (parseFloat(bar.getAttribute("value")) || 0) + 1);
+        }
+        focusOn(fresh.querySelector(isHint ? ".rule-hint" : ".verdict"));
+      }).catch(function () {
+        if (button) { button.disabled = false; }
+        HTMLFormElement.prototype.submit.call(form);
+      });
+    });
+  }
+
+  // "Try again": the question again in place (fetched from the page it links to).
+  function retryInPlace(link) {
+    link.addEventListener("click", function (e) {
+      if (!window.fetch) { return; }
+      var section = link.closest("section.exercise");
+      e.preventDefault();
+      fetch(link.href, { credentials: "same-origin", headers: { "Accept": "text/html" } }).then(function (r) {
+        if (r.status !== 200) { throw new Error("fall back"); }
+        return r.text();
+      }).then(function (text) {
+        var t = document.createElement("template");
+        t.innerHTML = text;
+        var fresh = t.content.getElementById(section.id);
+        if (!fresh) { throw new Error("fall back"); }
+        section.replaceWith(fresh);
+        enhance(fresh);
+        focusOn(fresh.querySelector(".prompt"));
+      }).catch(function () { window.location.href = link.href; });
+    });
+  }
+
+  // "Continue" to the next exercise of the same page: focus its question.
+  function focusHash() {
+    var id = window.location.hash.slice(1);
+    if (!id) { return; }
+    var el = document.getElementById(id);
+    if (el && el.matches("section.exercise")) { focusOn(el.querySelector(".prompt") || el); }
+  }
+
+  function enhance(root) {
+    root.querySelectorAll(".tricks.stepwise").forEach(stepwise);
+    root.querySelectorAll(".tricks[data-players]").forEach(pager);
+    root.querySelectorAll("section.exercise form.answer-form").forEach(function (f) { sendInPlace(f, false); });
+    root.querySelectorAll("section.exercise form.hint-form").forEach(function (f) { sendInPlace(f, true); });
+    root.querySelectorAll("section.exercise a.retry").forEach(retryInPlace);
+    var err = root.querySelector(".form-error[role=alert]");
+    if (err && root === document) { focusOn(err); }
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("form.setup").forEach(setupKinds);
-    document.querySelectorAll(".tricks.stepwise").forEach(stepwise);
+    enhance(document);
+    window.addEventListener("hashchange", focusHash);
   });
 })();

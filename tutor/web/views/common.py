@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
-from flask import url_for
+from flask import request, url_for
 
 from tutor import i18n
 from tutor.content.exercise import Exercise
@@ -14,7 +15,7 @@ from tutor.engine.rulesets import RULESETS
 from .. import exercises as X
 from ..table import build_table, players_of
 
-__all__ = ["RULESET_NAMES", "exercise_context", "ruleset_name", "safe_next"]
+__all__ = ["RULESET_NAMES", "exercise_context", "ruleset_name", "safe_next", "wants_fragment"]
 
 
 def ruleset_name(ruleset: str) -> str:
@@ -29,6 +30,12 @@ def ruleset_name(ruleset: str) -> str:
 RULESET_NAMES: tuple[str, ...] = tuple(RULESETS)
 
 
+def wants_fragment() -> bool:
+    """True when ``tutor.js`` sent an answer form with fetch (header ``X-Tutor-Fetch: 1``): the
+    answer is the exercise's section alone (``_fragment.html``), put in place without a reload."""
+    return request.headers.get("X-Tutor-Fetch") == "1"
+
+
 def safe_next(target: str | None, default: str) -> str:
     """A same-site path to go back to, or ``default``."""
     if target and _SAFE_PATH.fullmatch(target) and not target.startswith("//"):
@@ -41,9 +48,10 @@ _SAFE_PATH = re.compile(r"/[A-Za-z0-9/_.~%?=&+:;,@!-]*")
 
 
 def exercise_context(ex: Exercise, ref: str, verdict: X.Verdict | None = None, error: str | None = None,
-                     given: dict | None = None) -> dict:
+                     given: dict | None = None, typed: Mapping[str, list[str]] | None = None) -> dict:
     """Table, prompt and widget data in the request's language; with ``verdict`` also the feedback
-    (reasons, right answer)."""
+    (reasons, right answer). ``typed``: the form the learner sent when it could not be read (field
+    name -> values), so that the widgets keep what they chose beside the error."""
     kind = KINDS[ex.kind]
     players = players_of(ex.scenario)
     you = X.you_of(ex)
@@ -64,6 +72,7 @@ def exercise_context(ex: Exercise, ref: str, verdict: X.Verdict | None = None, e
         "error": error,
         "given": given or (verdict.given if verdict else {}),
         "verdict": verdict,
+        "typed": typed_values(typed) if typed is not None else None,
     }
     ctx.update(kind.view_context(ex, table, verdict))
     if verdict is not None:
@@ -71,14 +80,29 @@ def exercise_context(ex: Exercise, ref: str, verdict: X.Verdict | None = None, e
     return ctx
 
 
+def typed_values(form: Mapping) -> dict[str, list[str]]:
+    """What a learner sent, kept to redraw their choices: at most 64 fields of 20 values, each
+    value at most 8 characters (form fields of the kinds are short: a card, a seat, a number)."""
+    getlist = getattr(form, "getlist", None)
+    out: dict[str, list[str]] = {}
+    for name in list(form)[:64]:
+        if name == "csrf_token" or not isinstance(name, str) or len(name) > 20:
+            continue
+        values = getlist(name) if getlist else [form[name]]
+        out[name] = [str(v)[:8] for v in values[:20]]
+    return out
+
+
 def feedback_context(ex: Exercise, verdict: X.Verdict) -> dict:
     """The feedback: the engine's reasons, the right answer line by line, and the lesson link."""
     names = Names(X.you_of(ex), players_of(ex.scenario), ex.ruleset)
-    lines = [(line.what, line.value, line.ok) for line in KINDS[ex.kind].feedback_lines(ex, verdict, names)]
+    kind = KINDS[ex.kind]
+    lines = [(line.what, line.value, line.ok) for line in kind.feedback_lines(ex, verdict, names)]
     teaches = X.teaching_step(ex, verdict)
     step = X.find_step(teaches) if teaches else None
     return {
         "why": X.render_why(ex, verdict),
+        "mistake": kind.mistake(ex, verdict, names),
         "right_answer": lines,
         "lesson_link": url_for("lessons.step", ruleset=step.ruleset, step_id=step.id) if step else None,
         "lesson_title": step.title if step else None,

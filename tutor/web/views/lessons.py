@@ -1,16 +1,27 @@
-"""A game's lesson path and its steps (lesson text, exercises on the card table, feedback)."""
+"""A game's lesson path and its steps (lesson text, exercises on the card table, feedback).
+
+An answer is a form POST. Sent by ``tutor.js`` with ``fetch`` (header ``X-Tutor-Fetch: 1``) it is
+answered with the exercise's section alone (the verdict, or the error beside the form, 400), which
+the script puts in place of the question: no reload, no new URL. Without JavaScript a right or
+wrong answer redirects to the step with the attempt (``?a=``) at the exercise's anchor, and an
+answer that cannot be read is the step again (400) with the error beside the form and the
+learner's choices kept (the form's action ends in the exercise's anchor).
+"""
 
 from __future__ import annotations
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
+from tutor import i18n
+from tutor import rules as rule_points
+
 from .. import exercises as X
 from ..db import Attempt, current_learner, get_session, id_from_request
 from ..limits import limited
-from ..record import mark_step_done, record_answer, step_states
+from ..record import mark_step_done, record_answer, record_hint, step_states
 from ..security import BadInput
-from .common import RULESET_NAMES, exercise_context, ruleset_name
+from .common import RULESET_NAMES, exercise_context, ruleset_name, wants_fragment
 
 bp = Blueprint("lessons", __name__, url_prefix="/<lang>/learn")
 
@@ -28,6 +39,13 @@ def _next_step_id(path, states) -> str | None:
     return None
 
 
+def _stars(st) -> int:
+    """Stars of a step's progress row (a step done before stars were kept counts 3)."""
+    if st is None or not st.done:
+        return 0
+    return st.stars if st.stars is not None else 3
+
+
 @bp.get("/<ruleset>/")
 def path(ruleset: str):
     lp = _path_or_404(ruleset)
@@ -38,8 +56,9 @@ def path(ruleset: str):
         for s in u.steps:
             st = states.get(s.id)
             mark = "done" if st and st.done else ("started" if st else "todo")
-            steps.append({"step": s, "mark": mark})
-        units.append({"unit": u, "steps": steps, "done": sum(1 for x in steps if x["mark"] == "done")})
+            steps.append({"step": s, "mark": mark, "stars": _stars(st)})
+        units.append({"unit": u, "steps": steps, "done": sum(1 for x in steps if x["mark"] == "done"),
+                      "stars": sum(x["stars"] for x in steps)})
     done = sum(u["done"] for u in units)
     return render_template("path.html", ruleset=ruleset, game=ruleset_name(ruleset), units=units,
                            next_id=_next_step_id(lp, states), done=done, total=len(lp))
@@ -59,38 +78,106 @@ def _attempt_for(attempt_id: str | None, ref_prefix: str):
     return a
 
 
+def _unit_end_url(lp, s) -> str | None:
+    """The unit summary's URL when ``s`` is the last step of its unit, else None."""
+    nxt = lp.next_step(s.id)
+    if nxt is None or nxt.unit != s.unit:
+        return url_for("lessons.unit", ruleset=s.ruleset, number=s.unit)
+    return None
+
+
+def _continue(lp, s, ex, solved: set[str]) -> tuple[str, str]:
+    """``(url, label)`` of "Continue" after a right answer to ``ex``: the step's next exercise not
+    yet answered right, else the unit's summary (last step of a unit), else the next step."""
+    ids = [e.id for e in s.exercises]
+    later = ids[ids.index(ex.id) + 1:] + ids[: ids.index(ex.id)]
+    todo = next((i for i in later if i not in solved), None)
+    if todo is not None:
+        return url_for("lessons.step", ruleset=s.ruleset, step_id=s.id) + f"#ex-{todo}", _("Continue")
+    end = _unit_end_url(lp, s)
+    if end is not None:
+        return end, _("Continue")
+    nxt = lp.next_step(s.id)
+    return url_for("lessons.step", ruleset=s.ruleset, step_id=nxt.id), _("Continue")
+
+
+def hint_points(ex) -> list[dict]:
+    """The rule points that apply to the exercise (those the engine's reasons cite, up to three),
+    each ``{"id", "title", "text", "lang"}`` in the learner's language (English where a point is
+    not translated yet, ``lang`` says which): the rule, never the answer."""
+    lang = i18n.current_lang()
+    ids: list[str] = []
+    for r in X.engine_solution(ex).get("why", []):
+        rule = r.get("rule") if isinstance(r, dict) else None
+        if not isinstance(rule, str) or not rule:
+            continue
+        try:
+            points = rule_points.cited(rule)
+        except KeyError:  # an id the reference does not have (tutor check reports it)
+            continue
+        ids += [p.id for p in points if p.id not in ids]
+    out = []
+    for pid in ids[:3]:
+        p = rule_points.get(pid)
+        text = p.text.get(lang)
+        out.append({"id": p.id, "title": p.title.get(lang) or p.title["en"], "text": text or p.text["en"],
+                    "lang": lang if text else "en"})
+    return out
+
+
+def _exercise_part(lp, s, item, attempt, solved, error_for=None, error=None, typed=None, hint_for=None) -> dict:
+    ref = X.ref_of(item)
+    verdict = None
+    if attempt is not None and attempt.exercise_ref == ref:
+        verdict = X.grade(item, attempt.given)
+    mine = error_for == item.id
+    ctx = exercise_context(item, ref, verdict=verdict, error=error if mine else None,
+                           typed=typed if mine else None)
+    ctx["action"] = url_for("lessons.answer", ruleset=s.ruleset, step_id=s.id, ex_id=item.id) + f"#ex-{item.id}"
+    ctx["hint_action"] = url_for("lessons.hint", ruleset=s.ruleset, step_id=s.id, ex_id=item.id) + f"#ex-{item.id}"
+    ctx["hints"] = hint_points(item) if hint_for == item.id and verdict is None else None
+    ctx["solved_before"] = item.id in solved
+    if verdict is not None:
+        ctx["retry_url"] = url_for("lessons.step", ruleset=s.ruleset, step_id=s.id) + f"#ex-{item.id}"
+        if verdict.correct:
+            ctx["next_url"], ctx["next_label"] = _continue(lp, s, item, solved | {item.id})
+    return ctx
+
+
 @bp.get("/<ruleset>/<step_id>")
-def step(ruleset: str, step_id: str, error_for: str | None = None, error: str | None = None, status: int = 200):
+def step(ruleset: str, step_id: str, error_for: str | None = None, error: str | None = None, status: int = 200,
+         typed=None):
     lp = _path_or_404(ruleset)
     s = lp.get(step_id)
     if s is None:
         abort(404)
     attempt = _attempt_for(request.args.get("a"), f"lesson:{step_id}:")
+    states = step_states(ruleset)
+    st = states.get(step_id)
+    solved = set(st.solved or []) if st else set()
     parts = []
     for part, item in s.parts():
         if part == "html":
             parts.append({"html": item})
             continue
-        ref = X.ref_of(item)
-        verdict = None
-        if attempt is not None and attempt.exercise_ref == ref:
-            verdict = X.grade(item, attempt.given)
-        ctx = exercise_context(item, ref, verdict=verdict,
-                               error=error if error_for == item.id else None)
-        parts.append({"exercise": ctx})
-    states = step_states(ruleset)
-    st = states.get(step_id)
+        parts.append({"exercise": _exercise_part(lp, s, item, attempt, solved, error_for, error, typed,
+                                                 request.args.get("hint"))})
     i = lp.index(step_id)
     return render_template(
         "step.html", ruleset=ruleset, game=ruleset_name(ruleset), step=s, parts=parts,
         prev=lp.previous_step(step_id), next=lp.next_step(step_id), position=i + 1, total=len(lp),
-        done=bool(st and st.done), solved=set(st.solved or []) if st else set(),
+        done=bool(st and st.done), stars=_stars(st), solved=solved, unit_end=_unit_end_url(lp, s),
     ), status
 
 
-@bp.post("/<ruleset>/<step_id>/<ex_id>")
-@limited("answer")
-def answer(ruleset: str, step_id: str, ex_id: str):
+def _fragment(lp, s, ex, attempt=None, error=None, typed=None, hint=False, status=200):
+    st = step_states(s.ruleset).get(s.id)
+    solved = set(st.solved or []) if st else set()
+    x = _exercise_part(lp, s, ex, attempt, solved, ex.id, error, typed, ex.id if hint else None)
+    return render_template("_fragment.html", x=x), status
+
+
+def _find(ruleset: str, step_id: str, ex_id: str):
     lp = _path_or_404(ruleset)
     s = lp.get(step_id)
     if s is None:
@@ -98,13 +185,60 @@ def answer(ruleset: str, step_id: str, ex_id: str):
     ex = next((e for e in s.exercises if e.id == ex_id), None)
     if ex is None:
         raise BadInput(_("There is no such exercise."), "unknown-exercise")
+    return lp, s, ex
+
+
+@bp.get("/<ruleset>/<step_id>/<ex_id>")
+def answer_url(ruleset: str, step_id: str, ex_id: str):
+    """The answer's URL opened (a reload after an error): back to the exercise on its step."""
+    _path_or_404(ruleset)
+    return redirect(url_for("lessons.step", ruleset=ruleset, step_id=step_id) + f"#ex-{ex_id}")
+
+
+@bp.post("/<ruleset>/<step_id>/<ex_id>")
+@limited("answer")
+def answer(ruleset: str, step_id: str, ex_id: str):
+    lp, s, ex = _find(ruleset, step_id, ex_id)
     try:
         given = X.read_form(ex, request.form)
     except BadInput as e:
-        return step(ruleset, step_id, error_for=ex_id, error=e.message, status=400)
+        if wants_fragment():
+            return _fragment(lp, s, ex, error=e.message, typed=request.form, status=400)
+        return step(ruleset, step_id, error_for=ex_id, error=e.message, status=400, typed=request.form)
     verdict = X.grade(ex, given)
     attempt = record_answer(ex, X.ref_of(ex), verdict)
+    if wants_fragment():
+        return _fragment(lp, s, ex, attempt=attempt)
     return redirect(url_for("lessons.step", ruleset=ruleset, step_id=step_id, a=attempt.id) + f"#ex-{ex_id}")
+
+
+@bp.post("/<ruleset>/<step_id>/<ex_id>/hint")
+@limited("answer")
+def hint(ruleset: str, step_id: str, ex_id: str):
+    """Show the rule that applies to an exercise (before answering); it costs the step a star."""
+    lp, s, ex = _find(ruleset, step_id, ex_id)
+    record_hint(ex)
+    if wants_fragment():
+        return _fragment(lp, s, ex, hint=True)
+    return redirect(url_for("lessons.step", ruleset=ruleset, step_id=step_id, hint=ex_id) + f"#ex-{ex_id}")
+
+
+@bp.get("/<ruleset>/unit/<int:number>")
+def unit(ruleset: str, number: int):
+    """A unit's summary: its steps with their stars, and where to go next (the next unit, or at
+    the end of the game, practice)."""
+    lp = _path_or_404(ruleset)
+    u = next((u for u in lp.units if u.number == number), None)
+    if u is None:
+        abort(404)
+    states = step_states(ruleset)
+    steps = [{"step": s, "stars": _stars(states.get(s.id)), "done": _stars(states.get(s.id)) > 0} for s in u.steps]
+    later = [x for x in lp.units if x.number > number]
+    nxt = later[0] if later else None
+    return render_template("unit.html", ruleset=ruleset, game=ruleset_name(ruleset), unit=u, steps=steps,
+                           stars=sum(x["stars"] for x in steps), most=3 * len(steps),
+                           done=sum(1 for x in steps if x["done"]), next_unit=nxt,
+                           next_url=url_for("lessons.step", ruleset=ruleset, step_id=nxt.steps[0].id) if nxt else None)
 
 
 @bp.post("/<ruleset>/<step_id>/done")
@@ -117,7 +251,8 @@ def done(ruleset: str, step_id: str):
     if s.exercises:  # such a step is done once its exercises are answered right
         return redirect(url_for("lessons.step", ruleset=ruleset, step_id=step_id))
     mark_step_done(ruleset, step_id)
+    end = _unit_end_url(lp, s)
+    if end is not None:
+        return redirect(end)
     nxt = lp.next_step(step_id)
-    if nxt is None:
-        return redirect(url_for("lessons.path", ruleset=ruleset))
     return redirect(url_for("lessons.step", ruleset=ruleset, step_id=nxt.id))

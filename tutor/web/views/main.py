@@ -8,7 +8,7 @@ from tutor import i18n
 
 from ..exercises import lesson_path
 from ..openapi import Operation, operation, ref
-from ..record import step_states
+from ..record import activity, step_states
 from .common import RULESET_NAMES, ruleset_name, safe_next
 
 bp = Blueprint("main", __name__)
@@ -66,7 +66,7 @@ def home():
         nxt = next((s.id for s in path.steps if not (states.get(s.id) and states[s.id].done)), None)
         games.append({"id": r, "name": ruleset_name(r), "steps": len(path), "done": done,
                       "units": len(path.units), "next": nxt if done else None})
-    return render_template("home.html", games=games)
+    return render_template("home.html", games=games, activity=activity())
 
 
 @bp.post("/<lang>/settings")

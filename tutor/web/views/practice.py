@@ -27,7 +27,7 @@ from ..limits import limited
 from ..record import record_answer, write
 from ..review import REPLAY_SIZE
 from ..security import BadInput
-from .common import RULESET_NAMES, exercise_context, ruleset_name
+from .common import RULESET_NAMES, exercise_context, ruleset_name, wants_fragment
 
 bp = Blueprint("practice", __name__, url_prefix="/<lang>")
 
@@ -237,13 +237,12 @@ def _attempts(quiz: Quiz) -> dict[int | None, list[Attempt]]:
 
 
 @bp.get("/quiz/<token>/<int:n>")
-def question(token: str, n: int, error: str | None = None, status: int = 200):
+def question(token: str, n: int, error: str | None = None, status: int = 200, typed=None):
     quiz = _quiz(token)
     ref, ex = _item(quiz, n)
-    ctx = exercise_context(ex, ref, error=error)
+    ctx = _question_context(quiz, token, n, ex, ref, error=error, typed=typed)
     return render_template("question.html", quiz=quiz, n=n, total=_total(quiz), game=_game(quiz, ex),
-                           action=url_for("practice.answer", token=token, n=n), x=ctx,
-                           origin=_origin(quiz, n)), status
+                           action=ctx["action"], x=ctx, origin=_origin(quiz, n)), status
 
 
 def _total(quiz: Quiz) -> int:
@@ -275,7 +274,10 @@ def answer(token: str, n: int):
         given = X.read_form(ex, request.form)
         verdict = X.grade(ex, given)
     except BadInput as e:
-        return question(token, n, error=e.message, status=400)
+        if wants_fragment():
+            x = _question_context(quiz, token, n, ex, ref, error=e.message, typed=request.form)
+            return render_template("_fragment.html", x=x), 400
+        return question(token, n, error=e.message, status=400, typed=request.form)
     first = quiz.mode == adaptive.MODE and not _attempts(quiz).get(n)  # the first answer to it
     record_answer(ex, ref, verdict, quiz=quiz, position=n)
     if first and not verdict.correct:
@@ -283,7 +285,25 @@ def answer(token: str, n: int):
             row = db.get(Quiz, quiz.id)
             adaptive.after_answer(row, n, verdict.correct)
         write(work)
+    if wants_fragment():
+        return render_template("_fragment.html", x=_feedback_context(quiz, token, n, ex, ref, verdict))
     return redirect(url_for("practice.feedback", token=token, n=n))
+
+
+def _question_context(quiz: Quiz, token: str, n: int, ex, ref: str, error: str | None = None, typed=None) -> dict:
+    x = exercise_context(ex, ref, error=error, typed=typed)
+    x["action"] = url_for("practice.answer", token=token, n=n) + f"#ex-{ex.id}"
+    return x
+
+
+def _feedback_context(quiz: Quiz, token: str, n: int, ex, ref: str, verdict) -> dict:
+    x = exercise_context(ex, ref, verdict=verdict)
+    x["next_url"] = url_for("practice.question", token=token, n=n + 1) if n < len(quiz.refs) else \
+        url_for("practice.adaptive_next", token=token) if quiz.mode == adaptive.MODE else \
+        url_for("practice.results", token=token)
+    x["next_label"] = _("Next question") if n < _total(quiz) else _("See my results")
+    x["retry_url"] = url_for("practice.question", token=token, n=n)
+    return x
 
 
 @bp.get("/quiz/<token>/<int:n>/feedback")
@@ -294,13 +314,9 @@ def feedback(token: str, n: int):
     if not tries:
         return redirect(url_for("practice.question", token=token, n=n))
     verdict = X.grade(ex, tries[-1].given)
-    ctx = exercise_context(ex, ref, verdict=verdict)
-    nxt = url_for("practice.question", token=token, n=n + 1) if n < len(quiz.refs) else \
-        url_for("practice.adaptive_next", token=token) if quiz.mode == adaptive.MODE else \
-        url_for("practice.results", token=token)
+    ctx = _feedback_context(quiz, token, n, ex, ref, verdict)
     return render_template("question.html", quiz=quiz, n=n, total=_total(quiz), game=_game(quiz, ex),
-                           next_url=nxt, retry_url=url_for("practice.question", token=token, n=n), x=ctx,
-                           origin=_origin(quiz, n))
+                           next_url=ctx["next_url"], retry_url=ctx["retry_url"], x=ctx, origin=_origin(quiz, n))
 
 
 @bp.get("/quiz/<token>/next")
