@@ -187,8 +187,8 @@ def create_app(config: dict | None = None, *, content: ContentStore | None = Non
     app.config["SECRET_KEY"] = secret_key(app)
     private_sqlite_file(app.config["DATABASE_URL"])
 
-    from . import db, lang, limits, reqlog, security
-    from .views import api, lessons, main, practice, progress
+    from . import accounts, db, lang, limits, reqlog, security
+    from .views import api, classes, lessons, main, practice, progress, teach
 
     db.init_app(app)
     app.extensions["tutor_content"] = content or ContentStore.load()
@@ -201,6 +201,9 @@ def create_app(config: dict | None = None, *, content: ContentStore | None = Non
     app.register_blueprint(practice.bp)
     app.register_blueprint(progress.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(teach.bp)
+    app.register_blueprint(classes.bp)
+    accounts.init_app(app)
     csrf.exempt(api.bp)
     limits.init_app(app)  # after the blueprints: it wraps the views marked with limits.limited
     return app

@@ -68,8 +68,8 @@ ACTIONS: dict[str, Action] = {
     "solve": Action("10/second;300/minute", by_address, "POST /api/v1/solve (per address)"),
     "api-answer": Action("10/second;300/minute", by_address,
                          "POST /api/v1/exercises/<id>/answer (per address)"),
-    "login": Action("5/minute;20/hour", by_address, "logging in (per address; no view yet)"),
-    "redeem": Action("5/minute;20/hour", by_address, "redeeming a code (per address; no view yet)"),
+    "login": Action("5/minute;20/hour", by_address, "teachers logging in and signing up (per address)"),
+    "redeem": Action("5/minute;20/hour", by_address, "joining a class with its code (per address)"),
 }
 
 _MARK = "_tutor_limit"
