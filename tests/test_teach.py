@@ -73,7 +73,7 @@ def add_generated(client, qid: int, seed: int, points: int = 2, action: str = "a
 def new_class(client, name="7B") -> tuple[int, str]:
     r = post(client, "/en/teach/classes/", {"class-name": name}, page="/en/teach/")
     cid = int(re.search(r"/classes/(\d+)", r.headers["Location"]).group(1))
-    code = re.search(r'class="join-code"[^>]*>([A-Z0-9]+)<', client.get(f"/en/teach/classes/{cid}").text).group(1)
+    code = re.search(r'class="join-code">([A-Z0-9]+)<', client.get(f"/en/teach/classes/{cid}").text).group(1)
     return cid, code
 
 
