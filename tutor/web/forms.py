@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from flask_babel import lazy_gettext
+from flask_babel import lazy_gettext as _lazy
 from flask_wtf import FlaskForm
 from wtforms import DateField, IntegerField, PasswordField, SelectField, StringField, TextAreaField
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, Regexp
@@ -23,12 +23,12 @@ from .authoring import MAX_POINTS, kind_names
 __all__ = ["AssignForm", "AuthoredForm", "ClassForm", "GeneratedForm", "JoinForm", "LessonForm", "LoginForm",
            "QuizForm", "SignupForm"]
 
-def _l(message: str) -> str:
-    """A label translated when shown (a lazy string, typed as the text it becomes)."""
-    return cast(str, lazy_gettext(message))
+def lazy_gettext(message: str) -> str:
+    """A label translated when shown (Flask-Babel's lazy string, typed as the text it becomes)."""
+    return cast(str, _lazy(message))
 
 
-_DIFFICULTIES = [("1", _l("Easy")), ("2", _l("Medium")), ("3", _l("Hard"))]
+_DIFFICULTIES = [("1", lazy_gettext("Easy")), ("2", lazy_gettext("Medium")), ("3", lazy_gettext("Hard"))]
 
 
 def _rulesets() -> list[tuple[str, str]]:
@@ -36,27 +36,27 @@ def _rulesets() -> list[tuple[str, str]]:
 
 
 class LoginForm(FlaskForm):
-    name = StringField(_l("Name"), validators=[DataRequired(), Length(max=40)])
-    password = PasswordField(_l("Password"), validators=[DataRequired(), Length(max=200)])
+    name = StringField(lazy_gettext("Name"), validators=[DataRequired(), Length(max=40)])
+    password = PasswordField(lazy_gettext("Password"), validators=[DataRequired(), Length(max=200)])
 
 
 class SignupForm(FlaskForm):
-    name = StringField(_l("Name"), validators=[DataRequired(), Regexp(r"^[\w.\-]{2,40}$", message=_l(
+    name = StringField(lazy_gettext("Name"), validators=[DataRequired(), Regexp(r"^[\w.\-]{2,40}$", message=lazy_gettext(
         "Use 2 to 40 letters, digits, dots, dashes or underscores."))])
-    password = PasswordField(_l("Password"), validators=[DataRequired(), Length(min=MIN_PASSWORD, max=200)])
+    password = PasswordField(lazy_gettext("Password"), validators=[DataRequired(), Length(min=MIN_PASSWORD, max=200)])
 
 
 class QuizForm(FlaskForm):
-    title = StringField(_l("Title"), validators=[DataRequired(), Length(max=120)])
+    title = StringField(lazy_gettext("Title"), validators=[DataRequired(), Length(max=120)])
 
 
 class _QuestionBase(FlaskForm):
-    difficulty = SelectField(_l("Difficulty"), choices=_DIFFICULTIES, default="1")
-    points = IntegerField(_l("Points"), default=1, validators=[InputRequired(), NumberRange(1, MAX_POINTS)])
-    prompt_en = StringField(_l("Question in English (optional)"), validators=[Optional(), Length(max=300)])
-    prompt_fa = StringField(_l("Question in Persian (optional)"), validators=[Optional(), Length(max=300)])
-    prompt_bg = StringField(_l("Question in Bulgarian (optional)"), validators=[Optional(), Length(max=300)])
-    prompt_te = StringField(_l("Question in Telugu (optional)"), validators=[Optional(), Length(max=300)])
+    difficulty = SelectField(lazy_gettext("Difficulty"), choices=_DIFFICULTIES, default="1")
+    points = IntegerField(lazy_gettext("Points"), default=1, validators=[InputRequired(), NumberRange(1, MAX_POINTS)])
+    prompt_en = StringField(lazy_gettext("Question in English (optional)"), validators=[Optional(), Length(max=300)])
+    prompt_fa = StringField(lazy_gettext("Question in Persian (optional)"), validators=[Optional(), Length(max=300)])
+    prompt_bg = StringField(lazy_gettext("Question in Bulgarian (optional)"), validators=[Optional(), Length(max=300)])
+    prompt_te = StringField(lazy_gettext("Question in Telugu (optional)"), validators=[Optional(), Length(max=300)])
 
     def prompts(self) -> dict[str, str]:
         return {lang: getattr(self, f"prompt_{lang}").data or "" for lang in LANGUAGES}
@@ -66,9 +66,9 @@ class _QuestionBase(FlaskForm):
 
 
 class AuthoredForm(_QuestionBase):
-    kind = SelectField(_l("Kind of question"))
-    scenario = TextAreaField(_l("Scenario (JSON)"), validators=[DataRequired(), Length(max=20000)])
-    key = StringField(_l("Your answer key"), validators=[DataRequired(), Length(max=2000)])
+    kind = SelectField(lazy_gettext("Kind of question"))
+    scenario = TextAreaField(lazy_gettext("Scenario (JSON)"), validators=[DataRequired(), Length(max=20000)])
+    key = StringField(lazy_gettext("Your answer key"), validators=[DataRequired(), Length(max=2000)])
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -76,9 +76,9 @@ class AuthoredForm(_QuestionBase):
 
 
 class GeneratedForm(_QuestionBase):
-    ruleset = SelectField(_l("Game"))
-    gkind = SelectField(_l("Kind of question"))
-    seed = IntegerField(_l("Seed"), validators=[Optional(), NumberRange(0, 10**9 - 1)])
+    ruleset = SelectField(lazy_gettext("Game"))
+    gkind = SelectField(lazy_gettext("Kind of question"))
+    seed = IntegerField(lazy_gettext("Seed"), validators=[Optional(), NumberRange(0, 10**9 - 1)])
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -87,11 +87,11 @@ class GeneratedForm(_QuestionBase):
 
 
 class LessonForm(FlaskForm):
-    title = StringField(_l("Title"), validators=[DataRequired(), Length(max=120)])
-    goal = StringField(_l("Goal"), validators=[DataRequired(), Length(max=300)])
-    ruleset = SelectField(_l("Game"))
-    lang = SelectField(_l("Language"))
-    body = TextAreaField(_l("Lesson text (Markdown with exercise blocks)"),
+    title = StringField(lazy_gettext("Title"), validators=[DataRequired(), Length(max=120)])
+    goal = StringField(lazy_gettext("Goal"), validators=[DataRequired(), Length(max=300)])
+    ruleset = SelectField(lazy_gettext("Game"))
+    lang = SelectField(lazy_gettext("Language"))
+    body = TextAreaField(lazy_gettext("Lesson text (Markdown with exercise blocks)"),
                          validators=[DataRequired(), Length(max=30000)])
 
     def __init__(self, *args, **kwargs) -> None:
@@ -101,14 +101,14 @@ class LessonForm(FlaskForm):
 
 
 class ClassForm(FlaskForm):
-    name = StringField(_l("Class name"), validators=[DataRequired(), Length(max=80)])
+    name = StringField(lazy_gettext("Class name"), validators=[DataRequired(), Length(max=80)])
 
 
 class AssignForm(FlaskForm):
-    what = SelectField(_l("Quiz or lesson unit"))
-    due = DateField(_l("Due date (optional)"), validators=[Optional()])
+    what = SelectField(lazy_gettext("Quiz or lesson unit"))
+    due = DateField(lazy_gettext("Due date (optional)"), validators=[Optional()])
 
 
 class JoinForm(FlaskForm):
-    code = StringField(_l("Class code"), validators=[DataRequired(), Length(max=20)])
-    nickname = StringField(_l("Nickname"), validators=[DataRequired(), Length(max=40)])
+    code = StringField(lazy_gettext("Class code"), validators=[DataRequired(), Length(max=20)])
+    nickname = StringField(lazy_gettext("Nickname"), validators=[DataRequired(), Length(max=40)])
