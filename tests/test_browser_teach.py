@@ -134,7 +134,7 @@ def test_teacher_journey(page: Page, live, browser):
     expect(page.locator(".weak")).to_contain_text("H")
     with page.expect_download() as dl:
         page.get_by_role("link", name="Download the results (CSV)").click()
-    rows = list(csv.DictReader(io.StringIO(open(dl.value.path(), encoding="utf-8").read())))
+    rows = list(csv.DictReader(io.StringIO(dl.value.path().read_text(encoding="utf-8"))))
     assert [(r["learner"], r["question"], r["first_correct"]) for r in rows] == [("Zari", "1", "no"), ("Zari", "2", "yes")]
     assert json.loads(rows[0]["first_answer"]) == 0
 

@@ -14,11 +14,10 @@ import pytest
 from sqlalchemy import select
 from web_support import csrf_of, dispose, expected, form_for, make_app, wrong_value
 
-from tutor.content import kinds
 from tutor.web import classes as C
 from tutor.web.accounts import add_teacher, check_password, hash_password
 from tutor.web.authoring import FieldErrors, authored_question, exercise_of
-from tutor.web.db import Assignment, ClassAttempt, Classroom, Membership, TeacherQuiz
+from tutor.web.db import Assignment, ClassAttempt, Membership, TeacherQuiz
 
 pytestmark = pytest.mark.both_databases
 
@@ -180,6 +179,8 @@ def test_teacher_a_gets_404_for_teacher_b(app):
     r = post(b, f"/en/teach/quizzes/{qid}/questions/1", {"action": "delete"}, page="/en/teach/")
     assert r.status_code == 404
     assert len(quiz_doc(app, qid)["questions"]) == 1
+    qr = a.get(f"/en/teach/classes/{cid}/qr.svg")
+    assert qr.mimetype == "image/svg+xml" and b'xmlns="http://www.w3.org/2000/svg"' in qr.data
     # bob cannot assign ana's quiz to his own class either
     bcid, _ = new_class(b, "bob's")
     r = post(b, f"/en/teach/classes/{bcid}", {"what": f"quiz:{qid}"})
@@ -237,9 +238,8 @@ def test_bad_scenarios_and_keys_are_flagged(scenario, key, field, message):
     from flask_babel import Babel
     app = Flask(__name__)
     Babel(app)
-    with app.test_request_context():
-        with pytest.raises(FieldErrors) as e:
-            authored_question("trick-winner", scenario, key)
+    with app.test_request_context(), pytest.raises(FieldErrors) as e:
+        authored_question("trick-winner", scenario, key)
     assert list(e.value.errors) == [field] and message in e.value.errors[field]
 
 
@@ -307,7 +307,7 @@ def _class_with_quiz(app):
 
 
 def test_class_quiz_questions_get_no_verdict_from_the_stateless_apis(app):
-    t, qid, cid, code, aid = _class_with_quiz(app)
+    _t, qid, cid, code, aid = _class_with_quiz(app)
     learner = app.test_client()
     join(learner, code, "Zari")
     doc = quiz_doc(app, qid)
@@ -316,7 +316,7 @@ def test_class_quiz_questions_get_no_verdict_from_the_stateless_apis(app):
     assert "expect" not in page and '"winner"' not in page and "&#34;winner" not in page
     assert "gen:" not in page and "quiz:" not in page and "lesson:" not in page
     for ref in (f"class:{aid}:1", f"class-{aid}-1", doc["questions"][0]["id"], doc["questions"][1]["id"],
-                f"quiz:{doc['questions'][0]['id']}", f"gen:hokm:legal-cards:1:7"):
+                f"quiz:{doc['questions'][0]['id']}", "gen:hokm:legal-cards:1:7"):
         r = learner.post(f"/api/v1/exercises/{ref}/answer", json={"answer": 3})
         if ref.startswith("gen:"):
             # the public generator's question of that seed is not the class's: the class stored its own
@@ -334,7 +334,7 @@ def test_class_quiz_questions_get_no_verdict_from_the_stateless_apis(app):
 
 
 def test_every_attempt_is_recorded_and_the_first_one_scores(app):
-    t, qid, cid, code, aid = _class_with_quiz(app)
+    _t, qid, cid, code, aid = _class_with_quiz(app)
     learner = app.test_client()
     join(learner, code, "Zari")
     doc = quiz_doc(app, qid)
@@ -403,7 +403,6 @@ def test_results_page_and_csv(app):
     ex2 = exercise_of(doc["questions"][1])
     right2 = expected(ex2)
     wrong2 = wrong_value(ex2, right2)
-    zari, =-1, 
     zari = app.test_client()
     join(zari, code, "=Zari")  # a nickname a spreadsheet would read as a formula
     answer(zari, cid, aid, 1, {"seat": "0"})

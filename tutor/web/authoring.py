@@ -86,13 +86,15 @@ def read_key(text: str) -> object:
     return text
 
 
-def answer_text(ex: Exercise, value: object) -> str:
+def answer_text(ex: Exercise, value: object, *, by_number: bool = True) -> str:
     """A normalised answer of ``ex``'s kind in words, in the current language (the kind's own
-    feedback lines, read from the learner's seat); the JSON text if the kind cannot word it."""
+    feedback lines); seats by number as the scenario numbers them (``by_number``, the teacher's
+    view) or from the learner's seat. The JSON text if the kind cannot word it."""
     kind = KINDS[ex.kind]
     fake = kinds.Verdict(kind.name, True, value, value)
+    you = None if by_number else X.you_of(ex)
     try:
-        lines = kind.feedback_lines(ex, fake, Names(X.you_of(ex), players_of(ex.scenario), ex.ruleset))
+        lines = kind.feedback_lines(ex, fake, Names(you, players_of(ex.scenario), ex.ruleset))
         return "; ".join(f"{line.what}: {line.value}" for line in lines)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError):
         return json.dumps(value, ensure_ascii=False)
@@ -153,7 +155,8 @@ def authored_question(kind_name: str, scenario_text: str, key_text: str, *, diff
     except (TutorError, kinds.ExerciseError):
         raise FieldErrors({"scenario": _("This scenario cannot be checked.")}) from None
     if not verdict.correct:
-        why = " ".join(X.render_why(ex, verdict))
+        why = " ".join(i18n.render_reasons(verdict.why, you=None, players=players_of(ex.scenario),
+                                           ruleset=ex.ruleset))
         raise FieldErrors({"key": _("The engine disagrees with this key. Its answer: %(answer)s. %(why)s",
                                     answer=answer_text(ex, verdict.expected), why=why).strip()})
     return _finish(ex, answer, points, prompts or {})

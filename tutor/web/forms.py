@@ -76,7 +76,7 @@ class AuthoredForm(_QuestionBase):
 
 
 class GeneratedForm(_QuestionBase):
-    ruleset = SelectField(lazy_gettext("Game"))
+    ruleset = SelectField(lazy_gettext("Card game"))
     gkind = SelectField(lazy_gettext("Kind of question"))
     seed = IntegerField(lazy_gettext("Seed"), validators=[Optional(), NumberRange(0, 10**9 - 1)])
 
@@ -89,7 +89,7 @@ class GeneratedForm(_QuestionBase):
 class LessonForm(FlaskForm):
     title = StringField(lazy_gettext("Title"), validators=[DataRequired(), Length(max=120)])
     goal = StringField(lazy_gettext("Goal"), validators=[DataRequired(), Length(max=300)])
-    ruleset = SelectField(lazy_gettext("Game"))
+    ruleset = SelectField(lazy_gettext("Card game"))
     lang = SelectField(lazy_gettext("Language"))
     body = TextAreaField(lazy_gettext("Lesson text (Markdown with exercise blocks)"),
                          validators=[DataRequired(), Length(max=30000)])

@@ -109,7 +109,7 @@ def _member_assignment(cid: int, aid: int) -> tuple[Classroom, Assignment, int]:
 
 @bp.get("/classes/<int:cid>/assignments/<int:aid>/")
 def overview(cid: int, aid: int):
-    cls, a, lid = _member_assignment(cid, aid)
+    _cls, a, lid = _member_assignment(cid, aid)
     questions = (a.quiz_doc or {}).get("questions") or []
     firsts = C.first_attempts(C.attempts_of(a.id, lid))
     nxt = next((n for n in range(1, len(questions) + 1) if (lid, n) not in firsts), None)
@@ -139,7 +139,7 @@ def question(cid: int, aid: int, n: int, error: str | None = None, status: int =
 @bp.post("/classes/<int:cid>/assignments/<int:aid>/<int:n>")
 @limited("answer")
 def answer(cid: int, aid: int, n: int):
-    cls, a, _lid = _member_assignment(cid, aid)
+    _cls, a, _lid = _member_assignment(cid, aid)
     ex, _q = _item(a, n)
     try:
         given = X.read_form(ex, request.form)

@@ -9,6 +9,7 @@ field and the teacher's input kept; nothing is written.
 
 from __future__ import annotations
 
+import io
 import secrets
 from datetime import datetime, time
 from typing import TypeVar, cast
@@ -17,9 +18,11 @@ import segno
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required, login_user, logout_user
+from markupsafe import Markup
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
+from tutor import i18n
 from tutor.content.lessons import parse_step
 from tutor.content.problems import Problems
 from tutor.rules import UnknownRulePoint
@@ -31,7 +34,6 @@ from ..authoring import MAX_QUESTIONS, FieldErrors, authored_question, exercise_
 from ..db import (
     Assignment,
     Classroom,
-
     Membership,
     Teacher,
     TeacherLesson,
@@ -39,7 +41,16 @@ from ..db import (
     get_session,
     id_from_request,
 )
-from ..forms import AssignForm, AuthoredForm, ClassForm, GeneratedForm, LessonForm, LoginForm, QuizForm, SignupForm
+from ..forms import (
+    AssignForm,
+    AuthoredForm,
+    ClassForm,
+    GeneratedForm,
+    LessonForm,
+    LoginForm,
+    QuizForm,
+    SignupForm,
+)
 from ..limits import limited
 from ..record import write
 from .common import RULESET_NAMES, exercise_context, ruleset_name, safe_next
@@ -320,7 +331,10 @@ def _lesson_preview(values: dict):
                 parts.append({"html": item})
             else:
                 try:
-                    parts.append({"exercise": exercise_context(item, f"preview-{i}")})
+                    with i18n.using(values["lang"]):  # the exercise as a learner of the lesson's language sees it
+                        html = render_template("teach/_preview_exercise.html",
+                                               x=exercise_context(item, f"preview-{i}"))
+                    parts.append({"exercise": Markup(html)})
                 except Exception:  # noqa: BLE001 - a block the engine cannot draw is a problem shown, not a 500
                     shown.append(_("An exercise block cannot be shown: check its scenario."))
     return parts, shown
@@ -388,7 +402,6 @@ def _assign_choices() -> list[tuple[str, str]]:
     out = [(f"quiz:{q.id}", _("Quiz: %(title)s", title=q.title))
            for q in db.scalars(select(TeacherQuiz).where(TeacherQuiz.teacher_id == _me().id)
                                .order_by(TeacherQuiz.id))]
-    from tutor import i18n
     for r in RULESET_NAMES:
         for unit in content().lesson_path(r, i18n.current_lang()).units:
             out.append((f"unit:{r}:{unit.number}", _("Lesson unit: %(game)s %(n)s, %(title)s", game=ruleset_name(r),
@@ -436,8 +449,9 @@ def classroom(cid: int):
 @login_required
 def qr(cid: int):
     row = _mine(Classroom, cid)
-    svg = segno.make(_join_url(row), error="m").svg_inline(scale=4, dark="#000", light="#fff", omitsize=False)
-    return Response(svg, mimetype="image/svg+xml")
+    buf = io.BytesIO()
+    segno.make(_join_url(row), error="m").save(buf, kind="svg", scale=4, dark="#000", light="#fff", xmldecl=False)
+    return Response(buf.getvalue(), mimetype="image/svg+xml")
 
 
 # ------------------------------------------------------------------------------------------ results
@@ -486,7 +500,6 @@ def results(cid: int, aid: int):
 
 
 def _lang() -> str:
-    from tutor import i18n
     return i18n.current_lang()
 
 
@@ -532,7 +545,6 @@ def _formats() -> dict:
     from babel.dates import format_date as babel_date
     from babel.numbers import format_percent
 
-    from tutor import i18n
 
     def localise(text: str) -> str:
         return text.translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")) if i18n.current_lang() == "fa" else text
