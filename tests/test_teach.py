@@ -434,3 +434,85 @@ def test_results_page_and_csv(app):
         db.close()
     page = t.get(f"/en/teach/classes/{cid}/assignments/{aid}/learners/{mid}").text
     assert page.count('class="good"') == 2 and page.count('class="wrong"') == 1
+
+
+# ------------------------------------------------------------------------------------------ more
+
+def test_signup_when_turned_on_and_the_login_limit(tmp_path, app_database):
+    app = make_app(tmp_path, DATABASE_URL=app_database, TEACHER_SIGNUP=True,
+                   RATE_LIMITS={"login": "3/minute", "redeem": "2/minute"})
+    try:
+        c = app.test_client()
+        page = c.get("/en/teach/signup")
+        assert page.status_code == 200
+        r = c.post("/en/teach/signup", data={"csrf_token": csrf_of(page.text), "name": "dina", "password": "short"})
+        assert r.status_code == 400 and 'id="password-error"' in r.text
+        r = c.post("/en/teach/signup", data={"csrf_token": csrf_of(page.text), "name": "dina",
+                                              "password": "dina-password-1"})
+        assert r.status_code == 302 and c.get("/en/teach/").status_code == 200
+        other = app.test_client()
+        token = csrf_of(other.get("/en/teach/login").text)
+        r = other.post("/en/teach/login", data={"csrf_token": token, "name": "dina", "password": "wrong-password"})
+        assert r.status_code == 400  # the two sign-up POSTs and this one: 3 of 3 from this address
+        r = other.post("/en/teach/login", data={"csrf_token": token, "name": "dina", "password": "dina-password-1"})
+        assert r.status_code == 429 and int(r.headers["Retry-After"]) > 0
+        # joining with a code is limited too, and an unknown code is a message beside the field
+        learner = app.test_client()
+        token = csrf_of(learner.get("/en/join").text)
+        for _ in range(2):
+            r = learner.post("/en/join", data={"csrf_token": token, "code": "NOPE", "nickname": "Zari"})
+            assert r.status_code == 400 and "There is no class with this code." in r.text
+        r = learner.post("/en/join", data={"csrf_token": token, "code": "NOPE", "nickname": "Zari"})
+        assert r.status_code == 429 and "Retry-After" in r.headers
+    finally:
+        dispose(app)
+
+
+def test_teacher_cli_asks_for_the_password(app, monkeypatch, capsys):
+    from tutor import cli
+
+    monkeypatch.setenv("TUTOR_DATABASE_URL", app.config["DATABASE_URL"])
+    answers = iter(["a-typed-password", "a-typed-password"])
+    monkeypatch.setattr("getpass.getpass", lambda prompt="": next(answers))
+    assert cli.main(["teacher", "add", "emil"]) == 0
+    assert capsys.readouterr().out == "teacher emil added\n"
+    answers = iter(["one-password-1", "another-password"])
+    assert cli.main(["teacher", "add", "fred"]) == 2
+    assert "the two passwords differ" in capsys.readouterr().err
+    answers = iter(["short", "short"])
+    assert cli.main(["teacher", "add", "fred"]) == 2
+    assert "at least 10 characters" in capsys.readouterr().err
+
+
+def test_lessons_are_per_teacher_and_units_can_be_assigned(app):
+    a = login(app.test_client(), "ana")
+    r = post(a, "/en/teach/lessons/", {"lesson-title": "Mine", "lesson-goal": "g", "lesson-ruleset": "hokm",
+                                        "lesson-lang": "fa", "lesson-body": "سلام"}, page="/en/teach/")
+    url = r.headers["Location"]
+    assert a.get(url).status_code == 200
+    b = login(app.test_client(), "bob")
+    assert b.get(url).status_code == 404
+    assert post(b, url, {"lesson-title": "x", "lesson-goal": "g", "lesson-ruleset": "hokm", "lesson-lang": "en",
+                         "lesson-body": "x"}, page="/en/teach/").status_code == 404
+    assert "Mine" not in b.get("/en/teach/").text
+    cid, code = new_class(a)
+    r = post(a, f"/en/teach/classes/{cid}", {"what": "unit:hokm:1"})
+    assert r.status_code == 302
+    learner = app.test_client()
+    join(learner, code, "Zari")
+    page = learner.get("/en/classes/").text
+    assert "/en/learn/hokm/#unit-1" in page
+    # the learner does the first step of unit 1: the teacher's progress table counts it
+    from tutor.web import exercises as X
+    with app.test_request_context("/en/"):
+        unit = next(u for u in X.lesson_path("hokm").units if u.number == 1)
+    step = unit.steps[0]
+    form_page = learner.get(f"/en/learn/hokm/{step.id}")
+    if step.exercises:
+        for ex in step.exercises:
+            learner.post(f"/en/learn/hokm/{step.id}/{ex.id}",
+                         data={"csrf_token": csrf_of(form_page.text), **form_for(ex, expected(ex))})
+    else:
+        learner.post(f"/en/learn/hokm/{step.id}/done", data={"csrf_token": csrf_of(form_page.text)})
+    page = a.get(f"/en/teach/classes/{cid}").text
+    assert f"1 of {len(unit.steps)} steps done" in page

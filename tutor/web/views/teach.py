@@ -35,6 +35,7 @@ from ..db import (
     Assignment,
     Classroom,
     Membership,
+    StepProgress,
     Teacher,
     TeacherLesson,
     TeacherQuiz,
@@ -442,7 +443,42 @@ def classroom(cid: int):
     members = db.scalars(select(Membership).where(Membership.classroom_id == cid).order_by(Membership.id)).all()
     assignments = db.scalars(select(Assignment).where(Assignment.classroom_id == cid).order_by(Assignment.id)).all()
     return render_template("teach/class.html", cls=row, members=members, assignments=assignments, form=form,
-                           join_url=_join_url(row)), status
+                           join_url=_join_url(row), progress=_progress(members, assignments)), status
+
+
+def _progress(members, assignments) -> list[dict]:
+    """Each learner's progress on each assignment: a quiz's score and questions answered, or the
+    steps of a lesson unit done (in the order of ``assignments``)."""
+    from ..exercises import content
+
+    db = get_session()
+    ids = [m.learner_id for m in members]
+    done_steps = {(p.learner_id, p.step_id) for p in db.scalars(
+        select(StepProgress).where(StepProgress.learner_id.in_(ids), StepProgress.done.is_(True)))} if ids else set()
+    cols = []
+    for a in assignments:
+        if a.quiz_doc is not None:
+            cols.append(("quiz", a, a.quiz_doc.get("questions") or [], C.attempts_of(a.id)))
+        else:
+            path = content().lesson_path(a.ruleset or "", "en")
+            steps = [s.id for u in path.units if u.number == a.unit for s in u.steps]
+            cols.append(("unit", a, steps, []))
+    rows = []
+    for m in members:
+        cells = []
+        for what, _a, items, attempts in cols:
+            if what == "quiz":
+                got, total = C.score(items, attempts, m.learner_id)
+                answered = len({t.position for t in attempts if t.learner_id == m.learner_id})
+                cells.append(_("%(got)s of %(total)s points, %(n)s of %(questions)s answered",
+                               got=i18n.fmt_number(got), total=i18n.fmt_number(total),
+                               n=i18n.fmt_number(answered), questions=i18n.fmt_number(len(items))))
+            else:
+                done = sum(1 for sid in items if (m.learner_id, sid) in done_steps)
+                cells.append(_("%(done)s of %(total)s steps done", done=i18n.fmt_number(done),
+                               total=i18n.fmt_number(len(items))))
+        rows.append({"m": m, "cells": cells})
+    return rows
 
 
 @bp.get("/classes/<int:cid>/qr.svg")
