@@ -140,6 +140,10 @@ def test_wrong_password_is_refused_beside_the_form(app):
     r = client.post("/en/teach/login", data={"name": "ana", "password": PASSWORDS["ana"]})
     assert r.status_code == 400  # no CSRF token
     assert client.get("/en/teach/").status_code == 302
+    for evil in ("//evil.example/", "https://evil.example/", "/\\evil.example"):
+        r = client.post(f"/en/teach/login?next={evil}", data={"csrf_token": csrf_of(page.text), "name": "ana",
+                                                              "password": PASSWORDS["ana"]})
+        assert r.status_code == 302 and r.headers["Location"] == "/en/teach/", evil
 
 
 def test_signup_is_off_by_default(app):

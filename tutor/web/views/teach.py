@@ -196,10 +196,18 @@ def quiz(qid: int, authored: AuthoredForm | None = None, generated: GeneratedFor
         ex = exercise_of(q)
         items.append({"n": n, "q": q, "kind": _kind_label(q["kind"]), "game": ruleset_name(ex.ruleset or ""),
                       "prompt": _prompt_shown(ex)})
-    return render_template("teach/quiz.html", quiz=row, items=items, title_form=QuizForm(prefix="quiz", title=row.title),
+    return render_template("teach/quiz.html", quiz=row, items=items, kind_guide=_kind_guide(), title_form=QuizForm(prefix="quiz", title=row.title),
                            authored=authored or AuthoredForm(prefix="a"),
                            generated=generated or GeneratedForm(prefix="g"), preview=preview,
                            full=len(items) >= MAX_QUESTIONS), status
+
+
+def _kind_guide() -> list[dict]:
+    """Per kind, from the kinds registry: its label, the ask(s) its scenario takes and the scenario
+    fields its editor asks for (``editor_fields``), for the authoring form's guide."""
+    from tutor.content.kinds import KINDS
+    return [{"label": _(k.label), "asks": " / ".join(k.asks),
+             "fields": [(f.name, _(f.label), f.required) for f in k.editor_fields]} for k in KINDS.values()]
 
 
 def _kind_label(kind: str) -> str:
@@ -549,7 +557,7 @@ def results_csv(cid: int, aid: int):
     members, attempts = _results_data(row, a)
     body = C.csv_rows(row, a, members, attempts)
     return Response(body, mimetype="text/csv", headers={
-        "Content-Disposition": f'attachment; filename="results-{cid}-{aid}.csv"'})
+        "Content-Disposition": f'attachment; filename="results-{cid}-{aid}.csv"', "Cache-Control": "no-store"})
 
 
 @bp.get("/classes/<int:cid>/assignments/<int:aid>/learners/<mid>")
