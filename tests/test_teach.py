@@ -11,9 +11,12 @@ import json
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import select
 from web_support import csrf_of, dispose, expected, form_for, make_app, wrong_value
 
+from tutor.content import kinds
 from tutor.web import classes as C
 from tutor.web.accounts import add_teacher, check_password, hash_password
 from tutor.web.authoring import FieldErrors, authored_question, exercise_of
@@ -520,3 +523,31 @@ def test_lessons_are_per_teacher_and_units_can_be_assigned(app):
         learner.post(f"/en/learn/hokm/{step.id}/done", data={"csrf_token": csrf_of(form_page.text)})
     page = a.get(f"/en/teach/classes/{cid}").text
     assert f"1 of {len(unit.steps)} steps done" in page
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 60) | st.sampled_from(["hokm", "trick-winner", "legal-plays", "S", "AD",
+                                                                        "JS", "10H", "x", ""]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["ruleset", "ask", "trump", "trick", "hand", "leader", "players", "options", "x"]),
+        inner, max_size=5),
+    max_leaves=12)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(scenario=json_values, key=json_values, kind=st.sampled_from(sorted(kinds.KINDS)))
+def test_any_scenario_and_key_is_a_question_or_a_message_at_a_field(scenario, key, kind):
+    """Odd input gives a question the engine agrees with, or a message at one field: nothing else."""
+    from flask import Flask
+    from flask_babel import Babel
+    app = Flask(__name__)
+    Babel(app)
+    with app.test_request_context():
+        base = {"ruleset": "hokm", "ask": kinds.KINDS[kind].asks[0]}
+        sc = {**base, **scenario} if isinstance(scenario, dict) else scenario
+        try:
+            q = authored_question(kind, json.dumps(sc), json.dumps(key))
+        except FieldErrors as e:
+            assert len(e.errors) == 1 and set(e.errors) <= {"kind", "scenario", "key"}
+        else:
+            assert kinds.grade(exercise_of(q), key).correct

@@ -144,6 +144,8 @@ def authored_question(kind_name: str, scenario_text: str, key_text: str, *, diff
         raise FieldErrors({"scenario": _("The engine rejects this scenario: %(why)s", why=e.message)}) from None
     except kinds.ExerciseError:
         raise FieldErrors({"scenario": _("This scenario cannot be checked.")}) from None
+    except Exception:  # noqa: BLE001 - an engine failure on odd input is a message at the field, never a 500
+        raise FieldErrors({"scenario": _("This scenario cannot be checked.")}) from None
     raw = kind.typed(read_key(key_text))
     try:
         kind.precheck(ex, raw)
@@ -154,6 +156,8 @@ def authored_question(kind_name: str, scenario_text: str, key_text: str, *, diff
         raise FieldErrors({"key": _("The answer key cannot be read: %(why)s", why=e.message)}) from None
     except (TutorError, kinds.ExerciseError):
         raise FieldErrors({"scenario": _("This scenario cannot be checked.")}) from None
+    except (TypeError, ValueError, AttributeError, KeyError, IndexError):  # a key of an odd shape
+        raise FieldErrors({"key": _("The answer key does not have the shape this kind of question takes.")}) from None
     if not verdict.correct:
         why = " ".join(i18n.render_reasons(verdict.why, you=None, players=players_of(ex.scenario),
                                            ruleset=ex.ruleset))
