@@ -61,8 +61,8 @@ def new_quiz(client, title="Trumps") -> int:
 
 
 def add_authored(client, qid: int, scenario: dict, key: str, **extra):
-    data = {"a-kind": "trick-winner", "a-scenario": json.dumps(scenario), "a-key": key, "a-difficulty": "1",
-            "a-points": "1", **extra}
+    data = {"kind": "trick-winner", "scenario": json.dumps(scenario), "key": key, "difficulty": "1",
+            "points": "1", **extra}
     return post(client, f"/en/teach/quizzes/{qid}/authored", data, page=f"/en/teach/quizzes/{qid}")
 
 
@@ -222,9 +222,10 @@ def test_a_wrong_answer_key_is_flagged_at_the_field(app):
     qid = new_quiz(t)
     r = add_authored(t, qid, TRICK, "0")  # the engine: seat 3 (the jack of spades) wins
     assert r.status_code == 400
-    m = re.search(r'<p class="field-error" id="a-key-error" role="alert">([^<]*)</p>', r.text)
+    m = re.search(r'<p class="field-error" id="key-error" role="alert">([^<]*)</p>', r.text)
     assert m and "The engine disagrees with this key" in m.group(1)
     assert "Jack of Spades" in m.group(1) or "J♠" in m.group(1) or "jack" in m.group(1).lower()
+    assert re.search(r'<textarea[^>]* name="scenario"', r.text) and re.search(r'<select[^>]* name="kind"', r.text)
     assert 'aria-invalid="true"' in r.text and json.dumps(TRICK).replace('"', "&#34;") in r.text  # input kept
     assert quiz_doc(app, qid)["questions"] == []
     assert add_authored(t, qid, TRICK, "3").status_code == 302
@@ -279,7 +280,7 @@ def test_generated_question_preview_is_the_learners_question_and_reorder_points(
 def test_prompts_in_four_languages_are_kept_and_shown(app):
     t = login(app.test_client(), "ana")
     qid = new_quiz(t)
-    add_authored(t, qid, TRICK, "3", **{"a-prompt_en": "Who takes it?", "a-prompt_fa": "کی می‌برد؟"})
+    add_authored(t, qid, TRICK, "3", **{"prompt_en": "Who takes it?", "prompt_fa": "کی می‌برد؟"})
     q = quiz_doc(app, qid)["questions"][0]
     assert q["prompt"] == {"en": "Who takes it?", "fa": "کی می‌برد؟"}
     assert "کی می‌برد؟" in t.get(f"/fa/teach/quizzes/{qid}/questions/1/preview").text

@@ -66,6 +66,9 @@ class _QuestionBase(FlaskForm):
 
 
 class AuthoredForm(_QuestionBase):
+    """A question the teacher writes. Used without a prefix: the scenario is the field named
+    ``scenario`` (the card table editor fills it with the scenario's JSON) and the kind ``kind``."""
+
     kind = SelectField(lazy_gettext("Kind of question"))
     scenario = TextAreaField(lazy_gettext("Scenario (JSON)"), validators=[DataRequired(), Length(max=20000)])
     key = StringField(lazy_gettext("Your answer key"), validators=[DataRequired(), Length(max=2000)])

@@ -197,7 +197,7 @@ def quiz(qid: int, authored: AuthoredForm | None = None, generated: GeneratedFor
         items.append({"n": n, "q": q, "kind": _kind_label(q["kind"]), "game": ruleset_name(ex.ruleset or ""),
                       "prompt": _prompt_shown(ex)})
     return render_template("teach/quiz.html", quiz=row, items=items, kind_guide=_kind_guide(), title_form=QuizForm(prefix="quiz", title=row.title),
-                           authored=authored or AuthoredForm(prefix="a"),
+                           authored=authored or AuthoredForm(),
                            generated=generated or GeneratedForm(prefix="g"), preview=preview,
                            full=len(items) >= MAX_QUESTIONS), status
 
@@ -243,7 +243,7 @@ def _add(row: TeacherQuiz, q: dict):
 @login_required
 def add_authored(qid: int):
     row = _mine(TeacherQuiz, qid)
-    form = AuthoredForm(prefix="a")
+    form = AuthoredForm()
     if not form.validate():
         return quiz(qid, authored=form, status=400)
     try:
