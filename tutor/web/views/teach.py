@@ -15,6 +15,8 @@ from datetime import datetime, time
 from typing import TypeVar, cast
 
 import segno
+from babel.dates import format_date as babel_date
+from babel.numbers import format_percent
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required, login_user, logout_user
@@ -23,6 +25,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from tutor import i18n
+from tutor.content.kinds import KINDS
 from tutor.content.lessons import parse_step
 from tutor.content.problems import Problems
 from tutor.rules import UnknownRulePoint
@@ -30,6 +33,7 @@ from tutor.rules import get as rule_point
 
 from .. import accounts
 from .. import classes as C
+from .. import exercises as X
 from ..authoring import MAX_QUESTIONS, FieldErrors, authored_question, exercise_of, generated_question, move
 from ..db import (
     Assignment,
@@ -42,6 +46,7 @@ from ..db import (
     get_session,
     id_from_request,
 )
+from ..exercises import content
 from ..forms import (
     AssignForm,
     AuthoredForm,
@@ -205,19 +210,16 @@ def quiz(qid: int, authored: AuthoredForm | None = None, generated: GeneratedFor
 def _kind_guide() -> list[dict]:
     """Per kind, from the kinds registry: its label, the ask(s) its scenario takes and the scenario
     fields its editor asks for (``editor_fields``), for the authoring form's guide."""
-    from tutor.content.kinds import KINDS
     return [{"label": _(k.label), "asks": " / ".join(k.asks),
              "fields": [(f.name, _(f.label), f.required) for f in k.editor_fields]} for k in KINDS.values()]
 
 
 def _kind_label(kind: str) -> str:
-    from tutor.content.kinds import KINDS
     k = KINDS.get(kind)
     return _(k.label) if k is not None else kind
 
 
 def _prompt_shown(ex) -> str:
-    from .. import exercises as X
     return X.prompt_of(ex)
 
 
@@ -406,7 +408,6 @@ def new_class():
 
 
 def _assign_choices() -> list[tuple[str, str]]:
-    from ..exercises import content
     db = get_session()
     out = [(f"quiz:{q.id}", _("Quiz: %(title)s", title=q.title))
            for q in db.scalars(select(TeacherQuiz).where(TeacherQuiz.teacher_id == _me().id)
@@ -457,7 +458,6 @@ def classroom(cid: int):
 def _progress(members, assignments) -> list[dict]:
     """Each learner's progress on each assignment: a quiz's score and questions answered, or the
     steps of a lesson unit done (in the order of ``assignments``)."""
-    from ..exercises import content
 
     db = get_session()
     ids = [m.learner_id for m in members]
@@ -586,9 +586,6 @@ def learner_answers(cid: int, aid: int, mid: str):
 def _formats() -> dict:
     """``percent(0.5)``, ``format_date(d)`` and ``format_datetime(d)`` in the page's language
     (Persian digits in Persian), for the teacher and class pages."""
-    from babel.dates import format_date as babel_date
-    from babel.numbers import format_percent
-
 
     def localise(text: str) -> str:
         return text.translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")) if i18n.current_lang() == "fa" else text
