@@ -6,11 +6,13 @@ Labels are translated lazily (the request's language); choices that depend on th
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import cast
 
 from flask_babel import lazy_gettext as _lazy
 from flask_wtf import FlaskForm
 from wtforms import DateField, IntegerField, PasswordField, SelectField, StringField, TextAreaField
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # WTForms 3.3; not in its stubs yet
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, Regexp
 
 from tutor import i18n
@@ -20,12 +22,27 @@ from tutor.engine.rulesets import RULESETS
 from .accounts import MIN_PASSWORD
 from .authoring import MAX_POINTS, kind_names
 
-__all__ = ["AssignForm", "AuthoredForm", "ClassForm", "GeneratedForm", "JoinForm", "LessonForm", "LoginForm",
-           "QuizForm", "SignupForm"]
+__all__ = [
+    "AssignForm",
+    "AuthoredForm",
+    "ClassForm",
+    "GeneratedForm",
+    "JoinForm",
+    "LessonForm",
+    "LoginForm",
+    "QuizForm",
+    "SignupForm",
+    "choices",
+]
 
 def lazy_gettext(message: str) -> str:
     """A label translated when shown (Flask-Babel's lazy string, typed as the text it becomes)."""
     return cast(str, _lazy(message))
+
+
+def choices(pairs: Iterable[tuple[str, str]]) -> list[SelectChoice]:
+    """Select options from ``(value, label)`` pairs."""
+    return [SelectChoice(value, label) for value, label in pairs]
 
 
 _DIFFICULTIES = [("1", lazy_gettext("Easy")), ("2", lazy_gettext("Medium")), ("3", lazy_gettext("Hard"))]
@@ -51,7 +68,7 @@ class QuizForm(FlaskForm):
 
 
 class _QuestionBase(FlaskForm):
-    difficulty = SelectField(lazy_gettext("Difficulty"), choices=_DIFFICULTIES, default="1")
+    difficulty = SelectField(lazy_gettext("Difficulty"), choices=choices(_DIFFICULTIES), default="1")
     points = IntegerField(lazy_gettext("Points"), default=1, validators=[InputRequired(), NumberRange(1, MAX_POINTS)])
     prompt_en = StringField(lazy_gettext("Question in English (optional)"), validators=[Optional(), Length(max=300)])
     prompt_fa = StringField(lazy_gettext("Question in Persian (optional)"), validators=[Optional(), Length(max=300)])
@@ -75,7 +92,7 @@ class AuthoredForm(_QuestionBase):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.kind.choices = kind_names()
+        self.kind.choices = choices(kind_names())
 
 
 class GeneratedForm(_QuestionBase):
@@ -85,8 +102,8 @@ class GeneratedForm(_QuestionBase):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.ruleset.choices = _rulesets()
-        self.gkind.choices = kind_names()
+        self.ruleset.choices = choices(_rulesets())
+        self.gkind.choices = choices(kind_names())
 
 
 class LessonForm(FlaskForm):
@@ -99,8 +116,8 @@ class LessonForm(FlaskForm):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.ruleset.choices = _rulesets()
-        self.lang.choices = [(lang, i18n.LANGUAGE_NAMES[lang]) for lang in LANGUAGES]
+        self.ruleset.choices = choices(_rulesets())
+        self.lang.choices = choices((lang, i18n.LANGUAGE_NAMES[lang]) for lang in LANGUAGES)
 
 
 class ClassForm(FlaskForm):

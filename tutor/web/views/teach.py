@@ -56,6 +56,7 @@ from ..forms import (
     LoginForm,
     QuizForm,
     SignupForm,
+    choices,
 )
 from ..limits import limited
 from ..record import write
@@ -429,7 +430,8 @@ def classroom(cid: int):
     row = _mine(Classroom, cid)
     db = get_session()
     form = AssignForm()
-    form.what.choices = _assign_choices()
+    options = _assign_choices()
+    form.what.choices = choices(options)
     status = 200
     if request.method == "POST":
         if form.validate():
@@ -444,7 +446,7 @@ def classroom(cid: int):
                     assignment.quiz_id, assignment.quiz_doc, assignment.title = qrow.id, dict(qrow.doc), qrow.title
             else:
                 assignment.ruleset, assignment.unit = what[1], int(what[2])
-                assignment.title = dict(form.what.choices).get(form.what.data, "")
+                assignment.title = dict(options).get(form.what.data or "", "")
             if not form.what.errors:
                 write(lambda d: d.add(assignment))
                 return redirect(url_for("teach.classroom", cid=cid))
