@@ -152,8 +152,6 @@ def test_teacher_and_class_pages_pass_axe(page: Page, live, browser, lang):
     learner.goto(f"{base}/{lang}/join?code={code}")
     learner.fill("#nickname", "Omid")
     learner.locator("form.panel button[type=submit]").click()
-    learner.goto(f"{base}/{lang}/classes/{cid}/assignments/")
-    aid = None
     axe = Axe()
     learner.goto(f"{base}/{lang}/classes/")
     link = learner.locator(".assignments a").first.get_attribute("href")
