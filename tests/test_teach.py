@@ -280,7 +280,7 @@ def test_generated_question_preview_is_the_learners_question_and_reorder_points(
 def test_prompts_in_four_languages_are_kept_and_shown(app):
     t = login(app.test_client(), "ana")
     qid = new_quiz(t)
-    add_authored(t, qid, TRICK, "3", **{"prompt_en": "Who takes it?", "prompt_fa": "کی می‌برد؟"})
+    add_authored(t, qid, TRICK, "3", prompt_en="Who takes it?", prompt_fa="کی می‌برد؟")
     q = quiz_doc(app, qid)["questions"][0]
     assert q["prompt"] == {"en": "Who takes it?", "fa": "کی می‌برد؟"}
     assert "کی می‌برد؟" in t.get(f"/fa/teach/quizzes/{qid}/questions/1/preview").text
