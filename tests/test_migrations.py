@@ -60,7 +60,8 @@ def _old_main_database(path: Path) -> str:
 # ------------------------------------------------------------------------------------------ schema
 
 def test_first_revision_is_the_schema_main_made(tmp_path):
-    """A new database at head has exactly the tables and indexes main's create_all made (same DDL)."""
+    """A new database at the first revision has exactly the tables and indexes main's create_all
+    made (same DDL); later revisions add tables of their own."""
     old = tmp_path / "old.sqlite3"
     _old_main_database(old)
     new = tmp_path / "new.sqlite3"

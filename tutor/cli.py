@@ -461,5 +461,52 @@ def _db(args: argparse.Namespace) -> int:
     return 0
 
 
+@command("teacher", help="teacher accounts: `tutor teacher add NAME` makes one (asks for the password, "
+                         "or --generate prints a random one)",
+         arguments=[(("action",), {"choices": ("add",), "help": "add: make a teacher account"}),
+                    (("name",), {"help": "the log-in name (2 to 40 letters, digits, '.', '_' or '-')"}),
+                    (("--generate",), {"action": "store_true", "help": "make a random password and print it"})])
+def _teacher(args: argparse.Namespace) -> int:
+    import getpass
+
+    from sqlalchemy.exc import SQLAlchemyError
+    from sqlalchemy.orm import Session
+
+    from .web import ConfigError, configure
+    from .web.accounts import AccountError, add_teacher, check_new, generate_password
+    from .web.db import make_engine
+
+    if args.generate:
+        password = generate_password()
+    else:
+        try:
+            password = getpass.getpass("Password: ")
+            again = getpass.getpass("Password again: ")
+        except (EOFError, KeyboardInterrupt):
+            print("tutor teacher add: no password given", file=sys.stderr)
+            return 2
+        if password != again:
+            print("tutor teacher add: the two passwords differ", file=sys.stderr)
+            return 2
+    try:
+        check_new(args.name, password)
+        url = configure().config["DATABASE_URL"]
+        engine = make_engine(url)
+        try:
+            with Session(engine) as db:
+                add_teacher(db, args.name, password)
+                db.commit()
+        finally:
+            engine.dispose()
+    except (AccountError, ConfigError) as e:
+        print(f"tutor teacher add: {e}", file=sys.stderr)
+        return 2
+    except SQLAlchemyError as e:
+        print(f"tutor teacher add: {_shown(url)}: {_reason(e)} (run `tutor db upgrade` first?)", file=sys.stderr)
+        return 2
+    print(f"teacher {args.name} added" + (f"; password: {password}" if args.generate else ""))
+    return 0
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

@@ -187,8 +187,8 @@ def create_app(config: dict | None = None, *, content: ContentStore | None = Non
     app.config["SECRET_KEY"] = secret_key(app)
     private_sqlite_file(app.config["DATABASE_URL"])
 
-    from . import db, lang, limits, reqlog, security
-    from .views import api, ask, lessons, main, play, practice, progress, rules, worksheet
+    from . import accounts, db, lang, limits, reqlog, security
+    from .views import api, ask, classes, lessons, main, play, practice, progress, rules, teach, worksheet
 
     db.init_app(app)
     app.extensions["tutor_content"] = content or ContentStore.load()
@@ -205,6 +205,9 @@ def create_app(config: dict | None = None, *, content: ContentStore | None = Non
     app.register_blueprint(rules.bp)
     app.register_blueprint(ask.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(teach.bp)
+    app.register_blueprint(classes.bp)
+    accounts.init_app(app)
     csrf.exempt(api.bp)
     limits.init_app(app)  # after the blueprints: it wraps the views marked with limits.limited
     return app

@@ -27,6 +27,7 @@ from sqlalchemy import (
     Index,
     Integer,
     String,
+    Text,
     UniqueConstraint,
     create_engine,
     event,
@@ -38,15 +39,22 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 __all__ = [
+    "Assignment",
     "Attempt",
     "Base",
+    "ClassAttempt",
+    "Classroom",
     "Learner",
     "LearnerRating",
+    "Membership",
     "Mistake",
     "QuestionRating",
     "Quiz",
     "SkillMastery",
     "StepProgress",
+    "Teacher",
+    "TeacherLesson",
+    "TeacherQuiz",
     "current_learner",
     "get_session",
     "id_from_request",
@@ -234,6 +242,114 @@ class QuestionRating(Base):
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     right: Mapped[int] = mapped_column(Integer, default=0)
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+
+
+class Teacher(Base):
+    """A teacher account (``tutor teacher add NAME``): ``name`` is the log-in name, ``password_hash``
+    an argon2 hash (:mod:`tutor.web.accounts`). Flask-Login's user (``get_id``: the row id)."""
+
+    __tablename__ = "teacher"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(40), unique=True, index=True)
+    password_hash: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+
+    is_authenticated = True
+    is_active = True
+    is_anonymous = False
+
+    def get_id(self) -> str:
+        return str(self.id)
+
+
+class TeacherQuiz(Base):
+    """A teacher's quiz: ``doc`` is the quiz document, questions in the ``quizzes/*.yaml`` shape
+    (:mod:`tutor.web.authoring`)."""
+
+    __tablename__ = "teacher_quiz"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    teacher_id: Mapped[int] = mapped_column(ForeignKey("teacher.id"), index=True)
+    title: Mapped[str] = mapped_column(String(120))
+    doc: Mapped[dict] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=now, onupdate=now)
+
+
+class TeacherLesson(Base):
+    """A teacher's lesson step: Markdown with exercise blocks (the ``lessons/`` syntax) in ``body``."""
+
+    __tablename__ = "teacher_lesson"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    teacher_id: Mapped[int] = mapped_column(ForeignKey("teacher.id"), index=True)
+    ruleset: Mapped[str] = mapped_column(String(16))
+    lang: Mapped[str] = mapped_column(String(8))
+    title: Mapped[str] = mapped_column(String(120))
+    goal: Mapped[str] = mapped_column(String(300))
+    body: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=now, onupdate=now)
+
+
+class Classroom(Base):
+    """A teacher's class; learners join it with ``code``."""
+
+    __tablename__ = "classroom"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    teacher_id: Mapped[int] = mapped_column(ForeignKey("teacher.id"), index=True)
+    name: Mapped[str] = mapped_column(String(80))
+    code: Mapped[str] = mapped_column(String(16), unique=True, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+
+
+class Membership(Base):
+    """A learner in a class, under a nickname (no e-mail); a learner may be in several classes."""
+
+    __tablename__ = "membership"
+    __table_args__ = (UniqueConstraint("classroom_id", "learner_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    classroom_id: Mapped[int] = mapped_column(ForeignKey("classroom.id"), index=True)
+    learner_id: Mapped[int] = mapped_column(ForeignKey("learner.id"), index=True)
+    nickname: Mapped[str] = mapped_column(String(40))
+    joined_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+
+
+class Assignment(Base):
+    """A quiz (``quiz_doc``: a copy of the teacher's quiz document when assigned, so later edits
+    never change a class's questions or its results) or a lesson unit (``ruleset`` + ``unit``)
+    given to a class, with an optional due date (naive UTC)."""
+
+    __tablename__ = "assignment"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    classroom_id: Mapped[int] = mapped_column(ForeignKey("classroom.id"), index=True)
+    title: Mapped[str] = mapped_column(String(120))
+    quiz_id: Mapped[int | None] = mapped_column(ForeignKey("teacher_quiz.id"), default=None)
+    quiz_doc: Mapped[dict | None] = mapped_column(JSON, default=None)
+    ruleset: Mapped[str | None] = mapped_column(String(16), default=None)
+    unit: Mapped[int | None] = mapped_column(Integer, default=None)
+    due: Mapped[datetime | None] = mapped_column(DateTime, default=None)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+
+
+class ClassAttempt(Base):
+    """One answer to one class-quiz question (every attempt is kept; the first one scores).
+    ``given`` is the kind's normalised value, ``rules`` the rule ids of the engine's reasons."""
+
+    __tablename__ = "class_attempt"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    assignment_id: Mapped[int] = mapped_column(ForeignKey("assignment.id"), index=True)
+    learner_id: Mapped[int] = mapped_column(ForeignKey("learner.id"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    given: Mapped[dict] = mapped_column(JSON)
+    correct: Mapped[bool] = mapped_column(Boolean)
+    rules: Mapped[list] = mapped_column(JSON, default=list)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
 
 
 def _sqlite_pragmas(busy_ms: int):

@@ -72,8 +72,8 @@ ACTIONS: dict[str, Action] = {
     "table-check": Action("10/second;300/minute", by_address,
                           "the table editor's live answers, POST /api/v1/table/check, and the no-script "
                           "Ask the rules form (per address)"),
-    "login": Action("5/minute;20/hour", by_address, "logging in (per address; no view yet)"),
-    "redeem": Action("5/minute;20/hour", by_address, "redeeming a code (per address; no view yet)"),
+    "login": Action("5/minute;20/hour", by_address, "teachers logging in and signing up (per address)"),
+    "redeem": Action("5/minute;20/hour", by_address, "joining a class with its code (per address)"),
 }
 
 _MARK = "_tutor_limit"

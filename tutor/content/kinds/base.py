@@ -429,9 +429,10 @@ class ExerciseKind:
 @dataclass(frozen=True)
 class Names:
     """Names of seats and sides from the learner's seat, in the current language
-    (:func:`tutor.i18n.current_lang`: the request's, or a ``with i18n.using(lang)`` block's)."""
+    (:func:`tutor.i18n.current_lang`: the request's, or a ``with i18n.using(lang)`` block's);
+    ``you=None`` names seats by number (a teacher's view of a scenario)."""
 
-    you: int
+    you: int | None
     players: int
     ruleset: str | None
 

@@ -1,0 +1,198 @@
+"""Teacher tools in Chromium (issue 8): the whole journey and axe-core on every teacher page.
+
+A teacher logs in, builds a quiz with one question authored from a pasted scenario (a wrong key
+is flagged first) and one generated question, creates a class and assigns the quiz; a learner
+joins with the code and a nickname and takes the quiz with one answer wrong; the teacher sees
+that wrong answer and the statistics and downloads the CSV. axe-core (axe-playwright-python)
+finds no violation on the teacher pages and the learner's class pages, in English and Persian.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+from sqlalchemy import select
+from web_support import expected, form_for
+
+from tutor.web.accounts import add_teacher
+from tutor.web.authoring import exercise_of
+from tutor.web.db import Teacher, TeacherQuiz
+
+TRICK = {"ruleset": "hokm", "ask": "trick-winner", "trump": "S", "trick": ["AD", "2S", "KD", "JS"]}
+PASSWORD = "journey-password-1"
+
+
+def _teacher(app, name: str) -> None:
+    with app.app_context():
+        db = app.extensions["tutor_db"]()
+        if db.scalar(select(Teacher).where(Teacher.name == name)) is None:
+            add_teacher(db, name, PASSWORD)
+            db.commit()
+        db.close()
+
+
+def _doc(app, qid: int) -> dict:
+    with app.app_context():
+        db = app.extensions["tutor_db"]()
+        doc = db.get(TeacherQuiz, qid).doc
+        db.close()
+    return doc
+
+
+def _log_in(page: Page, base: str, name: str, lang: str = "en") -> None:
+    page.goto(f"{base}/{lang}/teach/")
+    expect(page).to_have_url(re.compile(r"/teach/login\?next="))
+    page.fill("#name", name)
+    page.fill("#password", PASSWORD)
+    page.locator("form.panel button[type=submit]").click()
+    expect(page).to_have_url(re.compile(rf"/{lang}/teach/$"))
+
+
+def _build(page: Page, base: str, app, title: str) -> tuple[int, int, str]:
+    """Quiz with an authored and a generated question, a class, the quiz assigned: (quiz, class, code)."""
+    page.fill("#quiz-title", title)
+    page.get_by_role("button", name="New quiz").click()
+    qid = int(re.search(r"/quizzes/(\d+)", page.url).group(1))
+    page.select_option("#kind", "trick-winner")
+    page.fill("#scenario", json.dumps(TRICK))
+    page.fill("#key", "0")  # wrong: the jack of spades (seat 3) wins
+    page.get_by_role("button", name="Check and add").click()
+    error = page.locator("#key-error")
+    expect(error).to_contain_text("The engine disagrees with this key")
+    expect(page.locator("#key")).to_have_attribute("aria-invalid", "true")
+    assert _doc(app, qid)["questions"] == []
+    page.fill("#key", "3")
+    page.get_by_role("button", name="Check and add").click()
+    expect(page.locator("#question-1")).to_contain_text("Trick winner")
+    page.select_option("#g-ruleset", "hokm")
+    page.select_option("#g-gkind", "legal-cards")
+    page.fill("#g-seed", "11")
+    page.get_by_role("button", name="Preview", exact=True).click()
+    expect(page.locator(".preview .exercise")).to_be_visible()
+    page.get_by_role("button", name="Add to the quiz").click()
+    expect(page.locator("#question-2")).to_contain_text("Legal cards")
+    page.goto(f"{base}/en/teach/")
+    page.fill("#class-name", f"{title} class")
+    page.get_by_role("button", name="New class").click()
+    cid = int(re.search(r"/classes/(\d+)", page.url).group(1))
+    code = page.locator(".join-code").inner_text().strip()
+    expect(page.locator("img.qr")).to_be_visible()
+    page.select_option("#what", f"quiz:{qid}")
+    page.fill("#due", "2026-12-24")
+    page.get_by_role("button", name="Assign").click()
+    expect(page.locator("#h-assign + ul")).to_contain_text(title)
+    return qid, cid, code
+
+
+def _click_answer(page: Page, ex, value) -> None:
+    for name, v in form_for(ex, value).items():
+        for item in v if isinstance(v, list) else [v]:
+            page.locator(f"label:has(> input[name='{name}'][value='{item}'])").click()
+
+
+def test_teacher_journey(page: Page, live, browser):
+    base, app = live
+    _teacher(app, "journey")
+    _log_in(page, base, "journey")
+    qid, cid, code = _build(page, base, app, "Trumps")
+    doc = _doc(app, qid)
+    ex2 = exercise_of(doc["questions"][1])
+
+    learner = browser.new_page()
+    learner.goto(f"{base}/en/join")
+    learner.fill("#code", code.lower())
+    learner.fill("#nickname", "Zari")
+    learner.get_by_role("button", name="Join").click()
+    expect(learner).to_have_url(re.compile(r"/en/classes/$"))
+    learner.get_by_role("link", name="Trumps").click()
+    _click_answer(learner, exercise_of(doc["questions"][0]), 0)  # the ace of diamonds: wrong
+    learner.get_by_role("button", name="Check my answer").click()
+    expect(learner.locator(".verdict.wrong")).to_be_visible()
+    learner.get_by_role("link", name="Next question").click()
+    _click_answer(learner, ex2, expected(ex2))
+    learner.get_by_role("button", name="Check my answer").click()
+    expect(learner.locator(".verdict.good")).to_be_visible()
+    learner.get_by_role("link", name="See my results").click()
+    points = doc["questions"][1]["points"]
+    expect(learner.locator(".score-big")).to_have_text(f"Score: {points} of {points + 1} points")
+    learner.close()
+
+    page.goto(f"{base}/en/teach/classes/{cid}")
+    page.get_by_role("link", name="Trumps").click()
+    row = page.locator(".results-table tbody tr", has_text="Zari")
+    expect(row.locator("td.wrong")).to_contain_text("Winner:")  # the wrong answer, in words
+    expect(row.locator("td.good")).to_have_count(1)
+    stats = page.locator(".stats-table tbody tr")
+    expect(stats.nth(0).locator("td").nth(1)).to_have_text("0%")   # share correct of Q1
+    expect(stats.nth(0).locator("td").nth(3)).to_contain_text("Winner:")  # most common wrong answer
+    expect(stats.nth(1).locator("td").nth(2)).to_have_text("100%")  # facility of Q2
+    expect(page.locator(".weak")).to_contain_text("H")
+    with page.expect_download() as dl:
+        page.get_by_role("link", name="Download the results (CSV)").click()
+    rows = list(csv.DictReader(io.StringIO(dl.value.path().read_text(encoding="utf-8"))))
+    assert [(r["learner"], r["question"], r["first_correct"]) for r in rows] == [("Zari", "1", "no"), ("Zari", "2", "yes")]
+    assert json.loads(rows[0]["first_answer"]) == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_teacher_and_class_pages_pass_axe(page: Page, live, browser, lang):
+    from axe_playwright_python.sync_playwright import Axe
+
+    base, app = live
+    name = f"axe-{lang}"
+    _teacher(app, name)
+    _log_in(page, base, name)
+    qid, cid, code = _build(page, base, app, f"Axe {lang}")
+    learner = browser.new_page()
+    learner.goto(f"{base}/{lang}/join?code={code}")
+    learner.fill("#nickname", "Omid")
+    learner.locator("form.panel button[type=submit]").click()
+    axe = Axe()
+    learner.goto(f"{base}/{lang}/classes/")
+    link = learner.locator(".assignments a").first.get_attribute("href")
+    aid = int(re.search(r"/assignments/(\d+)/", link).group(1))
+    learner_pages = [f"/{lang}/join", f"/{lang}/classes/", f"/{lang}/classes/{cid}/assignments/{aid}/1"]
+    for url in learner_pages:
+        learner.goto(base + url)
+        result = axe.run(learner)
+        assert result.violations_count == 0, (url, result.generate_report())
+    _click_answer(learner, exercise_of(_doc(app, qid)["questions"][0]), 0)
+    learner.locator("form.answer-form button[type=submit]").click()
+    for url in (learner.url, f"{base}/{lang}/classes/{cid}/assignments/{aid}/results"):
+        learner.goto(url)
+        result = axe.run(learner)
+        assert result.violations_count == 0, (url, result.generate_report())
+    learner.close()
+    page.goto(f"{base}/en/teach/")
+    page.fill("#lesson-title", "Trumps first")
+    page.fill("#lesson-goal", "Know that a trump wins")
+    page.fill("#lesson-body", "A **trump** beats any card of another suit.\n\n```exercise\nid: t1\nkind: trick-winner\n"
+              f"prompt: Who wins?\ndifficulty: 1\nscenario: {json.dumps(TRICK)}\nexpect: {{winner: 3}}\n```\n")
+    page.get_by_role("button", name="New lesson").click()
+    lid = int(re.search(r"/lessons/(\d+)", page.url).group(1))
+    expect(page.locator(".lesson .exercise")).to_be_visible()
+    teacher_pages = [f"/{lang}/teach/", f"/{lang}/teach/lessons/{lid}", f"/{lang}/teach/quizzes/{qid}", f"/{lang}/teach/quizzes/{qid}/questions/1/preview",
+                     f"/{lang}/teach/classes/{cid}", f"/{lang}/teach/classes/{cid}/assignments/{aid}"]
+    for url in teacher_pages:
+        page.goto(base + url)
+        result = axe.run(page)
+        assert result.violations_count == 0, (url, result.generate_report())
+    # a wrong key flagged beside its field, and the log-in page, pass too
+    page.goto(f"{base}/{lang}/teach/quizzes/{qid}")
+    page.select_option("#kind", "trick-winner")
+    page.fill("#scenario", json.dumps(TRICK))
+    page.fill("#key", "1")
+    page.locator("form.authoring button[type=submit]").click()
+    expect(page.locator("#key-error")).to_be_visible()
+    result = axe.run(page)
+    assert result.violations_count == 0, result.generate_report()
+    fresh = browser.new_page()
+    fresh.goto(f"{base}/{lang}/teach/login")
+    result = axe.run(fresh)
+    assert result.violations_count == 0, result.generate_report()
+    fresh.close()

@@ -1,0 +1,194 @@
+"""A teacher's quiz document: its questions, checked by the engine.
+
+A quiz document is ``{"title": str, "questions": [question, ...]}``; each question has the shape
+of ``quizzes/<ruleset>.yaml`` (PLAN.md): ``id``, ``kind``, ``difficulty`` (1..3), ``teaches`` (a
+lesson step id, when one teaches the kind), ``scenario`` (the solve-format scenario), ``expect``
+(the engine's answer fields of the kind's ``expect_fields``), ``prompt`` (optional ``{lang:
+text}``) — plus ``points`` (a whole number 1..100, the question's weight in the class score). The
+export and import functions (:mod:`tutor.content`) read and write this shape as it is.
+
+Questions come from two places, both answered by the engine before they are stored:
+
+* :func:`authored_question` — a kind, a scenario (JSON) and the teacher's answer key (in the
+  learner's answer format, the kind's ``answer_help``). The key is read by the kind
+  (``typed``/``precheck``/``parse``) and graded by the engine like a learner's answer; a key the
+  engine disagrees with is a :class:`FieldErrors` at the ``key`` field, saying the engine's answer
+  and its reasons. Nothing here knows any kind by name: everything comes from the kinds registry.
+* :func:`generated_question` — a kind, ruleset, difficulty and seed
+  (:func:`tutor.content.generators.generate`); the preview (:func:`exercise_of`) is exactly the
+  question learners get.
+
+Errors are :class:`FieldErrors` (field name -> translated message), never an exception of the
+engine or of the JSON decoder.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+from flask_babel import gettext as _
+
+from tutor import i18n
+from tutor.content import generators, kinds
+from tutor.content.exercise import LANGUAGES, Exercise
+from tutor.content.kinds import KINDS, AnswerError, Names, get_kind, players_of
+from tutor.engine import BadFieldError, TutorError
+
+from . import exercises as X
+
+__all__ = ["MAX_POINTS", "MAX_QUESTIONS", "FieldErrors", "answer_text", "authored_question", "exercise_of",
+           "generated_question", "move", "new_doc", "read_key"]
+
+#: Most questions in one quiz, and most points of one question.
+MAX_QUESTIONS = 50
+MAX_POINTS = 100
+
+
+class FieldErrors(Exception):
+    """Messages (translated) by form field name."""
+
+    def __init__(self, errors: Mapping[str, str]) -> None:
+        super().__init__("; ".join(f"{k}: {v}" for k, v in errors.items()))
+        self.errors = dict(errors)
+
+
+def new_doc(title: str) -> dict:
+    """An empty quiz document."""
+    return {"title": title, "questions": []}
+
+
+def _question_id(kind: str) -> str:
+    return f"{kind}-{secrets.token_hex(4)}"
+
+
+def exercise_of(q: Mapping[str, Any]) -> Exercise:
+    """The :class:`Exercise` of one stored question (its prompt map kept)."""
+    prompt = q.get("prompt")
+    return Exercise(id=str(q["id"]), kind=str(q["kind"]), scenario=dict(q["scenario"]),
+                    difficulty=int(q.get("difficulty", 1)),
+                    prompt=MappingProxyType(dict(prompt)) if isinstance(prompt, Mapping) and prompt else None,
+                    you=q.get("you"), teaches=q.get("teaches"))
+
+
+def read_key(text: str) -> object:
+    """The raw answer key typed by the teacher: JSON when it starts with ``{``, ``[`` or ``"``
+    (e.g. ``{"high": 0, ...}``), else the text itself (``3C KC``, ``2``)."""
+    text = text.strip()
+    if text[:1] in ("{", "[", '"'):
+        try:
+            return json.loads(text)
+        except (ValueError, RecursionError):
+            raise FieldErrors({"key": _("The answer key is not valid JSON.")}) from None
+    return text
+
+
+def answer_text(ex: Exercise, value: object, *, by_number: bool = True) -> str:
+    """A normalised answer of ``ex``'s kind in words, in the current language (the kind's own
+    feedback lines); seats by number as the scenario numbers them (``by_number``, the teacher's
+    view) or from the learner's seat. The JSON text if the kind cannot word it."""
+    kind = KINDS[ex.kind]
+    fake = kinds.Verdict(kind.name, True, value, value)
+    you = None if by_number else X.you_of(ex)
+    try:
+        lines = kind.feedback_lines(ex, fake, Names(you, players_of(ex.scenario), ex.ruleset))
+        return "; ".join(f"{line.what}: {line.value}" for line in lines)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        return json.dumps(value, ensure_ascii=False)
+
+
+def _prompts(prompts: Mapping[str, str]) -> dict:
+    return {lang: prompts[lang].strip() for lang in LANGUAGES if prompts.get(lang, "").strip()}
+
+
+def _finish(ex: Exercise, answer: Mapping, points: int, prompts: Mapping[str, str]) -> dict:
+    kind = KINDS[ex.kind]
+    q: dict = {"id": _question_id(ex.kind), "kind": ex.kind, "difficulty": ex.difficulty}
+    teaches = X.teaching_step(ex)
+    if teaches:
+        q["teaches"] = teaches
+    q["scenario"] = ex.scenario_copy()
+    q["expect"] = {f: answer[f] for f in kind.expect_fields if f in answer}
+    prompt = _prompts(prompts)
+    if prompt:
+        q["prompt"] = prompt
+    q["points"] = points
+    return q
+
+
+def authored_question(kind_name: str, scenario_text: str, key_text: str, *, difficulty: int = 1,
+                      points: int = 1, prompts: Mapping[str, str] | None = None) -> dict:
+    """A question from the teacher's scenario and answer key, checked by the engine (see the
+    module docstring). Raises :class:`FieldErrors` on ``kind``, ``scenario`` or ``key``."""
+    try:
+        kind = get_kind(kind_name)
+    except kinds.ExerciseError:
+        raise FieldErrors({"kind": _("Choose a kind of question.")}) from None
+    try:
+        scenario = json.loads(scenario_text)
+    except (ValueError, RecursionError) as e:
+        raise FieldErrors({"scenario": _("The scenario is not valid JSON: %(why)s", why=str(e)[:80])}) from None
+    if not isinstance(scenario, dict):
+        raise FieldErrors({"scenario": _("The scenario must be a JSON object.")})
+    ex = Exercise(id="draft", kind=kind.name, scenario=scenario, difficulty=difficulty)
+    if ex.ask not in kind.asks:
+        raise FieldErrors({"scenario": _("This kind of question needs the ask %(ask)s.", ask=" / ".join(kind.asks))})
+    if ex.ruleset not in kind.rulesets:
+        raise FieldErrors({"scenario": _("This kind of question is not used with this game.")})
+    try:
+        _expected, answer = kinds.expected_answer(ex)
+    except TutorError as e:
+        raise FieldErrors({"scenario": _("The engine rejects this scenario: %(why)s", why=e.message)}) from None
+    except kinds.ExerciseError:
+        raise FieldErrors({"scenario": _("This scenario cannot be checked.")}) from None
+    except Exception:  # noqa: BLE001 - an engine failure on odd input is a message at the field, never a 500
+        raise FieldErrors({"scenario": _("This scenario cannot be checked.")}) from None
+    raw = kind.typed(read_key(key_text))
+    try:
+        kind.precheck(ex, raw)
+        verdict = kinds.grade(ex, raw)
+    except AnswerError as e:
+        raise FieldErrors({"key": _(e.message, **e.params)}) from None
+    except BadFieldError as e:
+        raise FieldErrors({"key": _("The answer key cannot be read: %(why)s", why=e.message)}) from None
+    except (TutorError, kinds.ExerciseError):
+        raise FieldErrors({"scenario": _("This scenario cannot be checked.")}) from None
+    except (TypeError, ValueError, AttributeError, KeyError, IndexError):  # a key of an odd shape
+        raise FieldErrors({"key": _("The answer key does not have the shape this kind of question takes.")}) from None
+    if not verdict.correct:
+        why = " ".join(i18n.render_reasons(verdict.why, you=None, players=players_of(ex.scenario),
+                                           ruleset=ex.ruleset))
+        raise FieldErrors({"key": _("The engine disagrees with this key. Its answer: %(answer)s. %(why)s",
+                                    answer=answer_text(ex, verdict.expected), why=why).strip()})
+    return _finish(ex, answer, points, prompts or {})
+
+
+def generated_question(ruleset: str, kind_name: str, difficulty: int, seed: int, *, points: int = 1,
+                       prompts: Mapping[str, str] | None = None) -> dict:
+    """A generated question (the generator's English prompt is dropped: learners get the kind's
+    prompt in their language, or the teacher's). Raises :class:`FieldErrors` on ``kind``."""
+    try:
+        ex = generators.generate(ruleset, kind_name, seed, difficulty)
+    except (kinds.ExerciseError, ValueError, TutorError, RuntimeError):
+        raise FieldErrors({"kind": _("This kind of question is not used with this game.")}) from None
+    _expected, answer = kinds.expected_answer(ex)
+    return _finish(Exercise(id=ex.id, kind=ex.kind, scenario=ex.scenario, difficulty=difficulty), answer,
+                   points, prompts or {})
+
+
+def move(questions: list, index: int, step: int) -> list:
+    """The list with item ``index`` moved by ``step`` (-1 up, +1 down); unchanged at either end."""
+    j = index + step
+    if not (0 <= index < len(questions) and 0 <= j < len(questions)):
+        return list(questions)
+    out = list(questions)
+    out[index], out[j] = out[j], out[index]
+    return out
+
+
+def kind_names() -> list[tuple[str, str]]:
+    """``(kind, its label in the current language)`` of every kind, in registry order."""
+    return [(k, i18n.gettext(v.label)) for k, v in KINDS.items()]

@@ -1,0 +1,220 @@
+"""Classes: join codes, class quizzes and their results.
+
+**A class quiz is answered only here.** Its questions are copied into the assignment when the
+teacher assigns the quiz (:class:`~tutor.web.db.Assignment` ``quiz_doc``) and are named on the
+learner's pages only by their place (``/classes/<class>/assignments/<id>/<n>``): they have no
+exercise ref (``lesson:``, ``quiz:``, ``gen:``; :func:`tutor.web.exercises.resolve`), so the
+exercise API (``GET/POST /api/v1/exercises/<ref>``) can neither show nor check them, and every
+answer to them goes through :func:`record`, which keeps every attempt (the first one at each
+question is the score). A generated question is stored with its scenario, never with its seed or
+``gen:`` ref, so it cannot be looked up in the exercise API either. The page shows only the
+question's public view (:func:`tutor.content.kinds.public_view`'s fields drawn on the table),
+never the stored ``expect``; no endpoint returns it.
+
+The stateless ``POST /api/v1/solve`` answers any scenario and cannot tell one copied from a
+class quiz apart from any other (a scenario has no identity; hiding it would need the table not
+to be shown at all). What it returns is only what the engine says about a situation the learner
+has in front of them, exactly as the "Ask the rules" sandbox does: it is never the teacher's key,
+it records nothing and it changes no score, since the score is the first attempt recorded here.
+
+Statistics (:func:`question_stats`), per question, over the members' attempts:
+
+* ``share`` — the share of all attempts (first and later ones) that were right, 0..1;
+* ``facility`` — the facility index: the mean of the marks the learners scored on it (their
+  first attempt: ``points`` if right, else 0) divided by the question's ``points``, 0..1 (only
+  learners who answered it are counted);
+* ``wrong`` — the most common wrong answer (the kind's normalised value; ties go to the one given
+  first) and how many times it was given.
+
+Weak spots (:func:`weak_spots`): for every rule point cited by the engine's reasons on wrong
+first attempts, how many wrong first attempts cited it and by how many learners.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import secrets
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from tutor.content.exercise import Exercise
+
+from .authoring import answer_text, exercise_of
+from .db import Assignment, ClassAttempt, Classroom, Membership, get_session, now
+from .exercises import Verdict
+
+__all__ = ["CODE_ALPHABET", "CODE_LENGTH", "QuestionStats", "WeakSpot", "class_exercise", "csv_rows",
+           "first_attempts", "new_code", "question_stats", "record", "score", "weak_spots"]
+
+#: Join codes: letters and digits that are not mistaken for one another (no 0/O, 1/I/L).
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 8
+
+
+def new_code() -> str:
+    """A random join code (``CODE_LENGTH`` characters of ``CODE_ALPHABET``, about 40 bits)."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normal_code(text: str) -> str:
+    """A typed join code as stored: capitals, spaces and dashes dropped."""
+    return "".join(ch for ch in text.upper() if ch not in " -")[:16]
+
+
+def class_exercise(assignment: Assignment, n: int) -> tuple[Exercise, dict] | None:
+    """``(exercise, stored question)`` at place ``n`` (1-based) of a quiz assignment, or None."""
+    questions = (assignment.quiz_doc or {}).get("questions") or []
+    if not 1 <= n <= len(questions):
+        return None
+    q = questions[n - 1]
+    return exercise_of(q), q
+
+
+def record(db: Session, assignment: Assignment, learner_id: int, n: int, verdict: Verdict) -> ClassAttempt:
+    """Keep one attempt (not committed): the normalised answer, right or not, and the rule ids of
+    the engine's reasons."""
+    rules = sorted({str(r["rule"]) for r in verdict.why if isinstance(r, Mapping) and r.get("rule")})
+    attempt = ClassAttempt(assignment_id=assignment.id, learner_id=learner_id, position=n,
+                           given=verdict.given, correct=verdict.correct, rules=rules, created_at=now())
+    db.add(attempt)
+    return attempt
+
+
+def attempts_of(assignment_id: int, learner_id: int | None = None) -> list[ClassAttempt]:
+    """The attempts at an assignment (of one learner), oldest first."""
+    q = select(ClassAttempt).where(ClassAttempt.assignment_id == assignment_id)
+    if learner_id is not None:
+        q = q.where(ClassAttempt.learner_id == learner_id)
+    return list(get_session().scalars(q.order_by(ClassAttempt.id)))
+
+
+def first_attempts(attempts: Iterable[ClassAttempt]) -> dict[tuple[int, int], ClassAttempt]:
+    """``(learner id, position) -> first attempt`` (``attempts`` oldest first)."""
+    out: dict[tuple[int, int], ClassAttempt] = {}
+    for a in attempts:
+        out.setdefault((a.learner_id, a.position), a)
+    return out
+
+
+def points_of(q: Mapping) -> int:
+    p = q.get("points", 1)
+    return p if isinstance(p, int) and not isinstance(p, bool) and p > 0 else 1
+
+
+def score(questions: Sequence[Mapping], attempts: Iterable[ClassAttempt], learner_id: int) -> tuple[int, int]:
+    """``(points scored, points available)`` of one learner: the first attempt at each question."""
+    firsts = first_attempts(a for a in attempts if a.learner_id == learner_id)
+    got = sum(points_of(q) for n, q in enumerate(questions, 1)
+              if (a := firsts.get((learner_id, n))) is not None and a.correct)
+    return got, sum(points_of(q) for q in questions)
+
+
+@dataclass(frozen=True)
+class QuestionStats:
+    """Statistics of one question (see the module docstring)."""
+
+    n: int
+    attempts: int
+    learners: int
+    share: float | None
+    facility: float | None
+    wrong: Any
+    wrong_count: int
+
+
+def _key(value: object) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def question_stats(questions: Sequence[Mapping], attempts: Sequence[ClassAttempt]) -> list[QuestionStats]:
+    """Statistics of every question of a quiz (``attempts`` oldest first)."""
+    firsts = first_attempts(attempts)
+    out = []
+    for n, q in enumerate(questions, 1):
+        mine = [a for a in attempts if a.position == n]
+        learners = [a for (_, pos), a in firsts.items() if pos == n]
+        pts = points_of(q)
+        wrong = Counter(_key(a.given) for a in mine if not a.correct)
+        top = None
+        count = 0
+        if wrong:
+            best = max(wrong.values())
+            key = next(_key(a.given) for a in mine if not a.correct and wrong[_key(a.given)] == best)
+            top, count = json.loads(key), best
+        out.append(QuestionStats(
+            n, len(mine), len(learners),
+            sum(a.correct for a in mine) / len(mine) if mine else None,
+            sum(pts if a.correct else 0 for a in learners) / (pts * len(learners)) if learners else None,
+            top, count))
+    return out
+
+
+@dataclass(frozen=True)
+class WeakSpot:
+    """A rule point cited by the engine's reasons on ``wrong`` wrong first attempts, by ``learners``."""
+
+    rule: str
+    wrong: int
+    learners: int
+
+
+def weak_spots(attempts: Sequence[ClassAttempt]) -> list[WeakSpot]:
+    """Rule points of the wrong first attempts, most cited first (then by rule id)."""
+    wrong: Counter[str] = Counter()
+    who: dict[str, set[int]] = {}
+    for a in first_attempts(attempts).values():
+        if a.correct:
+            continue
+        for rule in a.rules or []:
+            wrong[rule] += 1
+            who.setdefault(rule, set()).add(a.learner_id)
+    return [WeakSpot(r, c, len(who[r])) for r, c in sorted(wrong.items(), key=lambda kv: (-kv[1], kv[0]))]
+
+
+#: The CSV export's columns.
+CSV_COLUMNS = ("class", "assignment", "learner", "question", "kind", "points_available", "attempts",
+               "first_answer", "first_correct", "points_scored", "last_answer", "last_correct")
+
+
+def _cell(value: object) -> str:
+    """A CSV cell that a spreadsheet never reads as a formula (a leading ``= + - @`` is quoted
+    with an apostrophe)."""
+    text = str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def csv_rows(classroom: Classroom, assignment: Assignment, members: Sequence[Membership],
+             attempts: Sequence[ClassAttempt]) -> str:
+    """The results as CSV text (:data:`CSV_COLUMNS`): one row per learner and question, answers
+    as the kind's normalised value in JSON; a question not answered has empty answer cells."""
+    questions = (assignment.quiz_doc or {}).get("questions") or []
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\r\n")
+    w.writerow(CSV_COLUMNS)
+    for m in members:
+        for n, q in enumerate(questions, 1):
+            mine = [a for a in attempts if a.learner_id == m.learner_id and a.position == n]
+            first, last = (mine[0], mine[-1]) if mine else (None, None)
+            w.writerow([_cell(classroom.name), _cell(assignment.title), _cell(m.nickname), n, q.get("kind"),
+                        points_of(q), len(mine),
+                        _key(first.given) if first else "", ("yes" if first.correct else "no") if first else "",
+                        (points_of(q) if first.correct else 0) if first else "",
+                        _key(last.given) if last else "", ("yes" if last.correct else "no") if last else ""])
+    return buf.getvalue()
+
+
+def given_text(q: Mapping, given: object) -> str:
+    """A learner's answer in words (the kind's feedback wording), current language."""
+    return answer_text(exercise_of(q), given)
+
+
+def membership(db: Session, classroom_id: int, learner_id: int) -> Membership | None:
+    return db.scalar(select(Membership).where(Membership.classroom_id == classroom_id,
+                                              Membership.learner_id == learner_id))

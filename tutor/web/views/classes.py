@@ -1,0 +1,187 @@
+"""A learner's classes: joining with a code and a nickname, the assignments, class quizzes.
+
+A class quiz question is shown, answered and given its feedback only here, by its place in the
+assignment; every answer is recorded (:func:`tutor.web.classes.record`) before its feedback is
+shown. See :mod:`tutor.web.classes` for why no stateless endpoint can check these questions.
+A learner sees only the classes they joined (another class's pages are a 404) and only their own
+answers.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from .. import classes as C
+from .. import exercises as X
+from ..db import Assignment, Classroom, Membership, current_learner, get_session, learner_for_write, now
+from ..forms import JoinForm
+from ..limits import limited
+from ..record import write
+from ..security import BadInput
+from .common import exercise_context, ruleset_name
+
+bp = Blueprint("classes", __name__, url_prefix="/<lang>")
+
+
+@bp.get("/join")
+def join(form: JoinForm | None = None, status: int = 200):
+    form = form or JoinForm(code=request.args.get("code", "")[:20])
+    return render_template("classes/join.html", form=form), status
+
+
+@bp.post("/join")
+@limited("redeem")
+def join_post():
+    form = JoinForm()
+    if not form.validate():
+        return join(form, 400)
+    code = C.normal_code(form.code.data or "")
+    nickname = " ".join((form.nickname.data or "").split())[:40]
+    row = get_session().scalar(select(Classroom).where(Classroom.code == code)) if code else None
+    if row is None:
+        form.code.errors = [_("There is no class with this code.")]
+        return join(form, 400)
+    if not nickname:
+        form.nickname.errors = [_("Choose a nickname.")]
+        return join(form, 400)
+
+    def work(db):
+        learner = learner_for_write(db)
+        if C.membership(db, row.id, learner.id) is None:
+            db.add(Membership(classroom_id=row.id, learner_id=learner.id, nickname=nickname))
+    try:
+        write(work)
+    except IntegrityError:
+        pass  # joined at once from two tabs: already a member
+    return redirect(url_for("classes.mine"))
+
+
+def _member_classes():
+    learner = current_learner()
+    if learner is None:
+        return []
+    db = get_session()
+    return db.execute(select(Membership, Classroom).join(Classroom, Classroom.id == Membership.classroom_id)
+                      .where(Membership.learner_id == learner.id).order_by(Membership.id)).all()
+
+
+@bp.get("/classes/")
+def mine():
+    db = get_session()
+    learner = current_learner()
+    out = []
+    for m, cls in _member_classes():
+        rows = []
+        for a in db.scalars(select(Assignment).where(Assignment.classroom_id == cls.id).order_by(Assignment.id)):
+            item = {"a": a, "url": _assignment_url(cls, a), "due": a.due, "late": bool(a.due and a.due < now())}
+            if a.quiz_doc is not None and learner is not None:
+                attempts = C.attempts_of(a.id, learner.id)
+                questions = a.quiz_doc.get("questions") or []
+                item["answered"] = len({t.position for t in attempts})
+                item["total"] = len(questions)
+                item["score"] = C.score(questions, attempts, learner.id)
+            rows.append(item)
+        out.append({"m": m, "cls": cls, "assignments": rows})
+    return render_template("classes/mine.html", classes=out)
+
+
+def _assignment_url(cls: Classroom, a: Assignment) -> str:
+    if a.quiz_doc is None:
+        return url_for("lessons.path", ruleset=a.ruleset) + f"#unit-{a.unit}"
+    return url_for("classes.overview", cid=cls.id, aid=a.id)
+
+
+def _member_assignment(cid: int, aid: int) -> tuple[Classroom, Assignment, int]:
+    """The class, its quiz assignment and the learner's id; 404 unless the learner is a member."""
+    learner = current_learner()
+    db = get_session()
+    if learner is None or C.membership(db, cid, learner.id) is None:
+        abort(404)
+    a = db.get(Assignment, aid)
+    cls = db.get(Classroom, cid)
+    if a is None or cls is None or a.classroom_id != cid or a.quiz_doc is None:
+        abort(404)
+    return cls, a, learner.id
+
+
+@bp.get("/classes/<int:cid>/assignments/<int:aid>/")
+def overview(cid: int, aid: int):
+    _cls, a, lid = _member_assignment(cid, aid)
+    questions = (a.quiz_doc or {}).get("questions") or []
+    firsts = C.first_attempts(C.attempts_of(a.id, lid))
+    nxt = next((n for n in range(1, len(questions) + 1) if (lid, n) not in firsts), None)
+    if nxt is None:
+        return redirect(url_for("classes.results", cid=cid, aid=aid))
+    return redirect(url_for("classes.question", cid=cid, aid=aid, n=nxt))
+
+
+def _item(a: Assignment, n: int):
+    found = C.class_exercise(a, n)
+    if found is None:
+        abort(404)
+    return found
+
+
+@bp.get("/classes/<int:cid>/assignments/<int:aid>/<int:n>")
+def question(cid: int, aid: int, n: int, error: str | None = None, status: int = 200):
+    cls, a, _lid = _member_assignment(cid, aid)
+    ex, q = _item(a, n)
+    total = len(a.quiz_doc.get("questions") or [])  # type: ignore[union-attr]
+    ctx = exercise_context(ex, f"class-{aid}-{n}", error=error)
+    return render_template("classes/question.html", cls=cls, a=a, n=n, total=total, x=ctx,
+                           game=ruleset_name(ex.ruleset or ""), points=C.points_of(q),
+                           action=url_for("classes.answer", cid=cid, aid=aid, n=n)), status
+
+
+@bp.post("/classes/<int:cid>/assignments/<int:aid>/<int:n>")
+@limited("answer")
+def answer(cid: int, aid: int, n: int):
+    _cls, a, _lid = _member_assignment(cid, aid)
+    ex, _q = _item(a, n)
+    try:
+        given = X.read_form(ex, request.form)
+        verdict = X.grade(ex, given)
+    except BadInput as e:
+        return question(cid, aid, n, error=e.message, status=400)
+
+    def work(db):
+        learner = learner_for_write(db)
+        C.record(db, a, learner.id, n, verdict)
+    write(work)
+    return redirect(url_for("classes.feedback", cid=cid, aid=aid, n=n))
+
+
+@bp.get("/classes/<int:cid>/assignments/<int:aid>/<int:n>/feedback")
+def feedback(cid: int, aid: int, n: int):
+    cls, a, lid = _member_assignment(cid, aid)
+    ex, q = _item(a, n)
+    mine = [t for t in C.attempts_of(a.id, lid) if t.position == n]
+    if not mine:
+        return redirect(url_for("classes.question", cid=cid, aid=aid, n=n))
+    verdict = X.grade(ex, mine[-1].given)
+    total = len(a.quiz_doc.get("questions") or [])  # type: ignore[union-attr]
+    nxt = url_for("classes.question", cid=cid, aid=aid, n=n + 1) if n < total else \
+        url_for("classes.results", cid=cid, aid=aid)
+    return render_template("classes/question.html", cls=cls, a=a, n=n, total=total, game=ruleset_name(ex.ruleset or ""),
+                           x=exercise_context(ex, f"class-{aid}-{n}", verdict=verdict), points=C.points_of(q),
+                           first_counts=not mine[0].correct and len(mine) > 1 or None,
+                           next_url=nxt, retry_url=url_for("classes.question", cid=cid, aid=aid, n=n))
+
+
+@bp.get("/classes/<int:cid>/assignments/<int:aid>/results")
+def results(cid: int, aid: int):
+    cls, a, lid = _member_assignment(cid, aid)
+    questions = (a.quiz_doc or {}).get("questions") or []
+    attempts = C.attempts_of(a.id, lid)
+    firsts = C.first_attempts(attempts)
+    rows = []
+    for n, q in enumerate(questions, 1):
+        first = firsts.get((lid, n))
+        rows.append({"n": n, "answered": first is not None, "correct": first.correct if first else None,
+                     "points": C.points_of(q), "url": url_for("classes.feedback" if first else "classes.question",
+                                                               cid=cid, aid=aid, n=n)})
+    got, total = C.score(questions, attempts, lid)
+    return render_template("classes/results.html", cls=cls, a=a, rows=rows, got=got, total=total)

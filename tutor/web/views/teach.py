@@ -1,0 +1,604 @@
+"""Teacher pages (``/<lang>/teach/...``): log-in, quizzes, lessons, classes and results.
+
+Every page but log-in and sign-up needs a logged-in teacher (:func:`flask_login.login_required`;
+a visitor is sent to the log-in page). Each teacher's quizzes, lessons and classes are found
+only among their own (:func:`_mine`): another teacher's id is a 404, as is an id that does not
+exist. Bad form input is answered with the page again (status 400), the message beside the
+field and the teacher's input kept; nothing is written.
+"""
+
+from __future__ import annotations
+
+import io
+import secrets
+from datetime import datetime, time
+from typing import TypeVar, cast
+
+import segno
+from babel.dates import format_date as babel_date
+from babel.numbers import format_percent
+from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_login import current_user, login_required, login_user, logout_user
+from markupsafe import Markup
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from tutor import i18n
+from tutor.content.kinds import KINDS
+from tutor.content.lessons import parse_step
+from tutor.content.problems import Problems
+from tutor.rules import UnknownRulePoint
+from tutor.rules import get as rule_point
+
+from .. import accounts
+from .. import classes as C
+from .. import exercises as X
+from ..authoring import MAX_QUESTIONS, FieldErrors, authored_question, exercise_of, generated_question, move
+from ..db import (
+    Assignment,
+    Classroom,
+    Membership,
+    StepProgress,
+    Teacher,
+    TeacherLesson,
+    TeacherQuiz,
+    get_session,
+    id_from_request,
+)
+from ..exercises import content
+from ..forms import (
+    AssignForm,
+    AuthoredForm,
+    ClassForm,
+    GeneratedForm,
+    LessonForm,
+    LoginForm,
+    QuizForm,
+    SignupForm,
+    choices,
+)
+from ..limits import limited
+from ..record import write
+from .common import RULESET_NAMES, exercise_context, ruleset_name, safe_next
+
+bp = Blueprint("teach", __name__, url_prefix="/<lang>/teach")
+
+M = TypeVar("M", TeacherQuiz, TeacherLesson, Classroom)
+
+
+def _me() -> Teacher:
+    """The logged-in teacher (only called behind :func:`login_required`)."""
+    return cast(Teacher, current_user._get_current_object())
+
+
+def _mine(model: type[M], key: int) -> M:
+    """The current teacher's row ``key`` of ``model``; 404 for anyone else's or none."""
+    row = get_session().get(model, key)
+    if row is None or row.teacher_id != _me().id:
+        abort(404)
+    return row
+
+
+def _assignment(classroom: Classroom, aid: int) -> Assignment:
+    a = get_session().get(Assignment, aid)
+    if a is None or a.classroom_id != classroom.id:
+        abort(404)
+    return a
+
+
+# ------------------------------------------------------------------------------------------ log-in
+
+@bp.get("/login")
+def login(form: LoginForm | None = None, error: str | None = None, status: int = 200):
+    form = form or LoginForm()
+    return render_template("teach/login.html", form=form, error=error,
+                           asked=bool(request.args.get("next")),
+                           signup=current_app.config.get("TEACHER_SIGNUP")), status
+
+
+@bp.post("/login")
+@limited("login")
+def login_post():
+    form = LoginForm()
+    if not form.validate():
+        return login(form, status=400)
+    db = get_session()
+    teacher = accounts.find_teacher(db, form.name.data or "")
+    if not accounts.check_password(teacher.password_hash if teacher else None, form.password.data or ""):
+        return login(form, error=_("The name or the password is wrong."), status=400)
+    login_user(teacher)
+    return redirect(safe_next(request.args.get("next"), url_for("teach.home")))
+
+
+@bp.post("/logout")
+def logout():
+    logout_user()
+    return redirect(url_for("teach.login"))
+
+
+@bp.get("/signup")
+def signup_page():
+    return signup()
+
+
+@bp.post("/signup")
+@limited("login")
+def signup():
+    if not current_app.config.get("TEACHER_SIGNUP"):
+        abort(404)
+    form = SignupForm()
+    if request.method == "POST" and form.validate():
+        def work(db):
+            return accounts.add_teacher(db, form.name.data or "", form.password.data or "")
+        try:
+            teacher = write(work)
+        except (accounts.AccountError, IntegrityError):
+            form.name.errors = [_("This name is taken.")]
+        else:
+            login_user(teacher)
+            return redirect(url_for("teach.home"))
+    status = 400 if request.method == "POST" else 200
+    return render_template("teach/signup.html", form=form), status
+
+
+# ------------------------------------------------------------------------------------------ home
+
+@bp.get("/")
+@login_required
+def home():
+    db = get_session()
+    tid = _me().id
+    quizzes = db.scalars(select(TeacherQuiz).where(TeacherQuiz.teacher_id == tid).order_by(TeacherQuiz.id)).all()
+    lessons = db.scalars(select(TeacherLesson).where(TeacherLesson.teacher_id == tid)
+                         .order_by(TeacherLesson.id)).all()
+    classes = db.scalars(select(Classroom).where(Classroom.teacher_id == tid).order_by(Classroom.id)).all()
+    return render_template("teach/home.html", quizzes=quizzes, lessons=lessons, classes=classes,
+                           quiz_form=QuizForm(prefix="quiz"), class_form=ClassForm(prefix="class"),
+                           lesson_form=LessonForm(prefix="lesson"))
+
+
+# ------------------------------------------------------------------------------------------ quizzes
+
+@bp.post("/quizzes/")
+@login_required
+def new_quiz():
+    form = QuizForm(prefix="quiz")
+    if not form.validate():
+        return redirect(url_for("teach.home"))
+    title = (form.title.data or "").strip()
+
+    def work(db):
+        q = TeacherQuiz(teacher_id=_me().id, title=title, doc={"title": title, "questions": []})
+        db.add(q)
+        db.flush()
+        return q.id
+    return redirect(url_for("teach.quiz", qid=write(work)))
+
+
+def _questions(quiz: TeacherQuiz) -> list[dict]:
+    return list((quiz.doc or {}).get("questions") or [])
+
+
+def _save_questions(quiz: TeacherQuiz, questions: list[dict], title: str | None = None) -> None:
+    def work(db):
+        row = db.get(TeacherQuiz, quiz.id)
+        doc = dict(row.doc or {})
+        doc["questions"] = questions
+        if title is not None:
+            doc["title"] = title
+            row.title = title
+        row.doc = doc
+    write(work)
+
+
+@bp.get("/quizzes/<int:qid>")
+@login_required
+def quiz(qid: int, authored: AuthoredForm | None = None, generated: GeneratedForm | None = None,
+         preview: dict | None = None, status: int = 200):
+    row = _mine(TeacherQuiz, qid)
+    items = []
+    for n, q in enumerate(_questions(row), 1):
+        ex = exercise_of(q)
+        items.append({"n": n, "q": q, "kind": _kind_label(q["kind"]), "game": ruleset_name(ex.ruleset or ""),
+                      "prompt": _prompt_shown(ex)})
+    return render_template("teach/quiz.html", quiz=row, items=items, kind_guide=_kind_guide(), title_form=QuizForm(prefix="quiz", title=row.title),
+                           authored=authored or AuthoredForm(),
+                           generated=generated or GeneratedForm(prefix="g"), preview=preview,
+                           full=len(items) >= MAX_QUESTIONS), status
+
+
+def _kind_guide() -> list[dict]:
+    """Per kind, from the kinds registry: its label, the ask(s) its scenario takes and the scenario
+    fields its editor asks for (``editor_fields``), for the authoring form's guide."""
+    return [{"label": _(k.label), "asks": " / ".join(k.asks),
+             "fields": [(f.name, _(f.label), f.required) for f in k.editor_fields]} for k in KINDS.values()]
+
+
+def _kind_label(kind: str) -> str:
+    k = KINDS.get(kind)
+    return _(k.label) if k is not None else kind
+
+
+def _prompt_shown(ex) -> str:
+    return X.prompt_of(ex)
+
+
+@bp.post("/quizzes/<int:qid>/title")
+@login_required
+def quiz_title(qid: int):
+    row = _mine(TeacherQuiz, qid)
+    form = QuizForm(prefix="quiz")
+    if form.validate():
+        _save_questions(row, _questions(row), title=(form.title.data or "").strip())
+    return redirect(url_for("teach.quiz", qid=qid))
+
+
+def _add(row: TeacherQuiz, q: dict):
+    questions = _questions(row)
+    if len(questions) >= MAX_QUESTIONS:
+        abort(400)
+    _save_questions(row, [*questions, q])
+    return redirect(url_for("teach.quiz", qid=row.id) + f"#question-{len(questions) + 1}")
+
+
+@bp.post("/quizzes/<int:qid>/authored")
+@login_required
+def add_authored(qid: int):
+    row = _mine(TeacherQuiz, qid)
+    form = AuthoredForm()
+    if not form.validate():
+        return quiz(qid, authored=form, status=400)
+    try:
+        q = authored_question(form.kind.data or "", form.scenario.data or "", form.key.data or "",
+                              difficulty=int(form.difficulty.data or 1), points=form.points.data or 1,
+                              prompts=form.prompts())
+    except FieldErrors as e:
+        for name, message in e.errors.items():
+            getattr(form, name).errors = [message]
+        return quiz(qid, authored=form, status=400)
+    return _add(row, q)
+
+
+@bp.post("/quizzes/<int:qid>/generated")
+@login_required
+def add_generated(qid: int):
+    row = _mine(TeacherQuiz, qid)
+    form = GeneratedForm(prefix="g")
+    if not form.validate():
+        return quiz(qid, generated=form, status=400)
+    if form.seed.data is None:
+        form.seed.data = secrets.randbelow(10**6)
+    try:
+        q = generated_question(form.ruleset.data or "", form.gkind.data or "", int(form.difficulty.data or 1),
+                               form.seed.data, points=form.points.data or 1, prompts=form.prompts())
+    except FieldErrors as e:
+        form.gkind.errors = list(e.errors.values())
+        return quiz(qid, generated=form, status=400)
+    if request.form.get("action") != "add":
+        ex = exercise_of(q)
+        return quiz(qid, generated=form, preview=exercise_context(ex, "preview"))
+    return _add(row, q)
+
+
+@bp.post("/quizzes/<int:qid>/questions/<int:n>")
+@login_required
+def question_action(qid: int, n: int):
+    row = _mine(TeacherQuiz, qid)
+    questions = _questions(row)
+    if not 1 <= n <= len(questions):
+        abort(404)
+    action = request.form.get("action", "")
+    anchor = n
+    if action in ("up", "down"):
+        questions = move(questions, n - 1, -1 if action == "up" else 1)
+        anchor = max(1, min(len(questions), n + (-1 if action == "up" else 1)))
+    elif action == "delete":
+        questions.pop(n - 1)
+        anchor = min(n, len(questions))
+    elif action == "points":
+        pts = (request.form.get("points") or "").strip()
+        if not (pts.isascii() and pts.isdigit() and 1 <= int(pts) <= 100):
+            return quiz(qid, status=400)
+        questions[n - 1] = {**questions[n - 1], "points": int(pts)}
+    else:
+        abort(400)
+    _save_questions(row, questions)
+    return redirect(url_for("teach.quiz", qid=qid) + (f"#question-{anchor}" if questions else ""))
+
+
+@bp.get("/quizzes/<int:qid>/questions/<int:n>/preview")
+@login_required
+def question_preview(qid: int, n: int):
+    row = _mine(TeacherQuiz, qid)
+    questions = _questions(row)
+    if not 1 <= n <= len(questions):
+        abort(404)
+    ex = exercise_of(questions[n - 1])
+    return render_template("teach/preview.html", quiz=row, n=n, total=len(questions), x=exercise_context(ex, "preview"),
+                           game=ruleset_name(ex.ruleset or ""))
+
+
+# ------------------------------------------------------------------------------------------ lessons
+
+def _lesson_text(form_or_row) -> str:
+    """The step file (front matter and body) of a teacher's lesson, in the ``lessons/`` syntax."""
+    import yaml
+    fm = {"id": "teacher-lesson", "ruleset": form_or_row["ruleset"], "unit": 1, "unit_title": form_or_row["title"],
+          "order": 1, "title": form_or_row["title"], "goal": form_or_row["goal"], "rules": [], "source": "teacher"}
+    return "---\n" + yaml.safe_dump(fm, allow_unicode=True, sort_keys=False) + "---\n" + form_or_row["body"]
+
+
+def _lesson_preview(values: dict):
+    """``(parts for the step template, problems as 'line N: message')``."""
+    problems = Problems()
+    step = parse_step(_lesson_text(values), "lesson.md", problems, lang=values["lang"])
+    shown = []
+    for p in problems:
+        shown.append(_("Line %(n)s: %(message)s", n=max(1, p.line - 11), message=p.message))
+    parts: list[dict] = []
+    if step is not None:
+        for i, (what, item) in enumerate(step.parts()):
+            if isinstance(item, str):
+                parts.append({"html": item})
+            else:
+                try:
+                    with i18n.using(values["lang"]):  # the exercise as a learner of the lesson's language sees it
+                        html = render_template("teach/_preview_exercise.html",
+                                               x=exercise_context(item, f"preview-{i}"))
+                    parts.append({"exercise": Markup(html)})
+                except Exception:  # noqa: BLE001 - a block the engine cannot draw is a problem shown, not a 500
+                    shown.append(_("An exercise block cannot be shown: check its scenario."))
+    return parts, shown
+
+
+@bp.post("/lessons/")
+@login_required
+def new_lesson():
+    form = LessonForm(prefix="lesson")
+    if not form.validate():
+        return redirect(url_for("teach.home"))
+
+    def work(db):
+        row = TeacherLesson(teacher_id=_me().id, ruleset=form.ruleset.data, lang=form.lang.data,
+                            title=(form.title.data or "").strip(), goal=(form.goal.data or "").strip(),
+                            body=form.body.data or "")
+        db.add(row)
+        db.flush()
+        return row.id
+    return redirect(url_for("teach.lesson", lid=write(work)))
+
+
+@bp.route("/lessons/<int:lid>", methods=["GET", "POST"])
+@login_required
+def lesson(lid: int):
+    row = _mine(TeacherLesson, lid)
+    form = LessonForm(prefix="lesson", obj=row)
+    status = 200
+    if request.method == "POST":
+        if form.validate():
+            def work(db):
+                r = db.get(TeacherLesson, lid)
+                r.title, r.goal = (form.title.data or "").strip(), (form.goal.data or "").strip()
+                r.ruleset, r.lang, r.body = form.ruleset.data, form.lang.data, form.body.data or ""
+            write(work)
+            return redirect(url_for("teach.lesson", lid=lid))
+        status = 400
+    values = {"ruleset": form.ruleset.data or row.ruleset, "lang": form.lang.data or row.lang,
+              "title": form.title.data or row.title, "goal": form.goal.data or row.goal, "body": form.body.data or ""}
+    parts, problems = _lesson_preview(values)
+    return render_template("teach/lesson.html", lesson=row, form=form, parts=parts, problems=problems,
+                           preview_dir="rtl" if values["lang"] == "fa" else "ltr", preview_lang=values["lang"]), status
+
+
+# ------------------------------------------------------------------------------------------ classes
+
+@bp.post("/classes/")
+@login_required
+def new_class():
+    form = ClassForm(prefix="class")
+    if not form.validate():
+        return redirect(url_for("teach.home"))
+
+    def work(db):
+        row = Classroom(teacher_id=_me().id, name=(form.name.data or "").strip(), code=C.new_code())
+        db.add(row)
+        db.flush()
+        return row.id
+    return redirect(url_for("teach.classroom", cid=write(work)))
+
+
+def _assign_choices() -> list[tuple[str, str]]:
+    db = get_session()
+    out = [(f"quiz:{q.id}", _("Quiz: %(title)s", title=q.title))
+           for q in db.scalars(select(TeacherQuiz).where(TeacherQuiz.teacher_id == _me().id)
+                               .order_by(TeacherQuiz.id))]
+    for r in RULESET_NAMES:
+        for unit in content().lesson_path(r, i18n.current_lang()).units:
+            out.append((f"unit:{r}:{unit.number}", _("Lesson unit: %(game)s %(n)s, %(title)s", game=ruleset_name(r),
+                                                     n=i18n.fmt_number(unit.number), title=unit.title)))
+    return out
+
+
+def _join_url(row: Classroom) -> str:
+    return url_for("classes.join", code=row.code, _external=True)
+
+
+@bp.route("/classes/<int:cid>", methods=["GET", "POST"])
+@login_required
+def classroom(cid: int):
+    row = _mine(Classroom, cid)
+    db = get_session()
+    form = AssignForm()
+    options = _assign_choices()
+    form.what.choices = choices(options)
+    status = 200
+    if request.method == "POST":
+        if form.validate():
+            what = (form.what.data or "").split(":")
+            due = datetime.combine(form.due.data, time(23, 59)) if form.due.data else None
+            assignment = Assignment(classroom_id=cid, due=due, title="")
+            if what[0] == "quiz":
+                qrow = _mine(TeacherQuiz, int(what[1]))
+                if not _questions(qrow):
+                    form.what.errors = [_("This quiz has no questions yet.")]
+                else:
+                    assignment.quiz_id, assignment.quiz_doc, assignment.title = qrow.id, dict(qrow.doc), qrow.title
+            else:
+                assignment.ruleset, assignment.unit = what[1], int(what[2])
+                assignment.title = dict(options).get(form.what.data or "", "")
+            if not form.what.errors:
+                write(lambda d: d.add(assignment))
+                return redirect(url_for("teach.classroom", cid=cid))
+        status = 400
+    members = db.scalars(select(Membership).where(Membership.classroom_id == cid).order_by(Membership.id)).all()
+    assignments = db.scalars(select(Assignment).where(Assignment.classroom_id == cid).order_by(Assignment.id)).all()
+    return render_template("teach/class.html", cls=row, members=members, assignments=assignments, form=form,
+                           join_url=_join_url(row), progress=_progress(members, assignments)), status
+
+
+def _progress(members, assignments) -> list[dict]:
+    """Each learner's progress on each assignment: a quiz's score and questions answered, or the
+    steps of a lesson unit done (in the order of ``assignments``)."""
+
+    db = get_session()
+    ids = [m.learner_id for m in members]
+    done_steps = {(p.learner_id, p.step_id) for p in db.scalars(
+        select(StepProgress).where(StepProgress.learner_id.in_(ids), StepProgress.done.is_(True)))} if ids else set()
+    cols = []
+    for a in assignments:
+        if a.quiz_doc is not None:
+            cols.append(("quiz", a, a.quiz_doc.get("questions") or [], C.attempts_of(a.id)))
+        else:
+            path = content().lesson_path(a.ruleset or "", "en")
+            steps = [s.id for u in path.units if u.number == a.unit for s in u.steps]
+            cols.append(("unit", a, steps, []))
+    rows = []
+    for m in members:
+        cells = []
+        for what, _a, items, attempts in cols:
+            if what == "quiz":
+                got, total = C.score(items, attempts, m.learner_id)
+                answered = len({t.position for t in attempts if t.learner_id == m.learner_id})
+                cells.append(_("%(got)s of %(total)s points, %(n)s of %(questions)s answered",
+                               got=i18n.fmt_number(got), total=i18n.fmt_number(total),
+                               n=i18n.fmt_number(answered), questions=i18n.fmt_number(len(items))))
+            else:
+                done = sum(1 for sid in items if (m.learner_id, sid) in done_steps)
+                cells.append(_("%(done)s of %(total)s steps done", done=i18n.fmt_number(done),
+                               total=i18n.fmt_number(len(items))))
+        rows.append({"m": m, "cells": cells})
+    return rows
+
+
+@bp.get("/classes/<int:cid>/qr.svg")
+@login_required
+def qr(cid: int):
+    row = _mine(Classroom, cid)
+    buf = io.BytesIO()
+    segno.make(_join_url(row), error="m").save(buf, kind="svg", scale=4, dark="#000", light="#fff", xmldecl=False)
+    return Response(buf.getvalue(), mimetype="image/svg+xml")
+
+
+# ------------------------------------------------------------------------------------------ results
+
+def _results_data(row: Classroom, a: Assignment):
+    db = get_session()
+    members = db.scalars(select(Membership).where(Membership.classroom_id == row.id).order_by(Membership.id)).all()
+    attempts = C.attempts_of(a.id)
+    return members, attempts
+
+
+@bp.get("/classes/<int:cid>/assignments/<int:aid>")
+@login_required
+def results(cid: int, aid: int):
+    row = _mine(Classroom, cid)
+    a = _assignment(row, aid)
+    if a.quiz_doc is None:
+        abort(404)
+    questions = a.quiz_doc.get("questions") or []
+    members, attempts = _results_data(row, a)
+    firsts = C.first_attempts(attempts)
+    learners = []
+    for m in members:
+        got, total = C.score(questions, attempts, m.learner_id)
+        cells = []
+        for n, q in enumerate(questions, 1):
+            first = firsts.get((m.learner_id, n))
+            cells.append({"answered": first is not None, "correct": first.correct if first else None,
+                          "text": C.given_text(q, first.given) if first else ""})
+        learners.append({"m": m, "got": got, "total": total, "cells": cells,
+                         "done": sum(1 for c in cells if c["answered"])})
+    stats = []
+    for s in C.question_stats(questions, attempts):
+        q = questions[s.n - 1]
+        stats.append({"s": s, "kind": _kind_label(q["kind"]),
+                      "wrong": C.given_text(q, s.wrong) if s.wrong_count else None})
+    weak = []
+    for w in C.weak_spots(attempts):
+        try:
+            text = rule_point(w.rule).title_in(_lang())
+        except (UnknownRulePoint, AttributeError):
+            text = ""
+        weak.append({"w": w, "text": text})
+    return render_template("teach/results.html", cls=row, a=a, questions=questions, learners=learners, stats=stats,
+                           weak=weak)
+
+
+def _lang() -> str:
+    return i18n.current_lang()
+
+
+@bp.get("/classes/<int:cid>/assignments/<int:aid>/results.csv")
+@login_required
+def results_csv(cid: int, aid: int):
+    row = _mine(Classroom, cid)
+    a = _assignment(row, aid)
+    if a.quiz_doc is None:
+        abort(404)
+    members, attempts = _results_data(row, a)
+    body = C.csv_rows(row, a, members, attempts)
+    return Response(body, mimetype="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="results-{cid}-{aid}.csv"', "Cache-Control": "no-store"})
+
+
+@bp.get("/classes/<int:cid>/assignments/<int:aid>/learners/<mid>")
+@login_required
+def learner_answers(cid: int, aid: int, mid: str):
+    row = _mine(Classroom, cid)
+    a = _assignment(row, aid)
+    key = id_from_request(mid)
+    m = get_session().get(Membership, key) if key else None
+    if m is None or m.classroom_id != row.id or a.quiz_doc is None:
+        abort(404)
+    questions = a.quiz_doc.get("questions") or []
+    rows = []
+    for t in C.attempts_of(a.id, m.learner_id):
+        q = questions[t.position - 1] if 1 <= t.position <= len(questions) else None
+        if q is not None:
+            rows.append({"t": t, "kind": _kind_label(q["kind"]), "text": C.given_text(q, t.given)})
+    got, total = C.score(questions, C.attempts_of(a.id, m.learner_id), m.learner_id)
+    return render_template("teach/learner.html", cls=row, a=a, m=m, rows=rows, got=got, total=total)
+
+
+
+
+
+@bp.app_context_processor
+def _formats() -> dict:
+    """``percent(0.5)``, ``format_date(d)`` and ``format_datetime(d)`` in the page's language
+    (Persian digits in Persian), for the teacher and class pages."""
+
+    def localise(text: str) -> str:
+        return text.translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")) if i18n.current_lang() == "fa" else text
+
+    def percent(x: float) -> str:
+        lang = i18n.current_lang()
+        if lang == "fa":
+            return localise(format_percent(x, locale="fa", numbering_system="arabext"))
+        return format_percent(x, locale=lang)
+
+    def format_date(d) -> str:
+        return localise(babel_date(d, format="medium", locale=i18n.current_lang()))
+
+    return {"percent": percent, "format_date": format_date, "format_datetime": i18n.fmt_datetime}
