@@ -267,12 +267,15 @@ def _cards_schema(min_items: int, max_items: int) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Cards(FieldKind):
-    """A list of ``minimum..maximum`` distinct cards, in the order given."""
+    """A list of ``minimum..maximum`` distinct cards, in the order given. ``unordered``: the order
+    carries no meaning (a hand), so two lists of the same cards are the same scenario
+    (:func:`tutor.solve.fingerprint.fingerprint`)."""
 
     widget: ClassVar[str] = "cards"
 
     minimum: Bound = 0
     maximum: Bound = 52
+    unordered: bool = field(default=False, kw_only=True)
 
     def parse(self, value: object, name: str, lim: Limits) -> list[Card]:
         return _card_list(value, f"field {name}", _at(self.minimum, lim), _at(self.maximum, lim))
@@ -378,7 +381,7 @@ class LegalPlays(AskModel):
     ask: ClassVar[str] = "legal-plays"
     title: ClassVar[str] = N_("Which cards may be played?")
     trump: Annotated[Suit, SuitOf(label=N_("Trump"))]
-    hand: Annotated[list[Card], Cards(1, hand_max, label=N_("The hand of the player to move"))]
+    hand: Annotated[list[Card], Cards(1, hand_max, unordered=True, label=N_("The hand of the player to move"))]
     trick: Annotated[list[Card], Cards(0, players_less_one, label=N_("Cards already in the trick"))] = []
 
     @model_validator(mode="after")

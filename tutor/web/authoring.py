@@ -41,7 +41,7 @@ from tutor.engine import BadFieldError, TutorError
 from . import exercises as X
 
 __all__ = ["MAX_POINTS", "MAX_QUESTIONS", "FieldErrors", "answer_text", "authored_question", "exercise_of",
-           "generated_question", "move", "new_doc", "read_key"]
+           "files_of", "generated_question", "imported_questions", "move", "new_doc", "read_key"]
 
 #: Most questions in one quiz, and most points of one question.
 MAX_QUESTIONS = 50
@@ -192,3 +192,29 @@ def move(questions: list, index: int, step: int) -> list:
 def kind_names() -> list[tuple[str, str]]:
     """``(kind, its label in the current language)`` of every kind, in registry order."""
     return [(k, i18n.gettext(v.label)) for k, v in KINDS.items()]
+
+
+def files_of(doc: Mapping[str, Any]) -> list[tuple[str, dict]]:
+    """A teacher's quiz document as quiz-file documents, one per game it uses (a quiz file holds
+    one ``ruleset``), in the order the games first appear: ``[(ruleset, {"ruleset", "questions"})]``.
+    Each question is kept exactly as stored (``points`` included), so
+    :func:`tutor.export.files.dump_quiz` writes it losslessly and
+    :func:`~tutor.export.files.check_document` checks it by the engine."""
+    out: dict[str, list] = {}
+    for q in doc.get("questions") or []:
+        ruleset = str((q.get("scenario") or {}).get("ruleset", ""))
+        out.setdefault(ruleset, []).append(dict(q))
+    return [(r, {"ruleset": r, "questions": qs}) for r, qs in out.items()]
+
+
+def imported_questions(quiz: Any, taken: set[str]) -> list[dict]:
+    """The questions of an imported, engine-checked :class:`~tutor.content.quizzes.Quiz` as stored
+    questions (each its file block, as written); an id already in ``taken`` gets a fresh one."""
+    out = []
+    for ex in quiz.questions:
+        block = dict(ex.to_block())
+        if block["id"] in taken:
+            block["id"] = _question_id(ex.kind)
+        taken.add(block["id"])
+        out.append(block)
+    return out

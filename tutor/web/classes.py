@@ -11,11 +11,18 @@ question is the score). A generated question is stored with its scenario, never 
 question's public view (:func:`tutor.content.kinds.public_view`'s fields drawn on the table),
 never the stored ``expect``; no endpoint returns it.
 
-The stateless ``POST /api/v1/solve`` answers any scenario and cannot tell one copied from a
-class quiz apart from any other (a scenario has no identity; hiding it would need the table not
-to be shown at all). What it returns is only what the engine says about a situation the learner
-has in front of them, exactly as the "Ask the rules" sandbox does: it is never the teacher's key,
-it records nothing and it changes no score, since the score is the first attempt recorded here.
+**Nor through the stateless endpoints.** When a quiz is assigned, the canonical fingerprint of
+each question's scenario (:func:`tutor.solve.fingerprint.fingerprint`: the scenario parsed by the
+contract's models, a hand's cards sorted, canonical JSON, SHA-256) is stored
+(:class:`~tutor.web.db.ClassFingerprint`, :func:`add_fingerprints`). ``POST /api/v1/solve``,
+``POST /api/v1/table/check`` and the "Ask the rules" page refuse a scenario whose fingerprint
+belongs to an assignment (:func:`is_class_question`): 403 with the error code
+:data:`CLASS_QUESTION` (a page: the message beside the field). Writing the scenario differently
+(the hand's cards in another order, a default written out, lower-case cards) gives the same
+fingerprint. A logged-in teacher's table editor is not refused (they author the questions).
+
+Every first attempt also rates the question and the learner (Glicko-2, :mod:`tutor.web.ratings`)
+under the ref :func:`rating_ref` (``class:<assignment>:<question id>``), shown in the results.
 
 Statistics (:func:`question_stats`), per question, over the members' attempts:
 
@@ -47,10 +54,13 @@ from sqlalchemy.orm import Session
 from tutor.content.exercise import Exercise
 
 from .authoring import answer_text, exercise_of
-from .db import Assignment, ClassAttempt, Classroom, Membership, get_session, now
+from tutor.solve.fingerprint import fingerprint
+
+from .db import Assignment, ClassAttempt, ClassFingerprint, Classroom, Membership, get_session, now
 from .exercises import Verdict
 
-__all__ = ["CODE_ALPHABET", "CODE_LENGTH", "QuestionStats", "WeakSpot", "class_exercise", "csv_rows",
+__all__ = ["CLASS_QUESTION", "CODE_ALPHABET", "CODE_LENGTH", "QuestionStats", "add_fingerprints",
+           "is_class_question", "rating_ref", "WeakSpot", "class_exercise", "csv_rows",
            "first_attempts", "new_code", "question_stats", "record", "score", "weak_spots"]
 
 #: Join codes: letters and digits that are not mistaken for one another (no 0/O, 1/I/L).
@@ -66,6 +76,36 @@ def new_code() -> str:
 def normal_code(text: str) -> str:
     """A typed join code as stored: capitals, spaces and dashes dropped."""
     return "".join(ch for ch in text.upper() if ch not in " -")[:16]
+
+
+#: The API error code of a scenario that is a class-quiz question (status 403).
+CLASS_QUESTION = "class-question"
+
+
+def add_fingerprints(db: Session, assignment: Assignment) -> int:
+    """Store the fingerprints of a quiz assignment's questions (inside the caller's transaction,
+    after ``assignment`` is flushed); returns how many."""
+    count = 0
+    for n, q in enumerate((assignment.quiz_doc or {}).get("questions") or [], 1):
+        fp = fingerprint(q.get("scenario")) if isinstance(q, Mapping) else None
+        if fp is not None:
+            db.add(ClassFingerprint(assignment_id=assignment.id, position=n, fingerprint=fp))
+            count += 1
+    return count
+
+
+def is_class_question(db: Session, scenario: object) -> bool:
+    """Whether ``scenario`` (any JSON value) is, written any way, the scenario of a question of an
+    assigned class quiz (one indexed query; False for a scenario the engine refuses)."""
+    fp = fingerprint(scenario)
+    if fp is None:
+        return False
+    return db.scalar(select(ClassFingerprint.id).where(ClassFingerprint.fingerprint == fp).limit(1)) is not None
+
+
+def rating_ref(assignment: Assignment, q: Mapping) -> str:
+    """The Glicko-2 ref of a class-quiz question: ``class:<assignment id>:<question id>``."""
+    return f"class:{assignment.id}:{q.get('id')}"
 
 
 def class_exercise(assignment: Assignment, n: int) -> tuple[Exercise, dict] | None:

@@ -352,6 +352,20 @@ class ClassAttempt(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
 
 
+class ClassFingerprint(Base):
+    """The canonical fingerprint (:func:`tutor.solve.fingerprint.fingerprint`, 64 hex digits) of
+    the scenario of question ``position`` (1-based) of a class-quiz assignment, stored when the
+    quiz is assigned: the stateless endpoints refuse a scenario whose fingerprint is here
+    (:func:`tutor.web.classes.is_class_question`)."""
+
+    __tablename__ = "class_fingerprint"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    assignment_id: Mapped[int] = mapped_column(ForeignKey("assignment.id"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    fingerprint: Mapped[str] = mapped_column(String(64), index=True)
+
+
 def _sqlite_pragmas(busy_ms: int):
     def on_connect(dbapi_connection, _record) -> None:
         cur = dbapi_connection.cursor()

@@ -377,7 +377,7 @@ def _facts(answer: dict, ctx: i18n.ReasonContext) -> list[dict[str, str]]:
     return out
 
 
-def check(scenario: object, expect: object = None, kind: str | None = None) -> dict[str, Any]:
+def check(scenario: object, expect: object = None, kind: str | None = None, key: str | None = None) -> dict[str, Any]:
     """Answer ``scenario`` for the table editor, in the current language.
 
     Returns ``{"ok", "answer", "why", "facts", "errors", "error", "you", "leaders"}``: ``ok`` is
@@ -388,7 +388,10 @@ def check(scenario: object, expect: object = None, kind: str | None = None) -> d
     (from the engine's trick winners) or of the one trick on the table. ``expect`` (optional, a
     mapping) is an answer key compared field by field with the engine's answer (as
     ``tutor check`` does); ``kind`` (optional) an exercise kind whose asks and rulesets the
-    scenario must use. Never raises for any JSON value.
+    scenario must use. ``key`` (optional, with ``kind``) is a teacher's answer key as a learner
+    types it (the kind's answer format, :func:`tutor.web.authoring.authored_question`): it is read
+    and graded by the engine exactly as when the question is saved, and a key the engine disagrees
+    with (or cannot read) is an error at ``expect``. Never raises for any JSON value.
     """
     errors = _Errors()
     out: dict[str, Any] = {"ok": False, "answer": None, "why": [], "facts": [], "errors": errors, "error": None,
@@ -438,7 +441,23 @@ def check(scenario: object, expect: object = None, kind: str | None = None) -> d
     out.update(answer=public, why=why, facts=_facts(public, ctx), leaders=_leaders(scenario, public, info, players))
     if expect is not None:
         _check_key(expect, public, errors, ctx)
+    if key is not None and key.strip() and k is not None and not errors:
+        _check_typed_key(scenario, k.name, key, errors)
     return _done(out)
+
+
+def _check_typed_key(scenario: Mapping, kind: str, key: str, errors: _Errors) -> None:
+    """The teacher's typed key, judged as :func:`tutor.web.authoring.authored_question` judges it
+    on save (the same messages); its problems go to ``expect``."""
+    import json
+
+    from .authoring import FieldErrors, authored_question
+
+    try:
+        authored_question(kind, json.dumps(dict(scenario)), key)
+    except FieldErrors as e:
+        for name, message in e.errors.items():
+            errors.add("expect" if name == "key" else "", message)
 
 
 def _leaders(scenario: Mapping, answer: dict, info: RulesetInfo, players: int) -> list[int]:

@@ -11,6 +11,7 @@ from typing import cast
 
 from flask_babel import lazy_gettext as _lazy
 from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
 from wtforms import DateField, IntegerField, PasswordField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # WTForms 3.3; not in its stubs yet
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, Regexp
@@ -132,3 +133,10 @@ class AssignForm(FlaskForm):
 class JoinForm(FlaskForm):
     code = StringField(lazy_gettext("Class code"), validators=[DataRequired(), Length(max=20)])
     nickname = StringField(lazy_gettext("Nickname"), validators=[DataRequired(), Length(max=40)])
+
+
+class ImportForm(FlaskForm):
+    """A quiz file to add to a teacher's quiz: uploaded, or its text pasted (the upload wins)."""
+
+    upload = FileField(lazy_gettext("Quiz file (YAML)"))
+    text = TextAreaField(lazy_gettext("Or paste the file's text"), validators=[Optional(), Length(max=200000)])

@@ -38,7 +38,8 @@ V = TypeVar("V", bound=Callable[..., Any])
 class Operation:
     """What the document says of one view: ``operation_id``, ``summary``, the request body schema
     (``request``: a schema or ``None``), the 200 body schema (``response``), the codes it answers
-    with 400 (``errors``), whether an unknown path segment gives 404 (``not_found``), whether it is
+    with 400 (``errors``), the codes it answers with 403 (``forbidden``: e.g. ``class-question``, a
+    scenario that is a class-quiz question), whether an unknown path segment gives 404 (``not_found``), whether it is
     rate limited (``limited``: 429 with ``Retry-After``), and its query ``params`` (names of
     :func:`_parameter`)."""
 
@@ -50,6 +51,7 @@ class Operation:
     errors: Sequence[str] = ()
     not_found: bool = False
     limited: bool = False
+    forbidden: Sequence[str] = ()
     params: Sequence[str] = ()
 
 
@@ -131,6 +133,9 @@ class TableCheckRequest(BaseModel):
     scenario: Any = Field(description="The scenario (the contract's format), as far as it is set up.")
     expect: dict[str, Any] | None = Field(None, description="An answer key: answer fields and the values "
                                                               "a teacher expects, e.g. {\"legal\": [\"3C\"]}.")
+    key: str | None = Field(None, max_length=2000, description="A teacher's answer key as a learner types it "
+                            "(the kind's answer format, e.g. \"3C KC\" or \"2\"); needs kind. A key the engine "
+                            "disagrees with is an error at `expect`.")
     kind: str | None = Field(None, json_schema_extra=lambda s: _enum_of(s, list(KINDS)))
     lang: str | None = Field(None, json_schema_extra=lambda s: _enum_of(s, list(i18n.LANGUAGES)))
 
@@ -252,6 +257,8 @@ def _operation(op: Operation, path_params: list[str]) -> dict[str, Any]:
         "schema": op.response}}}}
     if op.errors:
         responses["400"] = _error_response("Bad input.", op.errors)
+    if op.forbidden:
+        responses["403"] = _error_response("Refused: the scenario is a question of a class quiz.", op.forbidden)
     if op.not_found:
         responses["404"] = _error_response("No such path.", ["not-found"])
     if op.limited:

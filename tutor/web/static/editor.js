@@ -644,7 +644,11 @@
     var body = { scenario: this.scenario(), lang: this.cfg.lang };
     if (this.kind) { body.kind = this.kind; }
     if (this.expectInput && this.expectInput.value.trim()) {
-      try { body.expect = JSON.parse(this.expectInput.value); } catch (e) { body.expect = null; }
+      if (this.box.dataset.expectFormat === "key") {
+        body.key = this.expectInput.value;  // a teacher's key as a learner types it, judged by the engine
+      } else {
+        try { body.expect = JSON.parse(this.expectInput.value); } catch (e) { body.expect = null; }
+      }
     }
     this.box.setAttribute("aria-busy", "true");
     fetch(this.url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), credentials: "same-origin" })

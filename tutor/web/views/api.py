@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, current_app, jsonify, request, url_for
+from flask_login import current_user
 
 from tutor import i18n
 from tutor.content.kinds import KINDS
@@ -18,7 +19,9 @@ from tutor.engine.errors import show
 from tutor.solve import answer as solve_answer
 from tutor.solve.schema import ERROR_CODES
 
+from .. import classes as C
 from .. import exercises as X
+from ..db import get_session
 from ..editor import check as check_table
 from ..lang import use as use_lang
 from ..limits import limited
@@ -37,6 +40,19 @@ def _error(code: str, message: str, status: int = 400):
     resp = jsonify({"error": {"code": code, "message": message}})
     resp.status_code = status
     return resp
+
+
+#: The message of a 403 ``class-question``.
+CLASS_QUESTION_MESSAGE = ("This situation is a question of a class quiz: answer it on your class's page, "
+                          "where your answer is recorded.")
+
+
+def _refuse_class_question(scenario: object):
+    """A 403 ``class-question`` response when ``scenario`` is a class-quiz question
+    (:func:`tutor.web.classes.is_class_question`), else None."""
+    if C.is_class_question(get_session(), scenario):
+        return _error(C.CLASS_QUESTION, CLASS_QUESTION_MESSAGE, 403)
+    return None
 
 
 def _json_body() -> object:
@@ -101,7 +117,7 @@ def _check_lang(body: object = None) -> None:
 @bp.post("/solve")
 @operation(Operation(
     "solve", "Answer one scenario (the scenario format of the project's docs).", schema_ref("Answer"),
-    request=schema_ref("Scenario"), errors=(*ERROR_CODES, "too-large"), limited=True,
+    request=schema_ref("Scenario"), errors=(*ERROR_CODES, "too-large"), limited=True, forbidden=(C.CLASS_QUESTION,),
     request_examples={
         "legal-plays": {"ruleset": "hokm", "ask": "legal-plays", "trump": "H", "hand": ["3C", "AH"], "trick": ["10C"]},
         "trick-winner": {"ruleset": "hokm", "ask": "trick-winner", "trump": "S", "trick": ["AD", "2S", "KD", "JS"]},
@@ -112,6 +128,9 @@ def solve():
         scenario = _json_body()
     except BadInput as e:
         return _error(e.code, e.message)
+    refused = _refuse_class_question(scenario)
+    if refused is not None:
+        return refused
     try:
         result = solve_answer(scenario)
     except Exception:  # noqa: BLE001 - the contract: never a 500 for any body
@@ -179,7 +198,7 @@ def answer(ref: str):
     "the requested language, and every problem at the field that causes it (200 with `ok: false` and `errors` "
     "for a situation that is not set up right; 400 only for a body that is not a check request).",
     schema_ref("TableCheck"), request=schema_ref("TableCheckRequest"), errors=(*_BODY_ERRORS, "bad-field"),
-    limited=True, params=("lang",),
+    forbidden=(C.CLASS_QUESTION,), limited=True, params=("lang",),
     request_examples={
         "legal-plays": {"scenario": {"ruleset": "hokm", "ask": "legal-plays", "trump": "H", "hand": ["3C", "AH"],
                                      "trick": ["10C"]}, "lang": "fa"},
@@ -192,17 +211,25 @@ def table_check():
     body = _json_body()
     if not isinstance(body, dict) or "scenario" not in body:
         raise BadInput('The body must be a JSON object with the field "scenario".', "bad-field")
-    extra = set(body) - {"scenario", "expect", "kind", "lang"}
+    extra = set(body) - {"scenario", "expect", "key", "kind", "lang"}
     if extra:
-        raise BadInput(f"Unknown field {show(min(extra), 30)}: send scenario, expect, kind and lang.", "bad-field")
+        raise BadInput(f"Unknown field {show(min(extra), 30)}: send scenario, expect, key, kind and lang.",
+                       "bad-field")
     kind = body.get("kind")
     if kind is not None and (not isinstance(kind, str) or kind not in KINDS):
         raise BadInput(f"Unknown kind {show(kind, 30)}: use one of {', '.join(KINDS)}.", "bad-field")
     expect = body.get("expect")
     if expect is not None and not isinstance(expect, dict):
         raise BadInput("expect must be a JSON object (answer field: value).", "bad-field")
+    key = body.get("key")
+    if key is not None and (not isinstance(key, str) or len(key) > 2000 or kind is None):
+        raise BadInput("key must be a string of at most 2000 characters, sent with kind.", "bad-field")
     _check_lang(body)
-    return jsonify(check_table(body["scenario"], expect, kind))
+    if not current_user.is_authenticated:  # a logged-in teacher authors class questions on the editor
+        refused = _refuse_class_question(body["scenario"])
+        if refused is not None:
+            return refused
+    return jsonify(check_table(body["scenario"], expect, kind, key))
 
 
 @bp.get("/openapi.json")

@@ -16,7 +16,8 @@ from sqlalchemy.exc import IntegrityError
 
 from .. import classes as C
 from .. import exercises as X
-from ..db import Assignment, Classroom, Membership, current_learner, get_session, learner_for_write, now
+from .. import ratings
+from ..db import Assignment, ClassAttempt, Classroom, Membership, current_learner, get_session, learner_for_write, now
 from ..forms import JoinForm
 from ..limits import limited
 from ..record import write
@@ -149,7 +150,12 @@ def answer(cid: int, aid: int, n: int):
 
     def work(db):
         learner = learner_for_write(db)
+        first = db.scalar(select(ClassAttempt.id).where(ClassAttempt.assignment_id == a.id,
+                                                        ClassAttempt.learner_id == learner.id,
+                                                        ClassAttempt.position == n).limit(1)) is None
         C.record(db, a, learner.id, n, verdict)
+        if first:  # the first attempt is the score, and what rates the question
+            ratings.rate(db, learner, C.rating_ref(a, _q), ex, verdict.correct)
     write(work)
     return redirect(url_for("classes.feedback", cid=cid, aid=aid, n=n))
 

@@ -27,14 +27,27 @@ from sqlalchemy.exc import IntegrityError
 from tutor import i18n
 from tutor.content.kinds import KINDS
 from tutor.content.lessons import parse_step
-from tutor.content.problems import Problems
+from tutor.content.problems import ContentError, Problems
+from tutor.export.files import check_document, dump_quiz, import_quiz
+from tutor.export.lms import gift, moodle_xml
+from tutor.export.worksheet import worksheet_html, worksheet_pdf
 from tutor.rules import UnknownRulePoint
 from tutor.rules import get as rule_point
 
 from .. import accounts
 from .. import classes as C
 from .. import exercises as X
-from ..authoring import MAX_QUESTIONS, FieldErrors, authored_question, exercise_of, generated_question, move
+from .. import ratings
+from ..authoring import (
+    MAX_QUESTIONS,
+    FieldErrors,
+    authored_question,
+    exercise_of,
+    files_of,
+    generated_question,
+    imported_questions,
+    move,
+)
 from ..db import (
     Assignment,
     Classroom,
@@ -52,6 +65,7 @@ from ..forms import (
     AuthoredForm,
     ClassForm,
     GeneratedForm,
+    ImportForm,
     LessonForm,
     LoginForm,
     QuizForm,
@@ -195,8 +209,11 @@ def _save_questions(quiz: TeacherQuiz, questions: list[dict], title: str | None 
 @bp.get("/quizzes/<int:qid>")
 @login_required
 def quiz(qid: int, authored: AuthoredForm | None = None, generated: GeneratedForm | None = None,
-         preview: dict | None = None, status: int = 200):
+         preview: dict | None = None, imported: ImportForm | None = None, status: int = 200):
     row = _mine(TeacherQuiz, qid)
+    sheet = request.args.get("sheet", "")
+    sheet_lang = sheet if sheet in i18n.LANGUAGES else i18n.current_lang()
+    files = [{"ruleset": r, "game": ruleset_name(r), "count": len(d["questions"])} for r, d in files_of(row.doc or {})]
     items = []
     for n, q in enumerate(_questions(row), 1):
         ex = exercise_of(q)
@@ -205,7 +222,9 @@ def quiz(qid: int, authored: AuthoredForm | None = None, generated: GeneratedFor
     return render_template("teach/quiz.html", quiz=row, items=items, kind_guide=_kind_guide(), title_form=QuizForm(prefix="quiz", title=row.title),
                            authored=authored or AuthoredForm(),
                            generated=generated or GeneratedForm(prefix="g"), preview=preview,
-                           full=len(items) >= MAX_QUESTIONS), status
+                           full=len(items) >= MAX_QUESTIONS, files=files, sheet_lang=sheet_lang,
+                           languages=[(code, i18n.LANGUAGE_NAMES[code]) for code in i18n.LANGUAGES],
+                           imported=imported or ImportForm(prefix="import")), status
 
 
 def _kind_guide() -> list[dict]:
@@ -317,6 +336,139 @@ def question_preview(qid: int, n: int):
     ex = exercise_of(questions[n - 1])
     return render_template("teach/preview.html", quiz=row, n=n, total=len(questions), x=exercise_context(ex, "preview"),
                            game=ruleset_name(ex.ruleset or ""))
+
+
+# ------------------------------------------------------------------------------------------ export
+
+def _quiz_file(row: TeacherQuiz, ruleset: str) -> dict:
+    """The quiz-file document of the teacher's quiz's questions of ``ruleset``; 404 for a game
+    the quiz has no question of."""
+    for r, doc in files_of(row.doc or {}):
+        if r == ruleset:
+            return doc
+    abort(404)
+
+
+def _checked(row: TeacherQuiz, ruleset: str):
+    """The :class:`Quiz` of :func:`_quiz_file`, checked by the engine (a stored question the engine
+    now rejects is a 409 with the problems, never a 500)."""
+    try:
+        return check_document(_quiz_file(row, ruleset), f"{ruleset}.yaml")
+    except ContentError as e:
+        abort(Response("\n".join(str(p) for p in e.problems), status=409, mimetype="text/plain"))
+
+
+def _download_name(row: TeacherQuiz, ruleset: str, what: str, ext: str) -> str:
+    return f"quiz-{row.id}-{ruleset}-{what}.{ext}"
+
+
+def _attachment(body: str | bytes, mimetype: str, name: str) -> Response:
+    return Response(body, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{name}"',
+                                                      "Cache-Control": "no-store"})
+
+
+@bp.get("/quizzes/<int:qid>/export/<ruleset>.yaml")
+@login_required
+def export_yaml(qid: int, ruleset: str):
+    """The quiz's questions of one game as a quiz file (the ``quizzes/`` format, lossless)."""
+    row = _mine(TeacherQuiz, qid)
+    _checked(row, ruleset)
+    return _attachment(dump_quiz(_quiz_file(row, ruleset)), "application/yaml",
+                       _download_name(row, ruleset, "quiz", "yaml"))
+
+
+@bp.get("/quizzes/<int:qid>/export/<ruleset>/moodle.xml")
+@login_required
+def export_moodle(qid: int, ruleset: str):
+    """Moodle XML in the page's language, each key and feedback from the engine."""
+    row = _mine(TeacherQuiz, qid)
+    lang = i18n.current_lang()
+    body = moodle_xml(_checked(row, ruleset), lang, category=f"$course$/top/tutor/{row.title[:60]}")
+    return _attachment(body, "application/xml", _download_name(row, ruleset, f"moodle-{lang}", "xml"))
+
+
+@bp.get("/quizzes/<int:qid>/export/<ruleset>/gift.txt")
+@login_required
+def export_gift(qid: int, ruleset: str):
+    """GIFT in the page's language."""
+    row = _mine(TeacherQuiz, qid)
+    lang = i18n.current_lang()
+    body = gift(_checked(row, ruleset), lang, category=f"$course$/top/tutor/{row.title[:60]}")
+    return _attachment(body, "text/plain", _download_name(row, ruleset, f"gift-{lang}", "txt"))
+
+
+def _sheet_title(row: TeacherQuiz, ruleset: str, key: bool) -> str:
+    title = row.title
+    if len(files_of(row.doc or {})) > 1:
+        title = f"{title} · {ruleset_name(ruleset)}"
+    return _("%(title)s: answer key", title=title) if key else title
+
+
+@bp.get("/quizzes/<int:qid>/worksheet/<ruleset>")
+@login_required
+def worksheet(qid: int, ruleset: str):
+    """The printable worksheet (``?key=1``: the answer key) in the page's language."""
+    row = _mine(TeacherQuiz, qid)
+    key = request.args.get("key") == "1"
+    page = worksheet_html(_checked(row, ruleset), i18n.current_lang(), key, title=_sheet_title(row, ruleset, key),
+                          static=url_for("static", filename=""),
+                          pdf_href=url_for("teach.worksheet_pdf_view", qid=qid, ruleset=ruleset, **({"key": 1} if key else {})),
+                          key_href=None if key else url_for("teach.worksheet", qid=qid, ruleset=ruleset, key=1))
+    return Response(page, mimetype="text/html")
+
+
+@bp.get("/quizzes/<int:qid>/worksheet/<ruleset>/pdf")
+@login_required
+@limited("pdf")
+def worksheet_pdf_view(qid: int, ruleset: str):
+    """The worksheet or its key as a PDF (rate-limited: action ``pdf``)."""
+    row = _mine(TeacherQuiz, qid)
+    key = request.args.get("key") == "1"
+    lang = i18n.current_lang()
+    data = worksheet_pdf(_checked(row, ruleset), lang, key, title=_sheet_title(row, ruleset, key))
+    return _attachment(data, "application/pdf", _download_name(row, ruleset, f"{'key' if key else 'worksheet'}-{lang}", "pdf"))
+
+
+@bp.post("/quizzes/<int:qid>/import")
+@login_required
+def import_file(qid: int):
+    """Add the questions of a quiz file (uploaded or pasted) to the quiz, after the same checks as
+    ``tutor check`` (structure, then every question by the engine); problems are listed beside
+    the field as ``Line N: message`` and nothing is added."""
+    row = _mine(TeacherQuiz, qid)
+    form = ImportForm(prefix="import")
+    if not form.validate():
+        return quiz(qid, imported=form, status=400)
+    upload = form.upload.data
+    field_ = form.text
+    text = form.text.data or ""
+    if upload is not None and getattr(upload, "filename", ""):
+        field_ = form.upload
+        raw = upload.read(200001)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            field_.errors = [_("The file is not UTF-8 text.")]
+            return quiz(qid, imported=form, status=400)
+    if not text.strip():
+        form.text.errors = [_("Choose a quiz file or paste its text.")]
+        return quiz(qid, imported=form, status=400)
+    try:
+        found = import_quiz(text, "quiz.yaml")
+    except ContentError as e:
+        field_.errors = [_("Line %(n)s: %(message)s", n=i18n.fmt_number(p.line), message=p.message)
+                         for p in e.problems[:20]]
+        return quiz(qid, imported=form, status=400)
+    questions = _questions(row)
+    if not found.questions:
+        field_.errors = [_("This file has no questions.")]
+        return quiz(qid, imported=form, status=400)
+    if len(questions) + len(found.questions) > MAX_QUESTIONS:
+        field_.errors = [_("A quiz holds at most %(n)s questions.", n=i18n.fmt_number(MAX_QUESTIONS))]
+        return quiz(qid, imported=form, status=400)
+    added = imported_questions(found, {str(q.get("id")) for q in questions})
+    _save_questions(row, [*questions, *added])
+    return redirect(url_for("teach.quiz", qid=qid) + f"#question-{len(questions) + 1}")
 
 
 # ------------------------------------------------------------------------------------------ lessons
@@ -448,7 +600,11 @@ def classroom(cid: int):
                 assignment.ruleset, assignment.unit = what[1], int(what[2])
                 assignment.title = dict(options).get(form.what.data or "", "")
             if not form.what.errors:
-                write(lambda d: d.add(assignment))
+                def work(d):
+                    d.add(assignment)
+                    d.flush()
+                    C.add_fingerprints(d, assignment)
+                write(work)
                 return redirect(url_for("teach.classroom", cid=cid))
         status = 400
     members = db.scalars(select(Membership).where(Membership.classroom_id == cid).order_by(Membership.id)).all()
@@ -530,10 +686,14 @@ def results(cid: int, aid: int):
         learners.append({"m": m, "got": got, "total": total, "cells": cells,
                          "done": sum(1 for c in cells if c["answered"])})
     stats = []
+    db = get_session()
     for s in C.question_stats(questions, attempts):
         q = questions[s.n - 1]
+        r = ratings.question_rating(db, C.rating_ref(a, q), exercise_of(q))
         stats.append({"s": s, "kind": _kind_label(q["kind"]),
-                      "wrong": C.given_text(q, s.wrong) if s.wrong_count else None})
+                      "wrong": C.given_text(q, s.wrong) if s.wrong_count else None,
+                      "rating": i18n.fmt_number(round(r.rating)), "rd": i18n.fmt_number(round(r.rd)),
+                      "rated": r.games})
     weak = []
     for w in C.weak_spots(attempts):
         try:
