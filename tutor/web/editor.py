@@ -393,6 +393,7 @@ def check(scenario: object, expect: object = None, kind: str | None = None, key:
     and graded by the engine exactly as when the question is saved, and a key the engine disagrees
     with (or cannot read) is an error at ``expect``. Never raises for any JSON value.
     """
+    typed_key = key
     errors = _Errors()
     out: dict[str, Any] = {"ok": False, "answer": None, "why": [], "facts": [], "errors": errors, "error": None,
                            "you": YOU, "leaders": []}
@@ -441,8 +442,8 @@ def check(scenario: object, expect: object = None, kind: str | None = None, key:
     out.update(answer=public, why=why, facts=_facts(public, ctx), leaders=_leaders(scenario, public, info, players))
     if expect is not None:
         _check_key(expect, public, errors, ctx)
-    if key is not None and key.strip() and k is not None and not errors:
-        _check_typed_key(scenario, k.name, key, errors)
+    if typed_key is not None and typed_key.strip() and k is not None and not errors:
+        _check_typed_key(scenario, k.name, typed_key, errors)
     return _done(out)
 
 

@@ -1,0 +1,242 @@
+"""The teacher's journey wired together (issue 8): class-quiz questions refused by the stateless
+endpoints (however the scenario is written), the teacher quiz's exports, worksheets and import,
+a typed answer key judged live by the table editor's check, and Glicko-2 ratings in the class
+statistics. Every test that writes runs on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+
+import pytest
+import yaml
+from lxml import etree
+from sqlalchemy import select
+from test_teach import (  # noqa: F401 - app is a fixture
+    PASSWORDS,
+    TRICK,
+    add_authored,
+    add_generated,
+    answer,
+    app,
+    assign,
+    join,
+    login,
+    new_class,
+    new_quiz,
+    post,
+    quiz_doc,
+)
+from web_support import csrf_of, expected, form_for, wrong_value
+
+from tutor.export.files import check_document, same_value
+from tutor.solve.fingerprint import fingerprint
+from tutor.web.authoring import exercise_of, files_of
+from tutor.web.db import ClassFingerprint, TeacherQuiz
+
+pytestmark = pytest.mark.both_databases
+
+
+def _teacher_quiz(app):
+    t = login(app.test_client(), "ana")
+    qid = new_quiz(t, "Trumps and tricks")
+    assert add_authored(t, qid, TRICK, "3", points="4").status_code == 302
+    assert add_generated(t, qid, seed=7, points=2).status_code == 302
+    return t, qid
+
+
+# ------------------------------------------------------------------------------ fingerprints
+
+def test_fingerprint_is_canonical():
+    hand = {"ruleset": "hokm", "ask": "legal-plays", "trump": "S", "hand": ["QH", "4H", "KS"], "trick": ["10H"]}
+    same = {"ruleset": "hokm", "ask": "legal-plays", "trump": "s", "hand": ["ks", "QH", "4H"], "trick": ["10H"],
+            "options": {}}
+    assert fingerprint(hand) == fingerprint(same) and re.fullmatch(r"[0-9a-f]{64}", fingerprint(hand) or "")
+    # the order of a trick counts: it is another question
+    assert fingerprint(TRICK) != fingerprint({**TRICK, "trick": ["2S", "AD", "KD", "JS"]})
+    assert fingerprint({**TRICK, "leader": 0}) == fingerprint(TRICK)  # a default written out
+    assert fingerprint({**TRICK, "leader": 1}) != fingerprint(TRICK)
+    assert fingerprint({"ruleset": "hokm"}) is None and fingerprint([1]) is None
+
+
+def test_stateless_endpoints_refuse_class_questions(app):
+    t, qid = _teacher_quiz(app)
+    generated = quiz_doc(app, qid)["questions"][1]["scenario"]
+    learner = app.test_client()
+    assert learner.post("/api/v1/solve", json=TRICK).status_code == 200  # not yet a class question
+    cid, code = new_class(t)
+    aid = assign(t, cid, qid)
+    with app.app_context():
+        db = app.extensions["tutor_db"]()
+        stored = db.scalars(select(ClassFingerprint).where(ClassFingerprint.assignment_id == aid)
+                            .order_by(ClassFingerprint.position)).all()
+        assert [(f.position, f.fingerprint) for f in stored] == [(1, fingerprint(TRICK)), (2, fingerprint(generated))]
+        db.close()
+    join(learner, code, "Zari")
+    reordered = {**generated, "hand": list(reversed(generated["hand"])), "options": {}}
+    lowered = {**TRICK, "trick": [c.lower() for c in TRICK["trick"]], "leader": 0}
+    for scenario in (TRICK, lowered, generated, reordered):
+        r = learner.post("/api/v1/solve", json=scenario)
+        assert r.status_code == 403, scenario
+        assert r.get_json()["error"]["code"] == "class-question" and "winner" not in r.get_json()
+        r = learner.post("/api/v1/table/check", json={"scenario": scenario, "lang": "fa"})
+        assert r.status_code == 403 and r.get_json()["error"]["code"] == "class-question"
+        assert "answer" not in r.get_json()
+    # another situation is answered as before
+    other = {**TRICK, "trick": ["2S", "AD", "KD", "JS"]}
+    assert learner.post("/api/v1/solve", json=other).get_json()["winner"] == 3
+    # the Ask the rules page: 403, the message beside the field, no answer
+    page = learner.get("/en/ask").text
+    r = learner.post("/en/ask", data={"csrf_token": csrf_of(page), "scenario": json.dumps(reordered)})
+    assert r.status_code == 403 and "a question of a class quiz" in r.text and "The engine's answer" not in r.text
+    # the teacher authoring on the editor is not refused
+    r = t.post("/api/v1/table/check", json={"scenario": TRICK, "kind": "trick-winner", "key": "3"})
+    assert r.status_code == 200 and r.get_json()["ok"] is True
+    # the OpenAPI document lists the code
+    doc = learner.get("/api/v1/openapi.json").get_json()
+    assert "class-question" in json.dumps(doc["paths"]["/api/v1/solve"]["post"]["responses"]["403"])
+
+
+def test_a_typed_key_is_judged_live_at_the_key(app):
+    t = login(app.test_client(), "ana")
+    r = t.post("/api/v1/table/check", json={"scenario": TRICK, "kind": "trick-winner", "key": "2", "lang": "en"})
+    body = r.get_json()
+    assert r.status_code == 200 and body["ok"] is False
+    assert body["errors"]["expect"].startswith("The engine disagrees with this key. Its answer:")
+    assert body["answer"]["winner"] == 3  # the engine's answer is still shown on the table
+    # the same message as on save
+    qid = new_quiz(t)
+    saved = add_authored(t, qid, TRICK, "2")
+    assert saved.status_code == 400 and "The engine disagrees with this key" in saved.text
+    assert t.post("/api/v1/table/check", json={"scenario": TRICK, "key": "3"}).status_code == 400  # key needs kind
+    ok = t.post("/api/v1/table/check", json={"scenario": TRICK, "kind": "trick-winner", "key": "3"}).get_json()
+    assert ok["ok"] is True and ok["errors"] == {}
+
+
+# ------------------------------------------------------------------------------ export / import
+
+def test_stored_teacher_quizzes_are_valid_quiz_files(app):
+    _t, qid = _teacher_quiz(app)
+    doc = quiz_doc(app, qid)
+    files = files_of(doc)
+    assert [r for r, _d in files] == ["hokm"]
+    quiz = check_document(files[0][1])
+    assert [q.points for q in quiz.questions] == [4, 2]
+
+
+def _pdf_text(data: bytes, tmp_path) -> str:
+    assert data.startswith(b"%PDF-")
+    path = tmp_path / "x.pdf"
+    path.write_bytes(data)
+    assert shutil.which("pdftotext"), "poppler-utils (pdftotext) is needed"
+    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
+
+
+def test_teacher_quiz_downloads(app, tmp_path):
+    t, qid = _teacher_quiz(app)
+    doc = quiz_doc(app, qid)
+    page = t.get(f"/fa/teach/quizzes/{qid}?sheet=te").text
+    for path in (f"/te/teach/quizzes/{qid}/worksheet/hokm", f"/te/teach/quizzes/{qid}/worksheet/hokm/pdf",
+                 f"/te/teach/quizzes/{qid}/export/hokm/moodle.xml", f"/fa/teach/quizzes/{qid}/export/hokm.yaml"):
+        assert f'href="{path}' in page, path
+    assert 'class="pdf-link"' in page and "worksheet.js" in page and 'class="pdf-status"' in page
+    # YAML: the stored questions, value for value (points too)
+    r = t.get(f"/en/teach/quizzes/{qid}/export/hokm.yaml")
+    assert r.status_code == 200 and "attachment" in r.headers["Content-Disposition"]
+    back = yaml.safe_load(r.text)
+    assert back["ruleset"] == "hokm" and same_value(back["questions"], doc["questions"])
+    # Moodle XML: two questions, keyed by the engine, grades = points
+    r = t.get(f"/en/teach/quizzes/{qid}/export/hokm/moodle.xml")
+    root = etree.fromstring(r.data)
+    questions = [q for q in root.findall("question") if q.get("type") != "category"]
+    assert len(questions) == 2
+    assert [q.findtext("defaultgrade") for q in questions] == ["4", "2"]
+    assert questions[0].get("type") == "multichoice"
+    right = [a.findtext("text") for a in questions[0].findall("answer") if float(a.get("fraction")) > 0]
+    assert right == ["your left-hand opponent — jack of spades"]  # seat 3 wins with the jack of trumps
+    r = t.get(f"/en/teach/quizzes/{qid}/export/hokm/gift.txt")
+    assert r.status_code == 200 and r.text.count("::") >= 4 and "$CATEGORY:" in r.text
+    # worksheet and key in Persian: right to left, the progress script, the key's reasons
+    r = t.get(f"/fa/teach/quizzes/{qid}/worksheet/hokm")
+    assert 'dir="rtl"' in r.text and "worksheet.js" in r.text and "Trumps and tricks" in r.text
+    assert 'class="key-box"' not in r.text
+    key = t.get(f"/fa/teach/quizzes/{qid}/worksheet/hokm?key=1").text
+    assert key.count('class="key-box"') == 2 and key.count('class="reasons"') == 2 and 'dir="rtl"' in key
+    text = " ".join(_pdf_text(t.get(f"/en/teach/quizzes/{qid}/worksheet/hokm/pdf").data, tmp_path).split())
+    assert "Trumps and tricks" in text and "highest trump" not in text
+    key_text = " ".join(_pdf_text(t.get(f"/en/teach/quizzes/{qid}/worksheet/hokm/pdf?key=1").data, tmp_path).split())
+    assert "Trumps and tricks: answer key" in key_text and "Jack of spades is the highest trump" in key_text
+    # isolation: another teacher gets 404 for every one; a visitor is sent to log in
+    bob = login(app.test_client(), "bob")
+    visitor = app.test_client()
+    for path in (f"/en/teach/quizzes/{qid}/export/hokm.yaml", f"/en/teach/quizzes/{qid}/export/hokm/moodle.xml",
+                 f"/en/teach/quizzes/{qid}/export/hokm/gift.txt", f"/en/teach/quizzes/{qid}/worksheet/hokm",
+                 f"/en/teach/quizzes/{qid}/worksheet/hokm/pdf?key=1"):
+        assert bob.get(path).status_code == 404, path
+        r = visitor.get(path)
+        assert r.status_code == 302 and "/teach/login" in r.headers["Location"], path
+    assert t.get(f"/en/teach/quizzes/{qid}/export/trinidad.yaml").status_code == 404  # no question of that game
+
+
+def test_import_a_quiz_file(app):
+    t, qid = _teacher_quiz(app)
+    text = t.get(f"/en/teach/quizzes/{qid}/export/hokm.yaml").text
+    other = new_quiz(t, "Copy")
+    r = post(t, f"/en/teach/quizzes/{other}/import", {"import-text": text}, page=f"/en/teach/quizzes/{other}")
+    assert r.status_code == 302, r.text
+    a, b = quiz_doc(app, qid)["questions"], quiz_doc(app, other)["questions"]
+    assert same_value(a, b)
+    # an upload, into the same quiz: ids already there get fresh ones
+    from io import BytesIO
+    url = f"/en/teach/quizzes/{other}/import"
+    token = csrf_of(t.get(f"/en/teach/quizzes/{other}").text)
+    r = t.post(url, data={"csrf_token": token, "import-upload": (BytesIO(text.encode()), "quiz.yaml")},
+               content_type="multipart/form-data")
+    assert r.status_code == 302
+    b = quiz_doc(app, other)["questions"]
+    assert len(b) == 4 and len({q["id"] for q in b}) == 4
+    # a wrong key: the engine's problem beside the field, with its line; nothing added
+    bad = text.replace('"winner": 3', '"winner": 1', 1)
+    assert bad != text
+    line = next(i for i, ln in enumerate(bad.splitlines(), 1) if '"winner": 1' in ln)
+    r = post(t, url, {"import-text": bad}, page=f"/en/teach/quizzes/{other}")
+    assert r.status_code == 400
+    error = re.search(r'id="import-text-error"[^>]*>([^<]*)<', r.text).group(1)
+    assert error.startswith(f"Line {line}:"), error
+    assert len(quiz_doc(app, other)["questions"]) == 4
+    r = post(t, url, {"import-text": "ruleset: hokm\nquestions: [\n"}, page=f"/en/teach/quizzes/{other}")
+    assert r.status_code == 400 and 'id="import-text-error"' in r.text
+    assert login(app.test_client(), "bob").post(url).status_code in (400, 404)
+
+
+# ------------------------------------------------------------------------------ ratings
+
+def test_class_statistics_show_glicko2_ratings(app):
+    t, qid = _teacher_quiz(app)
+    cid, code = new_class(t)
+    aid = assign(t, cid, qid)
+    doc = quiz_doc(app, qid)
+    ex2 = exercise_of(doc["questions"][1])
+    for name, seat, right in (("Zari", "0", False), ("Omid", "3", True), ("Sara", "1", False)):
+        c = app.test_client()
+        join(c, code, name)
+        answer(c, cid, aid, 1, {"seat": seat})
+        answer(c, cid, aid, 1, {"seat": "3"})  # a second try does not rate again
+        answer(c, cid, aid, 2, form_for(ex2, expected(ex2) if right else wrong_value(ex2, expected(ex2))))
+    page = t.get(f"/en/teach/classes/{cid}/assignments/{aid}").text
+    assert "Rating (Glicko-2)" in page
+    cells = re.findall(r'<td class="rating">([^<]*)', page)
+    assert len(cells) == 2
+    ratings = [int(c.split("±")[0].replace(",", "").strip()) for c in cells]
+    # two of three first tries wrong: both questions rated above the prior of difficulty 1
+    from tutor.web.ratings import prior
+    assert all(r > prior(1).rating for r in ratings), (ratings, prior(1))
+    with app.app_context():
+        from tutor.web.db import QuestionRating
+        db = app.extensions["tutor_db"]()
+        row = db.get(QuestionRating, f"class:{aid}:{doc['questions'][0]['id']}")
+        assert (row.attempts, row.right) == (3, 1)
+        db.close()
+    assert TeacherQuiz and PASSWORDS
