@@ -14,13 +14,12 @@ import pytest
 import yaml
 from lxml import etree
 from sqlalchemy import select
-from test_teach import (  # noqa: F401 - app is a fixture
+from test_teach import (
     PASSWORDS,
     TRICK,
     add_authored,
     add_generated,
     answer,
-    app,
     assign,
     join,
     login,
@@ -29,14 +28,28 @@ from test_teach import (  # noqa: F401 - app is a fixture
     post,
     quiz_doc,
 )
-from web_support import csrf_of, expected, form_for, wrong_value
+from web_support import csrf_of, dispose, expected, form_for, make_app, wrong_value
 
 from tutor.export.files import check_document, same_value
 from tutor.solve.fingerprint import fingerprint
+from tutor.web.accounts import add_teacher
 from tutor.web.authoring import exercise_of, files_of
-from tutor.web.db import ClassFingerprint, TeacherQuiz
+from tutor.web.db import ClassFingerprint
 
 pytestmark = pytest.mark.both_databases
+
+
+@pytest.fixture
+def app(tmp_path, app_database):
+    app = make_app(tmp_path, DATABASE_URL=app_database)
+    with app.app_context():
+        db = app.extensions["tutor_db"]()
+        for name, pw in PASSWORDS.items():
+            add_teacher(db, name, pw)
+        db.commit()
+        db.close()
+    yield app
+    dispose(app)
 
 
 def _teacher_quiz(app):
@@ -239,4 +252,3 @@ def test_class_statistics_show_glicko2_ratings(app):
         row = db.get(QuestionRating, f"class:{aid}:{doc['questions'][0]['id']}")
         assert (row.attempts, row.right) == (3, 1)
         db.close()
-    assert TeacherQuiz and PASSWORDS

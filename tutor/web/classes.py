@@ -52,16 +52,30 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from tutor.content.exercise import Exercise
-
-from .authoring import answer_text, exercise_of
 from tutor.solve.fingerprint import fingerprint
 
+from .authoring import answer_text, exercise_of
 from .db import Assignment, ClassAttempt, ClassFingerprint, Classroom, Membership, get_session, now
 from .exercises import Verdict
 
-__all__ = ["CLASS_QUESTION", "CODE_ALPHABET", "CODE_LENGTH", "QuestionStats", "add_fingerprints",
-           "is_class_question", "rating_ref", "WeakSpot", "class_exercise", "csv_rows",
-           "first_attempts", "new_code", "question_stats", "record", "score", "weak_spots"]
+__all__ = [
+    "CLASS_QUESTION",
+    "CODE_ALPHABET",
+    "CODE_LENGTH",
+    "QuestionStats",
+    "WeakSpot",
+    "add_fingerprints",
+    "class_exercise",
+    "csv_rows",
+    "first_attempts",
+    "is_class_question",
+    "new_code",
+    "question_stats",
+    "rating_ref",
+    "record",
+    "score",
+    "weak_spots",
+]
 
 #: Join codes: letters and digits that are not mistaken for one another (no 0/O, 1/I/L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"

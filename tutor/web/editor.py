@@ -393,7 +393,6 @@ def check(scenario: object, expect: object = None, kind: str | None = None, key:
     and graded by the engine exactly as when the question is saved, and a key the engine disagrees
     with (or cannot read) is an error at ``expect``. Never raises for any JSON value.
     """
-    typed_key = key
     errors = _Errors()
     out: dict[str, Any] = {"ok": False, "answer": None, "why": [], "facts": [], "errors": errors, "error": None,
                            "you": YOU, "leaders": []}
@@ -416,9 +415,9 @@ def check(scenario: object, expect: object = None, kind: str | None = None, key:
         errors.add("ask", _("This kind of question does not take this game and question."))
     model = ask.model
     known = {"ruleset", "ask", "options", "players", "target", *model.model_fields}
-    for key in scenario:
-        if key not in known:
-            errors.add(str(key)[:40], _("%(name)s is not a field of this question.", name=str(key)[:30]))
+    for field in scenario:
+        if field not in known:
+            errors.add(str(field)[:40], _("%(name)s is not a field of this question.", name=str(field)[:30]))
     found = _limits(info, scenario, errors)
     players = found[0].players if found else info.default_players
     ctx: i18n.ReasonContext = {"you": YOU, "players": players, "ruleset": info.name}
@@ -442,8 +441,8 @@ def check(scenario: object, expect: object = None, kind: str | None = None, key:
     out.update(answer=public, why=why, facts=_facts(public, ctx), leaders=_leaders(scenario, public, info, players))
     if expect is not None:
         _check_key(expect, public, errors, ctx)
-    if typed_key is not None and typed_key.strip() and k is not None and not errors:
-        _check_typed_key(scenario, k.name, typed_key, errors)
+    if key is not None and key.strip() and k is not None and not errors:
+        _check_typed_key(scenario, k.name, key, errors)
     return _done(out)
 
 

@@ -17,7 +17,16 @@ from sqlalchemy.exc import IntegrityError
 from .. import classes as C
 from .. import exercises as X
 from .. import ratings
-from ..db import Assignment, ClassAttempt, Classroom, Membership, current_learner, get_session, learner_for_write, now
+from ..db import (
+    Assignment,
+    ClassAttempt,
+    Classroom,
+    Membership,
+    current_learner,
+    get_session,
+    learner_for_write,
+    now,
+)
 from ..forms import JoinForm
 from ..limits import limited
 from ..record import write

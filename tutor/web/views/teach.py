@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import secrets
 from datetime import datetime, time
-from typing import TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import segno
 from babel.dates import format_date as babel_date
@@ -34,10 +34,9 @@ from tutor.export.worksheet import worksheet_html, worksheet_pdf
 from tutor.rules import UnknownRulePoint
 from tutor.rules import get as rule_point
 
-from .. import accounts
+from .. import accounts, ratings
 from .. import classes as C
 from .. import exercises as X
-from .. import ratings
 from ..authoring import (
     MAX_QUESTIONS,
     FieldErrors,
@@ -412,7 +411,8 @@ def worksheet(qid: int, ruleset: str):
     key = request.args.get("key") == "1"
     page = worksheet_html(_checked(row, ruleset), i18n.current_lang(), key, title=_sheet_title(row, ruleset, key),
                           static=url_for("static", filename=""),
-                          pdf_href=url_for("teach.worksheet_pdf_view", qid=qid, ruleset=ruleset, **({"key": 1} if key else {})),
+                          pdf_href=url_for("teach.worksheet_pdf_view", qid=qid, ruleset=ruleset, key=1) if key
+                          else url_for("teach.worksheet_pdf_view", qid=qid, ruleset=ruleset),
                           key_href=None if key else url_for("teach.worksheet", qid=qid, ruleset=ruleset, key=1))
     return Response(page, mimetype="text/html")
 
@@ -440,9 +440,9 @@ def import_file(qid: int):
     if not form.validate():
         return quiz(qid, imported=form, status=400)
     upload = form.upload.data
-    field_ = form.text
+    field_: Any = form.text
     text = form.text.data or ""
-    if upload is not None and getattr(upload, "filename", ""):
+    if upload is not None and getattr(upload, "filename", None):
         field_ = form.upload
         raw = upload.read(200001)
         try:
