@@ -1,9 +1,11 @@
 """Teacher tools in Chromium (issue 8): the whole journey and axe-core on every teacher page.
 
-A teacher logs in, builds a quiz with one question authored from a pasted scenario (a wrong key
-is flagged first) and one generated question, creates a class and assigns the quiz; a learner
-joins with the code and a nickname and takes the quiz with one answer wrong; the teacher sees
-that wrong answer and the statistics and downloads the CSV. axe-core (axe-playwright-python)
+A teacher logs in, builds a quiz with one question authored on the table editor by keyboard (a
+wrong key is flagged live beside the key and again on save) and one generated question, creates a
+class and assigns the quiz; a learner joins with the code and a nickname and takes the quiz with
+one answer wrong; the teacher sees that wrong answer, the statistics with the questions' Glicko-2
+ratings, and downloads the CSV, the PDF worksheet and its key (their text read back with
+pdftotext) and the Moodle XML (parsed with lxml). The axe test authors from a pasted scenario. axe-core (axe-playwright-python)
 finds no violation on the teacher pages and the learner's class pages, in English and Persian.
 """
 
@@ -53,22 +55,63 @@ def _log_in(page: Page, base: str, name: str, lang: str = "en") -> None:
     expect(page).to_have_url(re.compile(rf"/{lang}/teach/$"))
 
 
-def _build(page: Page, base: str, app, title: str) -> tuple[int, int, str]:
-    """Quiz with an authored and a generated question, a class, the quiz assigned: (quiz, class, code)."""
+def _deal_on_table(page: Page) -> None:
+    """The trick of TRICK built on the table editor with the keyboard (and a click for the menus):
+    Hokm, who wins the trick, trump spades, the four cards placed from the picker in play order."""
+    from test_table_editor_browser import place, take_back, target
+
+    page.select_option("#kind", "trick-winner")
+    page.wait_for_function("document.querySelector('.table-editor').getAttribute('aria-busy') === null")
+    page.locator(".ed-controls select[data-key=ruleset]").select_option("hokm")
+    expect(page.locator(".ed-controls select[data-key=ask]")).to_have_value("trick-winner")
+    spades = page.locator(".ed-fields [data-field=trump] input[type=radio][value='S']")
+    spades.focus()
+    page.keyboard.press("Space")  # no trump chosen yet: Space checks the focused suit
+    expect(spades).to_be_checked()
+    for placed in page.locator(".ed-zone .ed-placed").all():  # whatever the editor started with
+        take_back(page, placed.get_attribute("data-key").removeprefix("placed-"))
+    target(page, "trick")
+    place(page, *TRICK["trick"])
+    page.wait_for_function("document.querySelector('.table-editor').getAttribute('aria-busy') === null")
+    expect(page.locator(".ed-answer dd[data-field=winner]")).to_have_text("your left-hand opponent")
+    scenario = json.loads(page.locator("textarea[name=scenario]").input_value())
+    assert scenario in (TRICK, {**TRICK, "leader": 0}), scenario
+
+
+def _build(page: Page, base: str, app, title: str, on_table: bool = False) -> tuple[int, int, str]:
+    """Quiz with an authored and a generated question, a class, the quiz assigned: (quiz, class, code).
+    ``on_table``: the authored question is built on the table editor, its wrong key flagged live."""
     page.fill("#quiz-title", title)
     page.get_by_role("button", name="New quiz").click()
     qid = int(re.search(r"/quizzes/(\d+)", page.url).group(1))
-    page.select_option("#kind", "trick-winner")
-    page.fill("#scenario", json.dumps(TRICK))
+    if on_table:
+        _deal_on_table(page)
+    else:
+        page.select_option("#kind", "trick-winner")
+        page.fill("#scenario", json.dumps(TRICK))
     page.fill("#key", "0")  # wrong: the jack of spades (seat 3) wins
+    if on_table:  # flagged live, beside the key, before saving
+        page.locator("#key").press("Tab")
+        live = page.locator("#key ~ .field-error.expect-error")
+        expect(live).to_contain_text("The engine disagrees with this key")
+        expect(page.locator("#key")).to_have_attribute("aria-invalid", "true")
     page.get_by_role("button", name="Check and add").click()
     error = page.locator("#key-error")
     expect(error).to_contain_text("The engine disagrees with this key")
     expect(page.locator("#key")).to_have_attribute("aria-invalid", "true")
     assert _doc(app, qid)["questions"] == []
+    if on_table:  # the form came back with the scenario: the editor draws it again
+        page.wait_for_function("document.querySelector('.table-editor').getAttribute('aria-busy') === null")
+        expect(page.locator(".ed-zone[data-field=trick] .ed-placed")).to_have_count(4)
     page.fill("#key", "3")
+    if on_table:
+        page.locator("#key").press("Tab")
+        expect(page.locator("#key ~ .field-error.expect-error")).to_have_text("")
+        expect(page.locator(".ed-answer dd[data-field=winner]")).to_have_text("your left-hand opponent")
     page.get_by_role("button", name="Check and add").click()
     expect(page.locator("#question-1")).to_contain_text("Trick winner")
+    if on_table:
+        assert _doc(app, qid)["questions"][0]["scenario"] in (TRICK, {**TRICK, "leader": 0})
     page.select_option("#g-ruleset", "hokm")
     page.select_option("#g-gkind", "legal-cards")
     page.fill("#g-seed", "11")
@@ -99,7 +142,7 @@ def test_teacher_journey(page: Page, live, browser):
     base, app = live
     _teacher(app, "journey")
     _log_in(page, base, "journey")
-    qid, cid, code = _build(page, base, app, "Trumps")
+    qid, cid, code = _build(page, base, app, "Trumps", on_table=True)
     doc = _doc(app, qid)
     ex2 = exercise_of(doc["questions"][1])
 
@@ -129,7 +172,7 @@ def test_teacher_journey(page: Page, live, browser):
     expect(row.locator("td.good")).to_have_count(1)
     stats = page.locator(".stats-table tbody tr")
     expect(stats.nth(0).locator("td").nth(1)).to_have_text("0%")   # share correct of Q1
-    expect(stats.nth(0).locator("td").nth(3)).to_contain_text("Winner:")  # most common wrong answer
+    expect(stats.nth(0).locator("td").nth(4)).to_contain_text("Winner:")  # most common wrong answer
     expect(stats.nth(1).locator("td").nth(2)).to_have_text("100%")  # facility of Q2
     expect(page.locator(".weak")).to_contain_text("H")
     with page.expect_download() as dl:
@@ -137,6 +180,44 @@ def test_teacher_journey(page: Page, live, browser):
     rows = list(csv.DictReader(io.StringIO(dl.value.path().read_text(encoding="utf-8"))))
     assert [(r["learner"], r["question"], r["first_correct"]) for r in rows] == [("Zari", "1", "no"), ("Zari", "2", "yes")]
     assert json.loads(rows[0]["first_answer"]) == 0
+    expect(stats.nth(0).locator("td.rating")).to_contain_text("±")  # the Glicko-2 rating beside the shares
+
+    # the quiz's worksheet, its answer key (PDF, built while a status says so) and the Moodle XML
+    page.goto(f"{base}/en/teach/quizzes/{qid}")
+    prompts = [" ".join(t.split()) for t in page.locator(".q-prompt").all_inner_texts()]
+    assert len(prompts) == 2 and all(prompts)
+    downloads = page.locator("#downloads")
+    with page.expect_download() as dl:
+        downloads.get_by_role("link", name="Worksheet (PDF)").click()
+    expect(page.locator(".pdf-status")).to_have_text("The PDF is ready.")
+    sheet = _pdf_text(dl.value.path())
+    assert "Trumps" in sheet and all(p in sheet for p in prompts), (prompts, sheet[:400])
+    assert "highest trump" not in sheet  # no key on the worksheet
+    with page.expect_download() as dl:
+        downloads.get_by_role("link", name="Answer key (PDF)").click()
+    key = _pdf_text(dl.value.path())
+    assert "Trumps: answer key" in key and all(p in key for p in prompts)
+    assert "Jack of spades is the highest trump" in key  # the engine's reason for question 1
+    with page.expect_download() as dl:
+        downloads.get_by_role("link", name="Moodle XML").click()
+    from lxml import etree
+    root = etree.fromstring(dl.value.path().read_bytes())
+    questions = [q for q in root.findall("question") if q.get("type") != "category"]
+    assert [q.findtext("idnumber") for q in questions] == [q["id"] for q in doc["questions"]]
+    right = [a.findtext("text") for a in questions[0].findall("answer") if float(a.get("fraction")) > 0]
+    assert right == ["your left-hand opponent — jack of spades"]
+
+
+def _pdf_text(path) -> str:
+    """The text of a PDF (poppler's pdftotext), spaces and line ends folded to one space."""
+    import shutil
+    import subprocess
+
+    data = path.read_bytes()
+    assert data.startswith(b"%PDF-")
+    assert shutil.which("pdftotext"), "poppler-utils (pdftotext) is needed"
+    out = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    return " ".join(out.split())
 
 
 @pytest.mark.parametrize("lang", ["en", "fa"])
