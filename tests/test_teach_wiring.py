@@ -96,6 +96,7 @@ def test_stateless_endpoints_refuse_class_questions(app):
         assert r.get_json()["error"]["code"] == "class-question" and "winner" not in r.get_json()
         r = learner.post("/api/v1/table/check", json={"scenario": scenario, "lang": "fa"})
         assert r.status_code == 403 and r.get_json()["error"]["code"] == "class-question"
+        assert r.get_json()["error"]["message"].startswith("این وضعیت پرسشی از آزمون کلاس است")
         assert "answer" not in r.get_json()
     # another situation is answered as before
     other = {**TRICK, "trick": ["2S", "AD", "KD", "JS"]}

@@ -11,10 +11,12 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, current_app, jsonify, request, url_for
+from flask_babel import gettext as _
 from flask_login import current_user
 
 from tutor import i18n
 from tutor.content.kinds import KINDS
+from tutor.content.kinds.base import N_
 from tutor.engine.errors import show
 from tutor.solve import answer as solve_answer
 from tutor.solve.schema import ERROR_CODES
@@ -42,16 +44,17 @@ def _error(code: str, message: str, status: int = 400):
     return resp
 
 
-#: The message of a 403 ``class-question``.
-CLASS_QUESTION_MESSAGE = ("This situation is a question of a class quiz: answer it on your class's page, "
+#: The message of a 403 ``class-question`` (the same words as the "Ask the rules" page's).
+CLASS_QUESTION_MESSAGE = N_("This situation is a question of a class quiz: answer it on your class's page, "
                           "where your answer is recorded.")
 
 
-def _refuse_class_question(scenario: object):
+def _refuse_class_question(scenario: object, translated: bool = False):
     """A 403 ``class-question`` response when ``scenario`` is a class-quiz question
-    (:func:`tutor.web.classes.is_class_question`), else None."""
+    (:func:`tutor.web.classes.is_class_question`), else None. ``translated``: the message in the
+    request's language (the table editor's), else in English (the contract's messages)."""
     if C.is_class_question(get_session(), scenario):
-        return _error(C.CLASS_QUESTION, CLASS_QUESTION_MESSAGE, 403)
+        return _error(C.CLASS_QUESTION, _(CLASS_QUESTION_MESSAGE) if translated else CLASS_QUESTION_MESSAGE, 403)
     return None
 
 
@@ -226,7 +229,7 @@ def table_check():
         raise BadInput("key must be a string of at most 2000 characters, sent with kind.", "bad-field")
     _check_lang(body)
     if not getattr(current_user, "is_authenticated", False):  # a logged-in teacher authors class questions on the editor
-        refused = _refuse_class_question(body["scenario"])
+        refused = _refuse_class_question(body["scenario"], translated=True)
         if refused is not None:
             return refused
     return jsonify(check_table(body["scenario"], expect, kind, key))

@@ -22,6 +22,7 @@ from .. import classes as C
 from ..db import get_session
 from ..editor import check, editor_config
 from ..limits import limited
+from .api import CLASS_QUESTION_MESSAGE
 
 bp = Blueprint("ask", __name__, url_prefix="/<lang>")
 
@@ -51,8 +52,7 @@ def answer():
                                error=_("This is not JSON: check the brackets, commas and quotes.")), 400
     if C.is_class_question(get_session(), scenario):
         return render_template("ask.html", value=text, result=None,
-                               error=_("This situation is a question of a class quiz: answer it on your "
-                                       "class's page, where your answer is recorded.")), 403
+                               error=_(CLASS_QUESTION_MESSAGE)), 403
     result = check(scenario)
     labels = _labels(scenario)
     errors = [(labels.get(path.split("[")[0].split(".")[0], ""), message) for path, message in result["errors"].items()]
