@@ -253,3 +253,49 @@ def test_class_statistics_show_glicko2_ratings(app):
         row = db.get(QuestionRating, f"class:{aid}:{doc['questions'][0]['id']}")
         assert (row.attempts, row.right) == (3, 1)
         db.close()
+
+
+def test_the_fingerprints_revision_fills_in_quizzes_assigned_before_it(tmp_path):
+    """A database at the teacher revision with a quiz already assigned: upgrading stores the
+    fingerprints of its questions, so the refusal holds for it too."""
+    import sqlalchemy as sa
+
+    from tutor.migrations import upgrade
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    assert upgrade(url, "teacher")[1] == "teacher"
+    engine = sa.create_engine(url)
+    generated = {"ruleset": "hokm", "ask": "legal-plays", "trump": "C", "hand": ["3S", "QD", "3H"], "trick": ["9H"]}
+    doc = {"title": "Old", "questions": [{"id": "a", "kind": "trick-winner", "scenario": TRICK},
+                                         {"id": "b", "kind": "legal-cards", "scenario": generated}]}
+    with engine.begin() as c:
+        c.execute(sa.text("INSERT INTO teacher (id, name, password_hash, created_at) VALUES (1, 'ana', 'x', '2026-12-01')"))
+        c.execute(sa.text("INSERT INTO classroom (id, teacher_id, name, code, created_at) "
+                          "VALUES (1, 1, '7B', 'ABCDEFGH', '2026-12-01')"))
+        c.execute(sa.text("INSERT INTO assignment (id, classroom_id, title, quiz_doc, created_at) "
+                          "VALUES (5, 1, 'Old', :doc, '2026-12-01')"), {"doc": json.dumps(doc)})
+        c.execute(sa.text("INSERT INTO assignment (id, classroom_id, title, ruleset, unit, created_at) "
+                          "VALUES (6, 1, 'Unit', 'hokm', 1, '2026-12-01')"))
+    upgrade(url)
+    with engine.connect() as c:
+        rows = c.execute(sa.text("SELECT assignment_id, position, fingerprint FROM class_fingerprint "
+                                 "ORDER BY position")).all()
+    engine.dispose()
+    assert [tuple(r) for r in rows] == [(5, 1, fingerprint(TRICK)), (5, 2, fingerprint(generated))]
+
+
+def test_the_teacher_pdf_is_rate_limited(tmp_path, app_database):
+    app = make_app(tmp_path, DATABASE_URL=app_database, RATE_LIMITS={"pdf": "1/day"})
+    with app.app_context():
+        db = app.extensions["tutor_db"]()
+        add_teacher(db, "ana", PASSWORDS["ana"])
+        db.commit()
+        db.close()
+    try:
+        t, qid = _teacher_quiz(app)
+        assert t.get(f"/en/teach/quizzes/{qid}/worksheet/hokm/pdf").status_code == 200
+        r = t.get(f"/en/teach/quizzes/{qid}/worksheet/hokm/pdf?key=1")
+        assert r.status_code == 429 and int(r.headers["Retry-After"]) > 0
+        assert t.get(f"/en/teach/quizzes/{qid}/worksheet/hokm?key=1").status_code == 200  # the page is not limited
+    finally:
+        dispose(app)
