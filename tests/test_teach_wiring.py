@@ -217,8 +217,10 @@ def test_import_a_quiz_file(app):
     line = next(i for i, ln in enumerate(bad.splitlines(), 1) if '"winner": 1' in ln)
     r = post(t, url, {"import-text": bad}, page=f"/en/teach/quizzes/{other}")
     assert r.status_code == 400
-    error = re.search(r'id="import-text-error"[^>]*>([^<]*)<', r.text).group(1)
-    assert error.startswith(f"Line {line}:"), error
+    error = re.search(r'id="import-text-error"[^>]*>(.*?)</p>', r.text).group(1)
+    problems = re.findall(r'<span class="problem">(.*?)</span>', error)
+    assert problems and all(p.startswith("Line ") for p in problems), error
+    assert f'Line {line}: <bdi lang="en" dir="ltr">question' in error and "the engine says 3" in error, error
     assert len(quiz_doc(app, other)["questions"]) == 4
     r = post(t, url, {"import-text": "ruleset: hokm\nquestions: [\n"}, page=f"/en/teach/quizzes/{other}")
     assert r.status_code == 400 and 'id="import-text-error"' in r.text

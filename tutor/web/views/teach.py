@@ -456,8 +456,11 @@ def import_file(qid: int):
     try:
         found = import_quiz(text, "quiz.yaml")
     except ContentError as e:
-        field_.errors = [_("Line %(n)s: %(message)s", n=i18n.fmt_number(p.line), message=p.message)
-                         for p in e.problems[:20]]
+        # one problem a line; the checker's message (English, as `tutor check` gives it) kept
+        # left to right inside a right-to-left page
+        field_.errors = [Markup('<span class="problem">{}</span>').format(Markup(_(
+            "Line %(n)s: %(message)s", n=i18n.fmt_number(p.line),
+            message=Markup('<bdi lang="en" dir="ltr">{}</bdi>').format(p.message)))) for p in e.problems[:20]]
         return quiz(qid, imported=form, status=400)
     questions = _questions(row)
     if not found.questions:
