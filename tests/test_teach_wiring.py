@@ -301,3 +301,20 @@ def test_the_teacher_pdf_is_rate_limited(tmp_path, app_database):
         assert t.get(f"/en/teach/quizzes/{qid}/worksheet/hokm?key=1").status_code == 200  # the page is not limited
     finally:
         dispose(app)
+
+
+def test_a_quiz_of_two_games_exports_one_file_per_game(app):
+    t, qid = _teacher_quiz(app)
+    data = {"g-ruleset": "trinidad", "g-gkind": "turn-up", "g-difficulty": "1", "g-seed": "3", "g-points": "5",
+            "action": "add"}
+    assert post(t, f"/en/teach/quizzes/{qid}/generated", data, page=f"/en/teach/quizzes/{qid}").status_code == 302
+    doc = quiz_doc(app, qid)
+    assert [r for r, _d in files_of(doc)] == ["hokm", "trinidad"]
+    page = t.get(f"/en/teach/quizzes/{qid}").text
+    assert page.count('class="download-group"') == 2 and "1 question" in page and "2 questions" in page
+    hokm = yaml.safe_load(t.get(f"/en/teach/quizzes/{qid}/export/hokm.yaml").text)
+    trinidad = yaml.safe_load(t.get(f"/en/teach/quizzes/{qid}/export/trinidad.yaml").text)
+    assert same_value(hokm["questions"] + trinidad["questions"], doc["questions"])
+    assert trinidad["ruleset"] == "trinidad" and trinidad["questions"][0]["points"] == 5
+    sheet = t.get(f"/en/teach/quizzes/{qid}/worksheet/trinidad").text
+    assert "<h1>Trumps and tricks · All Fours (Trinidad)</h1>" in sheet
