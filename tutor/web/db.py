@@ -49,6 +49,7 @@ __all__ = [
     "learner_for_write",
     "make_engine",
     "now",
+    "session_anon",
 ]
 
 
@@ -222,6 +223,12 @@ def _close_session(_exc) -> None:
 def _session_anon() -> str | None:
     anon = session.get("learner")
     return anon if isinstance(anon, str) and 0 < len(anon) <= 64 else None
+
+
+def session_anon() -> str | None:
+    """The learner id (anonymous, random) of this request's session cookie, or None: for a query
+    that joins the learner table instead of looking the learner up first."""
+    return _session_anon()
 
 
 def _new_anon() -> str:

@@ -121,7 +121,7 @@ def _template_globals() -> dict[str, Any]:
         "LANGUAGES": LANGUAGES,
         "NATIVE_NAMES": NATIVE_NAMES,
         "num": i18n.fmt_number,
-        "four_colour": request.cookies.get("suits") == "4",
+        "four_colour": request.cookies.get("suits") == "4",  # views.common.four_colour
         "lang_url": lang_url,
     }
 

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from .. import exercises as X
 from ..db import Attempt, current_learner, get_session, id_from_request
 from ..limits import limited
-from ..record import mark_step_done, record_answer, step_states
+from ..pagecache import cached, csrf_placeholder
+from ..record import mark_step_done, record_answer, step_progress, step_states
 from ..security import BadInput
-from .common import RULESET_NAMES, exercise_context, ruleset_name
+from .common import RULESET_NAMES, exercise_context, four_colour, ruleset_name
 
 bp = Blueprint("lessons", __name__, url_prefix="/<lang>/learn")
 
@@ -61,11 +62,26 @@ def _attempt_for(attempt_id: str | None, ref_prefix: str):
 
 @bp.get("/<ruleset>/<step_id>")
 def step(ruleset: str, step_id: str, error_for: str | None = None, error: str | None = None, status: int = 200):
+    """A lesson step. Before an answer (no ``?a=``, no form error) the page is the same for every
+    learner at the same point (done or not, which exercises were solved), so it is kept rendered
+    (:mod:`tutor.web.pagecache`); with a verdict or an error it is rendered for the request."""
     lp = _path_or_404(ruleset)
     s = lp.get(step_id)
     if s is None:
         abort(404)
+    done, solved = step_progress(step_id)
+    solved = solved & {e.id for e in s.exercises}
+    if error is None and not request.args:
+        key = ("step", g.lang, four_colour(), ruleset, step_id, done, tuple(sorted(solved)))
+        return cached(key, lambda: _render_step(lp, s, done, solved, None, None, None,
+                                                csrf_token=csrf_placeholder)), status
     attempt = _attempt_for(request.args.get("a"), f"lesson:{step_id}:")
+    return _render_step(lp, s, done, solved, attempt, error_for, error), status
+
+
+def _render_step(lp, s, done: bool, solved: frozenset[str], attempt, error_for: str | None, error: str | None,
+                 **extra) -> str:
+    ruleset, step_id = lp.ruleset, s.id
     parts = []
     for part, item in s.parts():
         if part == "html":
@@ -78,14 +94,11 @@ def step(ruleset: str, step_id: str, error_for: str | None = None, error: str | 
         ctx = exercise_context(item, ref, verdict=verdict,
                                error=error if error_for == item.id else None)
         parts.append({"exercise": ctx})
-    states = step_states(ruleset)
-    st = states.get(step_id)
     i = lp.index(step_id)
     return render_template(
         "step.html", ruleset=ruleset, game=ruleset_name(ruleset), step=s, parts=parts,
         prev=lp.previous_step(step_id), next=lp.next_step(step_id), position=i + 1, total=len(lp),
-        done=bool(st and st.done), solved=set(st.solved or []) if st else set(),
-    ), status
+        done=done, solved=solved, **extra)
 
 
 @bp.post("/<ruleset>/<step_id>/<ex_id>")

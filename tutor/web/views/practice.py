@@ -10,19 +10,20 @@ from __future__ import annotations
 import random
 import secrets
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from tutor.content.kinds import KINDS, kinds_for
 
 from .. import exercises as X
-from ..db import Attempt, Quiz, current_learner, get_session, learner_for_write
+from ..db import Attempt, Learner, Quiz, get_session, learner_for_write, session_anon
 from ..limits import limited
+from ..pagecache import cached, csrf_placeholder
 from ..record import mistakes_of, record_answer
 from ..review import REPLAY_SIZE
 from ..security import BadInput
-from .common import RULESET_NAMES, exercise_context, ruleset_name
+from .common import RULESET_NAMES, exercise_context, four_colour, ruleset_name
 
 bp = Blueprint("practice", __name__, url_prefix="/<lang>")
 
@@ -138,12 +139,18 @@ def replay():
     return redirect(url_for("practice.question", token=quiz.token, n=1))
 
 
+#: :func:`_quiz`'s query, built once.
+_QUIZ_OF_LEARNER = (select(Quiz).join(Learner, Learner.id == Quiz.learner_id)
+                    .where(Quiz.token == bindparam("token"), Learner.anon_id == bindparam("anon")))
+
+
 def _quiz(token: str) -> Quiz:
-    learner = current_learner()
-    if learner is None or len(token) > 32:
+    """The current learner's quiz of ``token`` (one query, the learner joined), else 404."""
+    anon = session_anon()
+    if anon is None or len(token) > 32:
         abort(404)
-    quiz = get_session().scalar(select(Quiz).where(Quiz.token == token))
-    if quiz is None or quiz.learner_id != learner.id:
+    quiz = get_session().scalar(_QUIZ_OF_LEARNER, {"token": token, "anon": anon})
+    if quiz is None:
         abort(404)
     return quiz
 
@@ -164,11 +171,25 @@ def _attempts(quiz: Quiz) -> dict[int | None, list[Attempt]]:
 
 @bp.get("/quiz/<token>/<int:n>")
 def question(token: str, n: int, error: str | None = None, status: int = 200):
+    """One question. Its exercise form is the same for every learner who meets this question in
+    the same language and suit colours, so it is kept rendered (:mod:`tutor.web.pagecache`, the
+    form's action, which holds the quiz's token, put in per request); with a form error it is
+    rendered for the request."""
     quiz = _quiz(token)
     ref, ex = _item(quiz, n)
-    ctx = exercise_context(ex, ref, error=error)
-    return render_template("question.html", quiz=quiz, n=n, total=len(quiz.refs), game=_game(quiz, ex),
-                           action=url_for("practice.answer", token=token, n=n), x=ctx), status
+    action = url_for("practice.answer", token=token, n=n)
+    page = {"quiz": quiz, "n": n, "total": len(quiz.refs), "game": _game(quiz, ex), "action": action}
+    if error is None:
+        html = cached(("question", ref, g.lang, four_colour()),
+                      lambda: render_template("_exercise_form.html", x=exercise_context(ex, ref),
+                                              action=_ACTION, csrf_token=csrf_placeholder),
+                      {_ACTION: action})
+        return render_template("question.html", x=None, x_html=html, **page), status
+    return render_template("question.html", x=exercise_context(ex, ref, error=error), **page), status
+
+
+#: Stands for a question form's action in the kept HTML (the action holds the quiz's token).
+_ACTION = "/quiz-action-placeholder"
 
 
 def _game(quiz: Quiz, ex) -> str:
