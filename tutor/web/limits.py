@@ -149,10 +149,17 @@ def apply(app: Flask) -> None:
         if actions is None or endpoint in done:
             continue
         done.add(endpoint)
+        wrapped: Callable = view
         for action in actions:
             if chosen[action].lower() != "off":
-                counts = ACTIONS[action].counts
                 limit = limiter.shared_limit(chosen[action], scope=action, key_func=ACTIONS[action].key,
-                                             exempt_when=None if counts is None else (lambda c=counts: not c()))
-                view = limit(view)
-        app.view_functions[endpoint] = view
+                                             exempt_when=_exempt_when(ACTIONS[action].counts))
+                wrapped = limit(wrapped)
+        app.view_functions[endpoint] = wrapped
+
+
+def _exempt_when(counts: Callable[[], bool] | None) -> Callable[[], bool] | None:
+    """Flask-Limiter's ``exempt_when`` for an action that counts only some requests."""
+    if counts is None:
+        return None
+    return lambda: not counts()
