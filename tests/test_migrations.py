@@ -60,12 +60,12 @@ def _old_main_database(path: Path) -> str:
 # ------------------------------------------------------------------------------------------ schema
 
 def test_first_revision_is_the_schema_main_made(tmp_path):
-    """A new database at head has exactly the tables and indexes main's create_all made (same DDL)."""
+    """A new database at the baseline has exactly the tables and indexes main's create_all made
+    (same DDL); later revisions add to it."""
     old = tmp_path / "old.sqlite3"
     _old_main_database(old)
     new = tmp_path / "new.sqlite3"
-    assert upgrade(f"sqlite:///{new}") == (None, head())
-    assert head() == "0001"
+    assert upgrade(f"sqlite:///{new}", "0001") == (None, "0001")
     assert _schema(new) == _schema(old)
     assert len(_schema(new)) == 16  # 5 tables, 11 indexes
 
@@ -92,9 +92,11 @@ def test_database_from_before_migrations_upgrades_in_place(tmp_path):
     assert current(url) is None
     with pytest.raises(SchemaNotCurrent):
         make_app(tmp_path)
-    assert upgrade(url) == (None, head())  # found the tables: stamped, not created again
-    assert upgrade(url) == (head(), head())
+    assert upgrade(url, "0001") == (None, "0001")  # found the tables: stamped, not created again
     assert _schema(tmp_path / "test.sqlite3") == before
+    assert upgrade(url) == ("0001", head())  # later revisions add to them
+    assert upgrade(url) == (head(), head())
+    assert _schema(tmp_path / "test.sqlite3") >= before
     app = make_app(tmp_path)
     with app.app_context():
         s = app.extensions["tutor_db"]()

@@ -188,7 +188,7 @@ def create_app(config: dict | None = None, *, content: ContentStore | None = Non
     private_sqlite_file(app.config["DATABASE_URL"])
 
     from . import db, lang, limits, reqlog, security
-    from .views import api, lessons, main, practice, progress
+    from .views import api, device, lessons, main, practice, progress
 
     db.init_app(app)
     app.extensions["tutor_content"] = content or ContentStore.load()
@@ -200,6 +200,7 @@ def create_app(config: dict | None = None, *, content: ContentStore | None = Non
     app.register_blueprint(lessons.bp)
     app.register_blueprint(practice.bp)
     app.register_blueprint(progress.bp)
+    app.register_blueprint(device.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
     limits.init_app(app)  # after the blueprints: it wraps the views marked with limits.limited

@@ -38,6 +38,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sess
 __all__ = [
     "Attempt",
     "Base",
+    "DeviceCode",
     "Learner",
     "Mistake",
     "Quiz",
@@ -157,6 +158,23 @@ class Mistake(Base):
     card: Mapped[dict | None] = mapped_column(JSON, default=None)
     due: Mapped[datetime | None] = mapped_column(DateTime, default=None, index=True)
     streak: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+
+
+class DeviceCode(Base):
+    """A learner's personal code to continue on another device (:mod:`tutor.web.views.device`).
+
+    Only ``code_hash`` is kept: the SHA-256 of the code, hex (the code is 128 random bits, so a
+    plain hash cannot be reversed by trying codes). A learner has at most one code that is not
+    revoked: making a new one revokes the old. ``revoked_at`` set: refused from then on.
+    """
+
+    __tablename__ = "device_code"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    learner_id: Mapped[int] = mapped_column(ForeignKey("learner.id"), index=True)
+    code_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
 
 
 def _sqlite_pragmas(busy_ms: int):
