@@ -101,3 +101,17 @@ def test_the_cache_is_bounded_and_can_be_turned_off(tmp_path):
     assert c.get(f"/en/learn/hokm/{step.id}").status_code == 200
     assert c.get(f"/en/learn/hokm/{step.id}").status_code == 200
     assert len(off.extensions["tutor_page_cache"]) == 0
+
+
+def test_the_practice_setup_page_is_kept_per_game_chosen(app):
+    a, b = app.test_client(), app.test_client()
+    pa = a.get("/en/practice/?game=all-fours").get_data(as_text=True)
+    pb = b.get("/en/practice/?game=all-fours").get_data(as_text=True)
+    assert app.extensions["tutor_page_cache"].hits >= 1
+    assert csrf_of(pa) != csrf_of(pb) and pa.replace(csrf_of(pa), "T") == pb.replace(csrf_of(pb), "T")
+    hokm = a.get("/en/practice/?game=hokm").get_data(as_text=True)
+    assert re.search(r'value="all-fours"[^>]*checked', pa) and re.search(r'value="hokm"[^>]*checked', hokm)
+    # a form error is rendered for the request, not kept
+    r = a.post("/en/practice/", data={"csrf_token": csrf_of(pa), "game": "hokm", "count": "7"})
+    assert r.status_code == 400 and 'role="alert"' in r.get_data(as_text=True)
+    assert not any('role="alert"' in html for html in app.extensions["tutor_page_cache"]._data.values())

@@ -66,10 +66,17 @@ def setup(error: str | None = None, status: int = 200):
     ruleset = request.args.get("game", RULESET_NAMES[0])
     if ruleset not in RULESET_NAMES:
         ruleset = RULESET_NAMES[0]
-    games = [(r, ruleset_name(r)) for r in RULESET_NAMES]
-    kinds = {r: [(k, _(KINDS[k].prompt), _kind_name(k)) for k in RULESET_KINDS[r]] for r in RULESET_NAMES}
-    return render_template("practice.html", games=games, selected=ruleset, kinds=kinds, counts=COUNTS,
-                           error=error), status
+    def render(**extra) -> str:
+        games = [(r, ruleset_name(r)) for r in RULESET_NAMES]
+        kinds = {r: [(k, _(KINDS[k].prompt), _kind_name(k)) for k in RULESET_KINDS[r]] for r in RULESET_NAMES}
+        return render_template("practice.html", games=games, selected=ruleset, kinds=kinds, counts=COUNTS,
+                               error=error, **extra)
+
+    # the same page for everyone (no error; at most ?game=): kept rendered (tutor.web.pagecache)
+    if error is None and request.method == "GET" and set(request.args) <= {"game"} and len(request.full_path) < 100:
+        return cached(("setup", g.lang, four_colour(), request.full_path),
+                      lambda: render(csrf_token=csrf_placeholder)), status
+    return render(), status
 
 
 def _kind_name(kind: str) -> str:
