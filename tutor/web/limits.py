@@ -79,7 +79,7 @@ ACTIONS: dict[str, Action] = {
                            "GET /api/v1/exercises/gen:... and the answers to them, per address: each new "
                            "generated exercise costs the engine up to a third of a second", generated_ref),
     "login": Action("5/minute;20/hour", by_address, "logging in (per address; no view yet)"),
-    "redeem": Action("5/minute;20/hour", by_address, "redeeming a code (per address; no view yet)"),
+    "redeem": Action("5/minute;20/hour", by_address, "redeeming a personal code on the device page (per address)"),
 }
 
 _MARK = "_tutor_limit"

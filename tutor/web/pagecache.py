@@ -100,11 +100,16 @@ def cached(key: Hashable, render: Callable[[], str], fill: Mapping[str, str] | N
     cache = page_cache()
     html = cache.get(key)
     if html is None:
-        html = render()
+        depth = g.get("tutor_caching", 0)
+        g.tutor_caching = depth + 1  # fragments kept inside this rendering keep the placeholder
+        try:
+            html = render()
+        finally:
+            g.tutor_caching = depth
         if _real_token() in html:  # the request's own token got in: do not keep
-            return Markup(_fill(html, fill))
+            return Markup(_fill(html, fill, depth == 0))
         cache.put(key, html)
-    return Markup(_fill(html, fill))
+    return Markup(_fill(html, fill, g.get("tutor_caching", 0) == 0))
 
 
 def _real_token() -> str:
@@ -114,8 +119,10 @@ def _real_token() -> str:
     return token
 
 
-def _fill(html: str, fill: Mapping[str, str] | None) -> str:
-    if _CSRF in html:
+def _fill(html: str, fill: Mapping[str, str] | None, token: bool = True) -> str:
+    """``html`` with the values of ``fill`` put in, and (``token``: not inside the rendering of a
+    larger kept page) the request's CSRF token."""
+    if token and _CSRF in html:
         html = html.replace(_CSRF, _real_token())
     for placeholder, value in (fill or {}).items():
         html = html.replace(placeholder, value)

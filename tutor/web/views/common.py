@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from flask import url_for
+from markupsafe import Markup
 
 from tutor import i18n
 from tutor.content.exercise import Exercise
@@ -14,7 +15,7 @@ from tutor.engine.rulesets import RULESETS
 from .. import exercises as X
 from ..table import build_table, players_of
 
-__all__ = ["RULESET_NAMES", "exercise_context", "four_colour", "ruleset_name", "safe_next"]
+__all__ = ["RULESET_NAMES", "exercise_context", "exercise_form", "four_colour", "ruleset_name", "safe_next"]
 
 
 def ruleset_name(ruleset: str) -> str:
@@ -76,6 +77,24 @@ def exercise_context(ex: Exercise, ref: str, verdict: X.Verdict | None = None, e
     if verdict is not None:
         ctx.update(feedback_context(ex, verdict))
     return ctx
+
+
+#: Stands for an exercise form's action in the kept HTML (a quiz question's action holds the quiz's token).
+_ACTION = "/exercise-action-placeholder"
+
+
+def exercise_form(ex: Exercise, ref: str, action: str) -> Markup:
+    """The question form of an exercise before it is answered (no verdict, no error), posting to
+    ``action``: the same for every learner in the same language and suit colours, so rendered once
+    and kept (:mod:`tutor.web.pagecache`), the action and the CSRF token put in per request."""
+    from flask import g, render_template
+
+    from ..pagecache import cached, csrf_placeholder
+
+    return cached(("exercise", ref, g.lang, four_colour()),
+                  lambda: render_template("_exercise_form.html", x=exercise_context(ex, ref), action=_ACTION,
+                                          csrf_token=csrf_placeholder),
+                  {_ACTION: action})
 
 
 def feedback_context(ex: Exercise, verdict: X.Verdict) -> dict:

@@ -11,7 +11,7 @@ from ..limits import limited
 from ..pagecache import cached, csrf_placeholder
 from ..record import mark_step_done, record_answer, step_progress, step_states
 from ..security import BadInput
-from .common import RULESET_NAMES, exercise_context, four_colour, ruleset_name
+from .common import RULESET_NAMES, exercise_context, exercise_form, four_colour, ruleset_name
 
 bp = Blueprint("lessons", __name__, url_prefix="/<lang>/learn")
 
@@ -91,9 +91,12 @@ def _render_step(lp, s, done: bool, solved: frozenset[str], attempt, error_for: 
         verdict = None
         if attempt is not None and attempt.exercise_ref == ref:
             verdict = X.grade(item, attempt.given)
-        ctx = exercise_context(item, ref, verdict=verdict,
-                               error=error if error_for == item.id else None)
-        parts.append({"exercise": ctx})
+        mine = error if error_for == item.id else None
+        if verdict is None and mine is None:  # the question form alone: kept rendered
+            action = url_for("lessons.answer", ruleset=ruleset, step_id=step_id, ex_id=item.id)
+            parts.append({"form": exercise_form(item, ref, action), "id": item.id})
+            continue
+        parts.append({"exercise": exercise_context(item, ref, verdict=verdict, error=mine)})
     i = lp.index(step_id)
     return render_template(
         "step.html", ruleset=ruleset, game=ruleset_name(ruleset), step=s, parts=parts,

@@ -23,7 +23,7 @@ from ..pagecache import cached, csrf_placeholder
 from ..record import mistakes_of, record_answer
 from ..review import REPLAY_SIZE
 from ..security import BadInput
-from .common import RULESET_NAMES, exercise_context, four_colour, ruleset_name
+from .common import RULESET_NAMES, exercise_context, exercise_form, four_colour, ruleset_name
 
 bp = Blueprint("practice", __name__, url_prefix="/<lang>")
 
@@ -187,16 +187,8 @@ def question(token: str, n: int, error: str | None = None, status: int = 200):
     action = url_for("practice.answer", token=token, n=n)
     page = {"quiz": quiz, "n": n, "total": len(quiz.refs), "game": _game(quiz, ex), "action": action}
     if error is None:
-        html = cached(("question", ref, g.lang, four_colour()),
-                      lambda: render_template("_exercise_form.html", x=exercise_context(ex, ref),
-                                              action=_ACTION, csrf_token=csrf_placeholder),
-                      {_ACTION: action})
-        return render_template("question.html", x=None, x_html=html, **page), status
+        return render_template("question.html", x=None, x_html=exercise_form(ex, ref, action), **page), status
     return render_template("question.html", x=exercise_context(ex, ref, error=error), **page), status
-
-
-#: Stands for a question form's action in the kept HTML (the action holds the quiz's token).
-_ACTION = "/quiz-action-placeholder"
 
 
 def _game(quiz: Quiz, ex) -> str:
