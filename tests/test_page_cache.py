@@ -135,5 +135,6 @@ def test_a_feedback_page_takes_the_other_exercises_from_the_cache(app):
     feedback = c.get(r.headers["Location"]).get_data(as_text=True)
     assert cache.hits > hits
     assert "Not quite" in feedback
-XX
+    assert f'action="{url}/{second.id}"' in feedback
+    assert len(_tokens(feedback)) == 1 and csrf_placeholder() not in _tokens(feedback)  # one token, the request's
     assert csrf_placeholder() not in feedback
