@@ -103,12 +103,12 @@ class Server(NamedTuple):
         return total / os.sysconf("SC_CLK_TCK")
 
 
-@contextmanager
 #: Seconds gunicorn has to answer /healthz after it is started (each worker loads all the content;
 #: on a 2-core machine shared with other work, 30 s was not always enough).
 START_SECONDS = 90
 
 
+@contextmanager
 def gunicorn_server(env: dict[str, str], workers: int = 2, log_path: str | None = None,
                     migrate: bool = True) -> Iterator[Server]:
     """Migrate the database of ``env`` (``tutor db upgrade``, the deploy step; unless ``migrate``
