@@ -9,10 +9,11 @@ own CPU time per request. Four requests are timed, each beside ``GET /healthz`` 
   answered on it before;
 * ``question page`` — ``GET`` the first question of a practice quiz of that learner;
 * ``answer (fetch)`` — the answer to that step's exercise as the page's script sends it with
-  ``fetch``: a ``multipart/form-data`` POST of the form's fields (the CSRF token among them), with
-  ``Accept: application/json`` and ``X-Requested-With: fetch``; it writes the attempt and the
-  learner's progress in one transaction, as every answer does (the response is what the app
-  answers to such a post today: the redirect to the feedback, not followed);
+  ``fetch``: a ``multipart/form-data`` POST of the form's fields (``new FormData(form)``, the CSRF
+  token among them) with the headers ``X-Tutor-Fetch: 1`` and ``Accept: text/html``; it writes the
+  attempt and the learner's progress in one transaction, as every answer does. The response is
+  the exercise's section with the verdict (200) where the app answers such a post in place, else
+  the redirect to the feedback (302, not followed);
 * ``progress page (10,000 attempts)`` — ``GET`` the progress page of a second learner seeded with
   10,000 attempts over lesson and generated exercises, 16% of them wrong (their mistakes queue
   holds one review card per exercise answered wrong).
@@ -88,14 +89,14 @@ def seed_learner(app: Any, anon: str, attempts: int = HEAVY_ATTEMPTS, seed: int 
     return len(wrong)
 
 
-def _timed(fn: Callable[[], Any], batch: int, expect: int) -> float:
+def _timed(fn: Callable[[], Any], batch: int, expect: tuple[int, ...]) -> float:
     times = []
     for _ in range(batch):
         t0 = time.perf_counter()
         status = fn()
         times.append(time.perf_counter() - t0)
-        if status != expect:
-            raise RuntimeError(f"a timed request answered {status}, not {expect}")
+        if status not in expect:
+            raise RuntimeError(f"a timed request answered {status}, not {' or '.join(map(str, expect))}")
     return statistics.median(times)
 
 
@@ -134,7 +135,7 @@ def _measure(app: Any, repeats: int, batch: int, attempts: int) -> dict[str, Any
     token = found.group(1)
     fields = dict(KINDS[ex.kind].form_fields(ex, kinds.expected_answer(ex)[0]), csrf_token=token)
     answer_url = f"{step_url}/{ex.id}"
-    fetch_headers = {"Accept": "application/json", "X-Requested-With": "fetch"}
+    fetch_headers = {"X-Tutor-Fetch": "1", "Accept": "text/html"}  # as tutor.js sends an answer
 
     def answer() -> int:
         return c.post(answer_url, data=dict(fields), content_type="multipart/form-data",
@@ -155,20 +156,20 @@ def _measure(app: Any, repeats: int, batch: int, attempts: int) -> dict[str, Any
         "answer (fetch)": answer,
         "progress page (10,000 attempts)": lambda: heavy.get("/en/progress/").status_code,
     }
-    expect = {"answer (fetch)": 302}
+    expect = {"answer (fetch)": (200, 302)}  # the section in place, or the redirect without it
     health = lambda: c.get("/healthz").status_code  # noqa: E731
     for name, fn in runs.items():  # warm-up: imports, compiled templates, caches
-        _timed(fn, 2, expect.get(name, 200))
-    _timed(health, 20, 200)
+        _timed(fn, 2, expect.get(name, (200,)))
+    _timed(health, 20, (200,))
     ratios: dict[str, list[float]] = {p: [] for p in PAGES}
     costs: dict[str, list[float]] = {p: [] for p in PAGES}
     healths = []
     for _ in range(max(1, repeats)):
-        h = _timed(health, batch, 200)
+        h = _timed(health, batch, (200,))
         healths.append(h)
         for name, fn in runs.items():
             t = _timed(fn, batch if name != "progress page (10,000 attempts)" else max(3, batch // 10),
-                       expect.get(name, 200))
+                       expect.get(name, (200,)))
             costs[name].append(t)
             ratios[name].append(t / h)
     return {"healthz us": 1e6 * statistics.median(healths),
