@@ -188,7 +188,7 @@ def create_app(config: dict | None = None, *, content: ContentStore | None = Non
     private_sqlite_file(app.config["DATABASE_URL"])
 
     from . import accounts, db, lang, limits, reqlog, security
-    from .views import api, ask, classes, lessons, main, play, practice, progress, rules, teach, worksheet
+    from .views import api, ask, classes, device, lessons, main, play, practice, progress, rules, teach, worksheet
 
     db.init_app(app)
     app.extensions["tutor_content"] = content or ContentStore.load()
@@ -204,6 +204,7 @@ def create_app(config: dict | None = None, *, content: ContentStore | None = Non
     app.register_blueprint(worksheet.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(ask.bp)
+    app.register_blueprint(device.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(teach.bp)
     app.register_blueprint(classes.bp)

@@ -41,8 +41,12 @@ def _add_lang(endpoint: str, values: dict[str, Any]) -> None:
 
     if "lang" in values or not endpoint:
         return
-    rule_args = current_app.url_map._rules_by_endpoint.get(endpoint)
-    if rule_args and any("lang" in r.arguments for r in rule_args):
+    takes = current_app.extensions.setdefault("tutor_lang_endpoints", {})  # endpoint -> has a lang prefix
+    has_lang = takes.get(endpoint)
+    if has_lang is None:
+        rule_args = current_app.url_map._rules_by_endpoint.get(endpoint)
+        has_lang = takes[endpoint] = bool(rule_args and any("lang" in r.arguments for r in rule_args))
+    if has_lang:
         values["lang"] = g.get("lang", "en")
 
 
@@ -123,7 +127,7 @@ def _template_globals() -> dict[str, Any]:
         "LANGUAGES": LANGUAGES,
         "NATIVE_NAMES": NATIVE_NAMES,
         "num": i18n.fmt_number,
-        "four_colour": request.cookies.get("suits") == "4",
+        "four_colour": request.cookies.get("suits") == "4",  # views.common.four_colour
         "lang_url": lang_url,
     }
 

@@ -34,8 +34,8 @@ from flask import Flask, request, session
 from flask_limiter import Limiter
 from limits import parse_many
 
-__all__ = ["ACTIONS", "Action", "apply", "by_address", "by_learner", "env_name", "init_app", "limit_of",
-           "limited"]
+__all__ = ["ACTIONS", "Action", "apply", "by_address", "by_learner", "env_name", "generated_ref", "init_app",
+           "limit_of", "limited"]
 
 F = TypeVar("F", bound=Callable)
 
@@ -59,6 +59,13 @@ class Action:
     default: str
     key: Callable[[], str]
     what: str
+    #: Whether this request counts (None: every request of the marked views does).
+    counts: Callable[[], bool] | None = None
+
+
+def generated_ref() -> bool:
+    """Whether the request names a generated exercise (``gen:...``), made on demand by the engine."""
+    return str((request.view_args or {}).get("ref", "")).startswith("gen:")
 
 
 ACTIONS: dict[str, Action] = {
@@ -73,7 +80,10 @@ ACTIONS: dict[str, Action] = {
                           "the table editor's live answers, POST /api/v1/table/check, and the no-script "
                           "Ask the rules form (per address)"),
     "login": Action("5/minute;20/hour", by_address, "teachers logging in and signing up (per address)"),
-    "redeem": Action("5/minute;20/hour", by_address, "joining a class with its code (per address)"),
+    "redeem": Action("5/minute;20/hour", by_address, "joining a class with its code, and redeeming a personal code on the device page (per address)"),
+    "api-generate": Action("5/second;120/minute", by_address,
+                           "GET /api/v1/exercises/gen:... and the answers to them, per address: each new "
+                           "generated exercise costs the engine up to a third of a second", generated_ref),
 }
 
 _MARK = "_tutor_limit"
@@ -84,13 +94,15 @@ def env_name(action: str) -> str:
     return "TUTOR_LIMIT_" + action.upper().replace("-", "_")
 
 
-def limited(action: str) -> Callable[[F], F]:
-    """Mark a view as one of ``action``'s requests (KeyError for an action not in ACTIONS)."""
-    if action not in ACTIONS:  # fail at import for a misspelt action
-        raise KeyError(f"no rate-limited action {action!r}: add it to ACTIONS")
+def limited(*actions: str) -> Callable[[F], F]:
+    """Mark a view as one of each of ``actions``' requests (KeyError for an action not in ACTIONS);
+    a view may draw on several budgets, e.g. ``@limited("api-answer", "api-generate")``."""
+    for action in actions:
+        if action not in ACTIONS:  # fail at import for a misspelt action
+            raise KeyError(f"no rate-limited action {action!r}: add it to ACTIONS")
 
     def mark(view: F) -> F:
-        setattr(view, _MARK, action)
+        setattr(view, _MARK, actions)
         return view
     return mark
 
@@ -137,10 +149,21 @@ def apply(app: Flask) -> None:
     chosen: dict[str, str] = app.extensions["tutor_limits"]
     done: set[str] = app.extensions["tutor_limited"]
     for endpoint, view in list(app.view_functions.items()):
-        action = getattr(view, _MARK, None)
-        if action is None or endpoint in done:
+        actions = getattr(view, _MARK, None)
+        if actions is None or endpoint in done:
             continue
         done.add(endpoint)
-        if chosen[action].lower() != "off":
-            limit = limiter.shared_limit(chosen[action], scope=action, key_func=ACTIONS[action].key)
-            app.view_functions[endpoint] = limit(view)  # type: ignore[assignment]
+        wrapped: Callable = view
+        for action in actions:
+            if chosen[action].lower() != "off":
+                limit = limiter.shared_limit(chosen[action], scope=action, key_func=ACTIONS[action].key,
+                                             exempt_when=_exempt_when(ACTIONS[action].counts))
+                wrapped = limit(wrapped)
+        app.view_functions[endpoint] = wrapped
+
+
+def _exempt_when(counts: Callable[[], bool] | None) -> Callable[[], bool] | None:
+    """Flask-Limiter's ``exempt_when`` for an action that counts only some requests."""
+    if counts is None:
+        return None
+    return lambda: not counts()
