@@ -1,0 +1,78 @@
+"""Attacks and careless input on the teacher tools, classes, play, practice and worksheets (found
+by the "breakit" pass): each test is one finding, kept so it cannot come back."""
+
+from __future__ import annotations
+
+import pytest
+from web_support import csrf_of
+
+from test_teach import TRICK, add_authored, add_generated, app, assign, join, login, new_class, new_quiz  # noqa: F401
+
+pytestmark = pytest.mark.both_databases
+
+HUGE = ("2147483648", "9223372036854775808", "99999999999999999999999999")
+
+
+def _class_quiz(app):  # noqa: F811
+    ana = login(app.test_client(), "ana")
+    qid = new_quiz(ana)
+    add_authored(ana, qid, TRICK, "JS")
+    add_generated(ana, qid, 3)
+    cid, code = new_class(ana)
+    aid = assign(ana, cid, qid)
+    learner = app.test_client()
+    join(learner, code, "zed")
+    return ana, learner, qid, cid, aid
+
+
+def test_ids_beyond_the_largest_row_key_are_404_not_500(app):  # noqa: F811
+    """Every ``<int:...>`` of a route is range-checked: an id past 2**31-1 (PostgreSQL integer) or
+    2**63 (SQLite) was a 500 on the teacher and class pages."""
+    ana, learner, qid, cid, aid = _class_quiz(app)
+    for big in HUGE:
+        for client, url in (
+                (ana, f"/en/teach/quizzes/{big}"), (ana, f"/en/teach/classes/{big}"),
+                (ana, f"/en/teach/lessons/{big}"), (ana, f"/en/teach/classes/{cid}/assignments/{big}"),
+                (ana, f"/en/teach/classes/{cid}/assignments/{big}/results.csv"),
+                (ana, f"/en/teach/classes/{big}/qr.svg"),
+                (ana, f"/en/teach/quizzes/{qid}/questions/{big}/preview"),
+                (learner, f"/en/classes/{cid}/assignments/{big}/"),
+                (learner, f"/en/classes/{big}/assignments/{aid}/1"),
+                (learner, f"/en/classes/{cid}/assignments/{aid}/{big}"),
+                (learner, f"/en/classes/{cid}/assignments/{aid}/{big}/feedback"),
+                (learner, f"/en/classes/{cid}/assignments/{big}/results"),
+                (learner, f"/en/learn/hokm/unit/{big}")):
+            r = client.get(url)
+            assert r.status_code == 404, (url, r.status_code)
+    # the largest key itself is still a route (404 because there is no such row)
+    assert ana.get("/en/teach/quizzes/2147483647").status_code == 404
+    assert ana.get(f"/en/teach/quizzes/{qid}").status_code == 200
+
+
+def test_a_nul_character_is_400_not_500(app):  # noqa: F811
+    """PostgreSQL cannot store NUL in text: a quiz title, class name or join code with one, or a
+    quiz token with one in the path, was a 500 there. Now 400 before any query, nothing written."""
+    ana, learner, qid, cid, aid = _class_quiz(app)
+    page = ana.get("/en/teach/").text
+    for url, data in (("/en/teach/quizzes/", {"quiz-title": "a\x00b"}),
+                      ("/en/teach/classes/", {"class-name": "\x00"})):
+        r = ana.post(url, data={"quiz-csrf_token" if "quiz" in url else "class-csrf_token": csrf_of(page),
+                                "csrf_token": csrf_of(page), **data})
+        assert r.status_code == 400, (url, r.status_code)
+        assert "NUL" in r.text
+    r = learner.post("/en/join", data={"csrf_token": csrf_of(learner.get("/en/join").text),
+                                      "code": "AB\x00CD", "nickname": "zed"})
+    assert r.status_code == 400
+    assert learner.get("/en/quiz/%00/1").status_code in (400, 404)
+    assert learner.get("/en/quiz/ab%00cd/results").status_code in (400, 404)
+    # the quizzes and classes are the ones made above, nothing half-written
+    home = ana.get("/en/teach/").text
+    assert home.count("/en/teach/quizzes/") >= 1 and "a\x00b" not in home
+
+
+def test_switching_language_on_a_play_page_with_lang_in_its_query(app):  # noqa: F811
+    """``/en/play/?lang=xx`` raised TypeError while building the language links (500)."""
+    client = app.test_client()
+    for url in ("/en/play/?lang=xx", "/fa/play/hokm?seed=1&lang=en"):
+        r = client.get(url)
+        assert r.status_code in (200, 302, 400), (url, r.status_code)
