@@ -96,3 +96,28 @@ def test_a_long_quiz_file_reports_each_question_at_its_own_line(tmp_path):
     assert (3, "quiz question: missing required field 'id'") in found
     assert (3 + 2 * 1999, "quiz question: missing required field 'id'") in found
     assert cli.main(["export", str(f), "-o", str(tmp_path / "out.yaml")]) == 2
+
+
+def test_a_nickname_loses_control_and_bidi_characters_and_stays_text_in_the_csv(app):  # noqa: F811
+    """A nickname with a right-to-left override, a bell and a formula: the override and the bell
+    are gone from the teacher's pages and the CSV (they reordered the results table and reached the
+    spreadsheet), the Persian zero-width non-joiner is kept, and the formula stays text."""
+    ana = login(app.test_client(), "ana")
+    qid = new_quiz(ana)
+    add_generated(ana, qid, 3)
+    cid, code = new_class(ana)
+    aid = assign(ana, cid, qid)
+    one, two, three = app.test_client(), app.test_client(), app.test_client()
+    join(one, code, "\u202eevil\u0007 kid")
+    join(two, code, "=HYPERLINK(\"http://x\")")
+    join(three, code, "\u0646\u0627\u0632\u200c\u06cc")
+    blank = app.test_client()
+    r = blank.post("/en/join", data={"csrf_token": csrf_of(blank.get("/en/join").text), "code": code,
+                                     "nickname": "\u202e\u200b\u0007"})
+    assert r.status_code == 400 and "Choose a nickname." in r.text
+    page = ana.get(f"/en/teach/classes/{cid}").text
+    assert "evil kid" in page and "\u202e" not in page and "\u0007" not in page
+    assert "\u0646\u0627\u0632\u200c\u06cc" in page
+    csv = ana.get(f"/en/teach/classes/{cid}/assignments/{aid}/results.csv").text
+    assert "\u202e" not in csv and "\u0007" not in csv
+    assert "'=HYPERLINK" in csv and ",=HYPERLINK" not in csv and "\n=HYPERLINK" not in csv
