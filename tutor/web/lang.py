@@ -113,6 +113,7 @@ def lang_url(target: str) -> str:
         try:
             # a played deal lives in its query string (views/play.py): keep it
             query: dict[str, Any] = request.args.to_dict() if endpoint.startswith("play.") else {}
+            query = {k: v for k, v in query.items() if k not in request.view_args and k != "lang"}
             return url_for(endpoint, **request.view_args, **query, lang=target)
         except BuildError:
             pass

@@ -34,8 +34,8 @@ from flask import Flask, request, session
 from flask_limiter import Limiter
 from limits import parse_many
 
-__all__ = ["ACTIONS", "Action", "apply", "by_address", "by_learner", "env_name", "generated_ref", "init_app",
-           "limit_of", "limited"]
+__all__ = ["ACTIONS", "Action", "apply", "by_address", "by_everyone", "by_learner", "env_name", "generated_ref",
+           "init_app", "limit_of", "limited"]
 
 F = TypeVar("F", bound=Callable)
 
@@ -49,6 +49,11 @@ def by_learner() -> str:
     """Budget key of the learner in the session cookie, else of the client address."""
     anon = session.get("learner")
     return f"learner:{anon}" if isinstance(anon, str) and anon else by_address()
+
+
+def by_everyone() -> str:
+    """One budget shared by every client (for work so heavy that the server as a whole needs a cap)."""
+    return "all"
 
 
 @dataclass(frozen=True)
@@ -76,6 +81,9 @@ ACTIONS: dict[str, Action] = {
     "api-answer": Action("10/second;300/minute", by_address,
                          "POST /api/v1/exercises/<id>/answer (per address)"),
     "pdf": Action("6/minute;60/hour", by_address, "worksheet and answer-key PDFs (per address; each takes seconds)"),
+    "pdf-all": Action("10/minute;300/hour", by_everyone,
+                      "worksheet and answer-key PDFs of all clients together (each takes about 2 s of CPU: "
+                      "many addresses must not tie up every worker)"),
     "table-check": Action("10/second;300/minute", by_address,
                           "the table editor's live answers, POST /api/v1/table/check, and the no-script "
                           "Ask the rules form (per address)"),
@@ -102,7 +110,7 @@ def limited(*actions: str) -> Callable[[F], F]:
             raise KeyError(f"no rate-limited action {action!r}: add it to ACTIONS")
 
     def mark(view: F) -> F:
-        setattr(view, _MARK, actions)
+        setattr(view, _MARK, (*actions, *getattr(view, _MARK, ())))  # stacked marks add up, top one first
         return view
     return mark
 
