@@ -52,3 +52,20 @@ def test_bench_prints_the_calls_beside_the_bare_ones(capsys):
     verdict = out.strip().splitlines()[-1]
     assert verdict.startswith("reason cost")
     assert status == (0 if "at most 10x" in verdict else 1)
+
+
+def test_bench_pages_prints_the_four_ratios(capsys):
+    """``tutor bench --pages`` times the four pages of issue 9 against /healthz in process and
+    prints one row each with its ratio (the figures depend on the machine: not asserted)."""
+    from tutor.pagebench import PAGES, TARGETS
+
+    status = main(["bench", "--pages", "--repeats", "1", "--requests", "3"])
+    out = capsys.readouterr().out
+    assert status == 0
+    rows = {line[5:39].strip(): line for line in out.splitlines() if line.startswith("page ")}
+    assert list(rows) == list(PAGES)
+    for name, line in rows.items():
+        ratio = float(line.split("ratio")[1].split()[0])
+        assert ratio > 0, line
+        assert ("target <=" in line) == (name in TARGETS), line
+    assert "10,000 attempts" in out and "review cards" in out

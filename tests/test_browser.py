@@ -84,9 +84,10 @@ def test_new_learner_lesson_step_and_quiz(page: Page, live, lang):
 
     # --- a five-question quiz with the second answer wrong
     page.goto(f"{base}/{lang}/practice/")
-    page.locator(f"label:has(> input[name=game][value='{ruleset}'])").click()
-    page.fill("input[name=seed]", "2024")
-    page.locator("form.setup button[type=submit]").click()
+    classic = "form.setup:not(.adaptive)"  # the practice page also offers adaptive practice
+    page.locator(f"{classic} label:has(> input[name=game][value='{ruleset}'])").click()
+    page.locator(f"{classic} input[name=seed]").fill("2024")
+    page.locator("form.setup:not(.adaptive) button[type=submit]").click()
     expect(page.locator(".quiz-head")).to_be_visible()
     token = page.url.split("/quiz/")[1].split("/")[0]
     with app.app_context():
@@ -178,7 +179,7 @@ def test_keyboard_only_card_selection(page: Page, live):
 def _quiz_of_refs(page: Page, base: str, app, lang: str, refs: list[str]) -> str:
     """Start a quiz in the page, then make it ask ``refs``; the quiz's URL prefix."""
     page.goto(f"{base}/{lang}/practice/")
-    page.locator("form.setup button[type=submit]").click()
+    page.locator("form.setup:not(.adaptive) button[type=submit]").click()
     expect(page.locator(".quiz-head")).to_be_visible()
     token = page.url.split("/quiz/")[1].split("/")[0]
     with app.app_context():

@@ -420,9 +420,10 @@ def test_every_learner_page_type_has_no_axe_violations(page: Page, live, lang):
     _axe_clean(page, "unit summary")
     # a quiz: question, feedback (wrong), results
     page.goto(f"{base}/{lang}/practice/")
-    page.locator("label:has(> input[name=game][value='hokm'])").click()
-    page.fill("input[name=seed]", "7")
-    page.locator("form.setup button[type=submit]").click()
+    classic = page.locator("form.setup:not(.adaptive)")  # the practice page also offers adaptive practice
+    classic.locator("label:has(> input[name=game][value='hokm'])").click()
+    classic.locator("input[name=seed]").fill("7")
+    classic.locator("button[type=submit]").click()
     expect(page.locator(".quiz-head")).to_be_visible()
     _axe_clean(page, "question")
     token = page.url.split("/quiz/")[1].split("/")[0]

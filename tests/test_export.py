@@ -424,3 +424,22 @@ def test_cli_export_and_its_errors(tmp_path):
     line = out.stderr.decode().strip().splitlines()[0]
     assert line.startswith(f"{bad}:") and "expect.legal" in line
     assert int(line.split(":")[1]) > 1
+
+
+def test_the_same_worksheet_pdf_is_built_once(monkeypatch):
+    """A PDF costs seconds: asked again with the same HTML it comes from the per-process store,
+    and another language (other HTML) is built anew."""
+    from tutor.export import worksheet as W
+
+    doc = quiz_document(_small("hokm"))
+    monkeypatch.setattr(W, "_PDFS", type(W._PDFS)())
+    first = W.worksheet_pdf(doc, "en")
+    import weasyprint
+
+    def refuse(*a, **k):
+        raise AssertionError("built again")
+
+    monkeypatch.setattr(weasyprint, "HTML", refuse)
+    assert W.worksheet_pdf(doc, "en") == first and first.startswith(b"%PDF")
+    with pytest.raises(AssertionError, match="built again"):
+        W.worksheet_pdf(doc, "fa")

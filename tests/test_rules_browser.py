@@ -64,6 +64,7 @@ def test_feedback_reason_link_leads_to_its_point(live, browser, lang):
             box.set_checked(want, force=True)
     section.locator("button[type=submit]").click()
     page.wait_for_load_state()
+    page.locator(f"#ex-{ex.id} details.explain > summary").click()  # closed after a wrong answer
     link = page.locator(f"#ex-{ex.id} ul.why a.rule-link").first
     link.scroll_into_view_if_needed()
     shot(page, f"feedback-linked-{lang}")

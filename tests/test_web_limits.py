@@ -209,3 +209,34 @@ def test_behind_a_proxy_the_forwarded_address_has_the_budget(tmp_path, monkeypat
     monkeypatch.setenv("TUTOR_PROXIES", "two")
     with pytest.raises(ConfigError, match="TUTOR_PROXIES must be a whole number from 0 to 10"):
         make_app(tmp_path / "bad")
+
+
+def test_generated_exercises_have_their_own_budget_and_lesson_ones_none(tmp_path, storage):
+    """GET /api/v1/exercises/gen:... makes an exercise with the engine (up to a third of a second
+    each for a new seed): 2/minute lets two through per address, then a JSON 429 with
+    Retry-After; lesson exercises (kept in memory) do not count, and the answer to a generated
+    exercise draws on the same budget."""
+    client = app_with(tmp_path, storage, **{"api-generate": "2/minute"}).test_client()
+    lesson_ref = X.ref_of(lesson_exercise("hokm", "trick-winner")[1])
+    assert [client.get(f"/api/v1/exercises/{lesson_ref}").status_code for _ in range(4)] == [200] * 4
+    gens = [f"/api/v1/exercises/gen:hokm:trick-winner:1:{seed}" for seed in (11, 12, 13)]
+    assert [client.get(path).status_code for path in gens[:2]] == [200, 200]
+    r = client.get(gens[2])
+    assert r.status_code == 429
+    assert r.get_json()["error"]["code"] == "too-many-requests"
+    retry_after(r)
+    assert client.post(gens[0] + "/answer", json={"answer": 1}).status_code == 429
+    assert client.get(f"/api/v1/exercises/{lesson_ref}").status_code == 200  # still not counted
+
+
+def test_a_generated_exercise_is_made_once_and_kept(tmp_path):
+    """The second request for the same generated exercise is served from the bounded cache."""
+    client = make_app(tmp_path).test_client()
+    X._generate.cache_clear()
+    path = "/api/v1/exercises/gen:hokm:legal-cards:2:424242"
+    first = client.get(path)
+    assert first.status_code == 200
+    assert X._generate.cache_info().misses == 1 and X._generate.cache_info().hits == 0
+    assert client.get(path).get_json() == first.get_json()
+    info = X._generate.cache_info()
+    assert info.misses == 1 and info.hits == 1 and info.maxsize == 2048

@@ -218,14 +218,16 @@ def export_quiz(path: str, fmt: str, lang: str, *, key: bool = False) -> bytes:
              (("--repeats",), {"type": int, "default": None,
                                "help": "repeats of each timed call beside its bare call; the median is "
                                        "reported (default 7; 0 skips these rows); with --load, runs of the "
-                                       "phases (default 3)"}),
+                                       "phases (default 3); with --pages, passes (default 5)"}),
              (("--items",), {"type": int, "default": 2000,
                              "help": "inputs per timed pass of those rows (default 2000)"}),
              (("--json",), {"action": "store_true", "help": "print JSON"}),
              (("--web",), {"action": "store_true",
                            "help": "measure the web app instead: gunicorn with 2 workers, answering a question "
                                    "through the API against /healthz (requests/s, p50/p99 latency)"}),
-             (("--requests",), {"type": int, "default": 2000, "help": "requests per web figure (default 2000)"}),
+             (("--requests",), {"type": int, "default": None,
+                                "help": "requests per web figure (default 2000); with --pages, requests per page "
+                                        "and pass (default 60)"}),
              (("--play",), {"action": "store_true",
                             "help": "measure whole deals played by bots instead: complete deals/s per ruleset and "
                                     "table (bots included), the median of --repeats runs of --seconds each, and "
@@ -234,6 +236,10 @@ def export_quiz(path: str, fmt: str, lang: str, *, key: bool = False) -> bytes:
                             "help": "load test instead (locust): gunicorn with 2 workers, a learner's mix of pages "
                                     "and form posts against /healthz, and the mix at a fixed rate (requests/s, "
                                     "p50/p99 latency, errors); exit status 1 if a request failed"}),
+             (("--pages",), {"action": "store_true",
+                             "help": "measure pages in the app's own process instead (Flask test client): a lesson "
+                                     "step, a quiz question, an answer sent by fetch and the progress page of a "
+                                     "learner with 10,000 attempts, each as a ratio to /healthz"}),
              (("--database",), {"choices": ["sqlite", "postgresql"], "default": "sqlite",
                                 "help": "with --load: a new SQLite file, or a new schema in the PostgreSQL "
                                         "database of --postgres-url (default sqlite)"}),
@@ -254,9 +260,13 @@ def _bench(args: argparse.Namespace) -> int:
         from .bench import main_play
         return main_play(args.rulesets, 0.5 if args.seconds is None else args.seconds,
                          5 if args.repeats is None else max(1, args.repeats), args.json)
+    if args.pages:
+        from .pagebench import main as pages_main
+        return pages_main(max(1, 5 if args.repeats is None else args.repeats),
+                          max(1, 60 if args.requests is None else args.requests), args.json)
     if args.web:
         from .bench import main_web
-        return main_web(max(1, args.requests), args.json)
+        return main_web(max(1, 2000 if args.requests is None else args.requests), args.json)
     from .bench import main as bench_main
     return bench_main(args.rulesets, 1.0 if args.seconds is None else args.seconds, args.scenarios, args.json,
                       args.keep, max(0, 7 if args.repeats is None else args.repeats), max(1, args.items))

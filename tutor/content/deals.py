@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from .. import i18n
-from ..engine.cards import CARDS, Card, Suit
+from ..engine.cards import CARDS, Card, Suit, cards_of, mask_of
 from ..engine.rulesets import get_ruleset
 from .kinds.base import Reject, players_of
 
@@ -196,21 +196,20 @@ def hokm_round(rng: random.Random, d: int) -> dict:
     trump = SUITS[counts_by_suit.index(max(counts_by_suit))]
     leader, tricks, counts = hakem, [], [0, 0]
     smart = 0.9 if d == 1 else 0.6 if d == 2 else 0.3
+    rules = get_ruleset("hokm").rules()  # the engine itself: the legal-plays and trick-winner asks answer from it
+    masks = [mask_of(h) for h in hands]
     while max(counts) < 7:
         trick: list[Card] = []
         for i in range(4):
             seat = (leader + i) % 4
-            legal = [Card.parse(c) for c in solve({
-                "ruleset": "hokm", "ask": "legal-plays", "trump": trump.letter,
-                "hand": [str(c) for c in hands[seat]], "trick": [str(c) for c in trick]})["legal"]]
+            legal = cards_of(rules.legal_plays(masks[seat], trick, trump))
             if seat % 2 == hakem % 2 and rng.random() < smart:
                 card = max(legal, key=lambda c: (c.suit == trump, c.rank))
             else:
                 card = rng.choice(legal)
-            hands[seat].remove(card)
+            masks[seat] &= ~card.mask
             trick.append(card)
-        leader = solve({"ruleset": "hokm", "ask": "trick-winner", "trump": trump.letter,
-                        "trick": [str(c) for c in trick], "leader": leader})["winner"]
+        leader = rules.trick_winner(trick, trump, leader)[0]
         counts[leader % 2] += 1
         tricks.append([str(c) for c in trick])
     return {"ruleset": "hokm", "ask": "round-playout", "hakem": hakem, "trump": trump.letter, "tricks": tricks}

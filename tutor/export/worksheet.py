@@ -18,7 +18,10 @@ request or an app: both work in the CLI too.
 
 from __future__ import annotations
 
+import hashlib
 import random
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -89,10 +92,31 @@ def worksheet_html(quiz_doc: Quiz | Mapping[str, Any], lang: str, key: bool = Fa
 def worksheet_pdf(quiz_doc: Quiz | Mapping[str, Any], lang: str, key: bool = False, *,
                   title: str | None = None) -> bytes:
     """The worksheet or its answer key as a PDF (A4; WeasyPrint with the system's fonts: Noto for
-    Persian and Telugu)."""
+    Persian and Telugu).
+
+    A PDF costs seconds of CPU, its HTML milliseconds, and the HTML decides the PDF: the last
+    :data:`PDF_CACHE_SIZE` PDFs are kept per process under the SHA-256 of their HTML, so the same
+    worksheet asked again (the same quiz, language and key) is not built again."""
+    page = worksheet_html(quiz_doc, lang, key, title=title, static=None)
+    digest = hashlib.sha256(page.encode("utf-8")).digest()
+    with _PDF_LOCK:
+        kept = _PDFS.get(digest)
+        if kept is not None:
+            _PDFS.move_to_end(digest)
+            return kept
     from weasyprint import CSS, HTML
 
-    page = worksheet_html(quiz_doc, lang, key, title=title, static=None)
     pdf = HTML(string=page, base_url=str(_WEB)).write_pdf(stylesheets=[CSS(filename=str(STYLESHEET))])
     assert pdf is not None
-    return bytes(pdf)
+    out = bytes(pdf)
+    with _PDF_LOCK:
+        _PDFS[digest] = out
+        while len(_PDFS) > PDF_CACHE_SIZE:
+            _PDFS.popitem(last=False)
+    return out
+
+
+#: PDFs kept per process (a worksheet PDF is some tens of KB).
+PDF_CACHE_SIZE = 64
+_PDFS: OrderedDict[bytes, bytes] = OrderedDict()
+_PDF_LOCK = threading.Lock()

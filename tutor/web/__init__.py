@@ -26,9 +26,11 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
+from werkzeug.routing import IntegerConverter, Map
 
 from tutor.content.store import ContentStore
 from tutor.migrations import private_sqlite_file
@@ -172,6 +174,17 @@ def configure(config: dict | None = None) -> Flask:
     return app
 
 
+class RowNumberConverter(IntegerConverter):
+    """The ``<int:...>`` of every route: a number above the largest row key (``db.MAX_ID``) is no
+    page (404), so it never reaches a query, where PostgreSQL and SQLite would fail on it."""
+
+    def __init__(self, map: Map, *args: Any, **kwargs: Any) -> None:
+        from .db import MAX_ID
+
+        kwargs.setdefault("max", MAX_ID)
+        super().__init__(map, *args, **kwargs)
+
+
 def create_app(config: dict | None = None, *, content: ContentStore | None = None) -> Flask:
     """Build the app. ``config`` (a dict) overrides the environment, e.g. for tests.
 
@@ -184,11 +197,12 @@ def create_app(config: dict | None = None, *, content: ContentStore | None = Non
     at the migrations' head (run ``tutor db upgrade`` first).
     """
     app = configure(config)
+    app.url_map.converters["int"] = RowNumberConverter  # before any route is added
     app.config["SECRET_KEY"] = secret_key(app)
     private_sqlite_file(app.config["DATABASE_URL"])
 
     from . import accounts, db, lang, limits, reqlog, security
-    from .views import api, ask, classes, lessons, main, play, practice, progress, rules, teach, worksheet
+    from .views import api, ask, classes, device, lessons, main, play, practice, progress, rules, teach, worksheet
 
     db.init_app(app)
     app.extensions["tutor_content"] = content or ContentStore.load()
@@ -204,6 +218,7 @@ def create_app(config: dict | None = None, *, content: ContentStore | None = Non
     app.register_blueprint(worksheet.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(ask.bp)
+    app.register_blueprint(device.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(teach.bp)
     app.register_blueprint(classes.bp)

@@ -44,6 +44,7 @@ __all__ = [
     "Base",
     "ClassAttempt",
     "Classroom",
+    "DeviceCode",
     "Learner",
     "LearnerRating",
     "Membership",
@@ -62,6 +63,7 @@ __all__ = [
     "learner_for_write",
     "make_engine",
     "now",
+    "session_anon",
 ]
 
 
@@ -366,6 +368,23 @@ class ClassFingerprint(Base):
     fingerprint: Mapped[str] = mapped_column(String(64), index=True)
 
 
+class DeviceCode(Base):
+    """A learner's personal code to continue on another device (:mod:`tutor.web.views.device`).
+
+    Only ``code_hash`` is kept: the SHA-256 of the code, hex (the code is 128 random bits, so a
+    plain hash cannot be reversed by trying codes). A learner has at most one code that is not
+    revoked: making a new one revokes the old. ``revoked_at`` set: refused from then on.
+    """
+
+    __tablename__ = "device_code"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    learner_id: Mapped[int] = mapped_column(ForeignKey("learner.id"), index=True)
+    code_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
+
+
 def _sqlite_pragmas(busy_ms: int):
     def on_connect(dbapi_connection, _record) -> None:
         cur = dbapi_connection.cursor()
@@ -430,6 +449,12 @@ def _close_session(_exc) -> None:
 def _session_anon() -> str | None:
     anon = session.get("learner")
     return anon if isinstance(anon, str) and 0 < len(anon) <= 64 else None
+
+
+def session_anon() -> str | None:
+    """The learner id (anonymous, random) of this request's session cookie, or None: for a query
+    that joins the learner table instead of looking the learner up first."""
+    return _session_anon()
 
 
 def _new_anon() -> str:

@@ -41,8 +41,12 @@ def _add_lang(endpoint: str, values: dict[str, Any]) -> None:
 
     if "lang" in values or not endpoint:
         return
-    rule_args = current_app.url_map._rules_by_endpoint.get(endpoint)
-    if rule_args and any("lang" in r.arguments for r in rule_args):
+    takes = current_app.extensions.setdefault("tutor_lang_endpoints", {})  # endpoint -> has a lang prefix
+    has_lang = takes.get(endpoint)
+    if has_lang is None:
+        rule_args = current_app.url_map._rules_by_endpoint.get(endpoint)
+        has_lang = takes[endpoint] = bool(rule_args and any("lang" in r.arguments for r in rule_args))
+    if has_lang:
         values["lang"] = g.get("lang", "en")
 
 
@@ -109,6 +113,7 @@ def lang_url(target: str) -> str:
         try:
             # a played deal lives in its query string (views/play.py): keep it
             query: dict[str, Any] = request.args.to_dict() if endpoint.startswith("play.") else {}
+            query = {k: v for k, v in query.items() if k not in request.view_args and k != "lang"}
             return url_for(endpoint, **request.view_args, **query, lang=target)
         except BuildError:
             pass
@@ -123,7 +128,7 @@ def _template_globals() -> dict[str, Any]:
         "LANGUAGES": LANGUAGES,
         "NATIVE_NAMES": NATIVE_NAMES,
         "num": i18n.fmt_number,
-        "four_colour": request.cookies.get("suits") == "4",
+        "four_colour": request.cookies.get("suits") == "4",  # views.common.four_colour
         "lang_url": lang_url,
     }
 

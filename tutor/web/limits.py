@@ -34,8 +34,8 @@ from flask import Flask, request, session
 from flask_limiter import Limiter
 from limits import parse_many
 
-__all__ = ["ACTIONS", "Action", "apply", "by_address", "by_learner", "env_name", "init_app", "limit_of",
-           "limited"]
+__all__ = ["ACTIONS", "Action", "apply", "by_address", "by_everyone", "by_learner", "env_name", "generated_ref",
+           "init_app", "limit_of", "limited"]
 
 F = TypeVar("F", bound=Callable)
 
@@ -51,6 +51,11 @@ def by_learner() -> str:
     return f"learner:{anon}" if isinstance(anon, str) and anon else by_address()
 
 
+def by_everyone() -> str:
+    """One budget shared by every client (for work so heavy that the server as a whole needs a cap)."""
+    return "all"
+
+
 @dataclass(frozen=True)
 class Action:
     """A kind of request with its own limit: ``default`` in Flask-Limiter notation, ``key`` the
@@ -59,6 +64,13 @@ class Action:
     default: str
     key: Callable[[], str]
     what: str
+    #: Whether this request counts (None: every request of the marked views does).
+    counts: Callable[[], bool] | None = None
+
+
+def generated_ref() -> bool:
+    """Whether the request names a generated exercise (``gen:...``), made on demand by the engine."""
+    return str((request.view_args or {}).get("ref", "")).startswith("gen:")
 
 
 ACTIONS: dict[str, Action] = {
@@ -69,11 +81,17 @@ ACTIONS: dict[str, Action] = {
     "api-answer": Action("10/second;300/minute", by_address,
                          "POST /api/v1/exercises/<id>/answer (per address)"),
     "pdf": Action("6/minute;60/hour", by_address, "worksheet and answer-key PDFs (per address; each takes seconds)"),
+    "pdf-all": Action("10/minute;300/hour", by_everyone,
+                      "worksheet and answer-key PDFs of all clients together (each takes about 2 s of CPU: "
+                      "many addresses must not tie up every worker)"),
     "table-check": Action("10/second;300/minute", by_address,
                           "the table editor's live answers, POST /api/v1/table/check, and the no-script "
                           "Ask the rules form (per address)"),
     "login": Action("5/minute;20/hour", by_address, "teachers logging in and signing up (per address)"),
-    "redeem": Action("5/minute;20/hour", by_address, "joining a class with its code (per address)"),
+    "redeem": Action("5/minute;20/hour", by_address, "joining a class with its code, and redeeming a personal code on the device page (per address)"),
+    "api-generate": Action("5/second;120/minute", by_address,
+                           "GET /api/v1/exercises/gen:... and the answers to them, per address: each new "
+                           "generated exercise costs the engine up to a third of a second", generated_ref),
 }
 
 _MARK = "_tutor_limit"
@@ -84,13 +102,15 @@ def env_name(action: str) -> str:
     return "TUTOR_LIMIT_" + action.upper().replace("-", "_")
 
 
-def limited(action: str) -> Callable[[F], F]:
-    """Mark a view as one of ``action``'s requests (KeyError for an action not in ACTIONS)."""
-    if action not in ACTIONS:  # fail at import for a misspelt action
-        raise KeyError(f"no rate-limited action {action!r}: add it to ACTIONS")
+def limited(*actions: str) -> Callable[[F], F]:
+    """Mark a view as one of each of ``actions``' requests (KeyError for an action not in ACTIONS);
+    a view may draw on several budgets, e.g. ``@limited("api-answer", "api-generate")``."""
+    for action in actions:
+        if action not in ACTIONS:  # fail at import for a misspelt action
+            raise KeyError(f"no rate-limited action {action!r}: add it to ACTIONS")
 
     def mark(view: F) -> F:
-        setattr(view, _MARK, action)
+        setattr(view, _MARK, (*actions, *getattr(view, _MARK, ())))  # stacked marks add up, top one first
         return view
     return mark
 
@@ -137,10 +157,21 @@ def apply(app: Flask) -> None:
     chosen: dict[str, str] = app.extensions["tutor_limits"]
     done: set[str] = app.extensions["tutor_limited"]
     for endpoint, view in list(app.view_functions.items()):
-        action = getattr(view, _MARK, None)
-        if action is None or endpoint in done:
+        actions = getattr(view, _MARK, None)
+        if actions is None or endpoint in done:
             continue
         done.add(endpoint)
-        if chosen[action].lower() != "off":
-            limit = limiter.shared_limit(chosen[action], scope=action, key_func=ACTIONS[action].key)
-            app.view_functions[endpoint] = limit(view)  # type: ignore[assignment]
+        wrapped: Callable = view
+        for action in actions:
+            if chosen[action].lower() != "off":
+                limit = limiter.shared_limit(chosen[action], scope=action, key_func=ACTIONS[action].key,
+                                             exempt_when=_exempt_when(ACTIONS[action].counts))
+                wrapped = limit(wrapped)
+        app.view_functions[endpoint] = wrapped
+
+
+def _exempt_when(counts: Callable[[], bool] | None) -> Callable[[], bool] | None:
+    """Flask-Limiter's ``exempt_when`` for an action that counts only some requests."""
+    if counts is None:
+        return None
+    return lambda: not counts()

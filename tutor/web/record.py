@@ -6,18 +6,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from tutor.content.exercise import Exercise
 
 from . import ratings, review, skills
-from .db import Attempt, Learner, Quiz, StepProgress, current_learner, get_session, learner_for_write
+from .db import Attempt, Learner, Quiz, StepProgress, current_learner, get_session, learner_for_write, session_anon
 from .exercises import Verdict
 
-__all__ = ["activity", "mark_step_done", "mistakes_of", "record_answer", "record_hint", "stars_for", "step_states",
-           "write"]
+__all__ = ["activity", "mark_step_done", "mistakes_of", "record_answer", "record_hint", "stars_for", "step_progress",
+           "step_states", "write"]
 
 
 T = TypeVar("T")
@@ -174,6 +174,24 @@ def step_states(ruleset: str | None = None) -> dict[str, StepProgress]:
     if ruleset:
         q = q.where(StepProgress.ruleset == ruleset)
     return {row.step_id: row for row in get_session().scalars(q)}
+
+
+#: :func:`step_progress`'s query, built once (a Core statement run on the session's connection).
+_STEP_PROGRESS = (select(StepProgress.done, StepProgress.solved)
+                  .join(Learner, Learner.id == StepProgress.learner_id)
+                  .where(Learner.anon_id == bindparam("anon"), StepProgress.step_id == bindparam("step")))
+
+
+def step_progress(step_id: str) -> tuple[bool, frozenset[str]]:
+    """(done, ids of the exercises answered right) of one lesson step for the current learner;
+    (False, empty) for a learner never seen. One query (the learner joined, not looked up first)."""
+    anon = session_anon()
+    if anon is None:
+        return False, frozenset()
+    row = get_session().connection().execute(_STEP_PROGRESS, {"anon": anon, "step": step_id}).first()
+    if row is None:
+        return False, frozenset()
+    return bool(row.done), frozenset(row.solved or ())
 
 
 def mistakes_of() -> review.Queue:

@@ -102,6 +102,14 @@ def _refuse_large_body() -> None:
         raise RequestEntityTooLarge()
 
 
+def _refuse_nul() -> None:
+    """Refuse a NUL character anywhere in the path, query or form (400): no one types one, and
+    PostgreSQL cannot store one in a text column, so it must never reach a query."""
+    if "\x00" in request.path or any("\x00" in k or "\x00" in v
+                                      for d in (request.args, request.form) for k, v in d.items(multi=True)):
+        raise BadInput(_("The request contains a character that is not allowed (NUL)."), "bad-request")
+
+
 def _is_api() -> bool:
     return request.path.startswith("/api/")
 
@@ -162,6 +170,7 @@ def init_app(app: Flask) -> None:
         n = app.config["PROXIES"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)  # type: ignore[method-assign]
     app.before_request(_refuse_large_body)
+    app.before_request(_refuse_nul)
     app.after_request(_headers)
     app.after_request(_relative_location)
     app.register_error_handler(HTTPException, _http_error)

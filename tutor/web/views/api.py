@@ -146,7 +146,9 @@ def solve():
 @bp.get("/exercises/<ref>")
 @operation(Operation(
     "getExercise", "The public view of an exercise: what a learner sees before answering (never the answer).",
-    schema_ref("PublicExercise"), errors=("unknown-exercise", "bad-field"), not_found=True, params=("lang",)))
+    schema_ref("PublicExercise"), errors=("unknown-exercise", "bad-field"), not_found=True, limited=True,
+    params=("lang",)))
+@limited("api-generate")
 def exercise(ref: str):
     _check_lang()
     ex = X.resolve(ref)
@@ -161,7 +163,7 @@ def exercise(ref: str):
     not_found=True, limited=True, params=("lang",),
     request_examples={"legal-cards": {"answer": ["3C", "KC"], "lang": "en"}, "trick-winner": {"answer": 3},
                       "hand-score": {"answer": {"high": 0, "low": 1, "jack": None, "game": 0}, "lang": "fa"}}))
-@limited("api-answer")
+@limited("api-answer", "api-generate")
 def answer(ref: str):
     body = _json_body()
     if not isinstance(body, dict) or "answer" not in body:

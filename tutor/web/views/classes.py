@@ -9,6 +9,8 @@ answers.
 
 from __future__ import annotations
 
+import unicodedata
+
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from sqlalchemy import select
@@ -42,6 +44,16 @@ def join(form: JoinForm | None = None, status: int = 200):
     return render_template("classes/join.html", form=form), status
 
 
+def display_name(text: str) -> str:
+    """A nickname as shown to the teacher: spaces collapsed, at most 40 characters, without control
+    or invisible formatting characters (a right-to-left override would reorder the teacher's
+    table, a bell or escape would end up in the CSV); the zero-width (non-)joiners that Persian
+    and Telugu spelling needs are kept."""
+    kept = "".join(ch for ch in text
+                   if ch in "\u200c\u200d" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co"))
+    return " ".join(kept.split())[:40]
+
+
 @bp.post("/join")
 @limited("redeem")
 def join_post():
@@ -49,7 +61,7 @@ def join_post():
     if not form.validate():
         return join(form, 400)
     code = C.normal_code(form.code.data or "")
-    nickname = " ".join((form.nickname.data or "").split())[:40]
+    nickname = display_name(form.nickname.data or "")
     row = get_session().scalar(select(Classroom).where(Classroom.code == code)) if code else None
     if row is None:
         form.code.errors = [_("There is no class with this code.")]

@@ -15,7 +15,8 @@ from tutor.engine.rulesets import RULESETS
 from .. import exercises as X
 from ..table import build_table, players_of
 
-__all__ = ["RULESET_NAMES", "exercise_context", "ruleset_name", "safe_next", "wants_fragment"]
+__all__ = ["RULESET_NAMES", "exercise_context", "four_colour", "ruleset_name", "safe_next", "typed_values",
+           "wants_fragment"]
 
 
 def ruleset_name(ruleset: str) -> str:
@@ -24,6 +25,13 @@ def ruleset_name(ruleset: str) -> str:
 
     r = RULESETS.get(ruleset)
     return _(r.title) if r is not None else ruleset
+
+
+def four_colour() -> bool:
+    """Whether the request asks for four-colour suits (the ``suits`` cookie set by the footer form)."""
+    from flask import request
+
+    return request.cookies.get("suits") == "4"
 
 
 #: Every ruleset name, in registry order.

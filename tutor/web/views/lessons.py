@@ -19,9 +19,10 @@ from tutor import rules as rule_points
 from .. import exercises as X
 from ..db import Attempt, current_learner, get_session, id_from_request
 from ..limits import limited
+from ..pagecache import cached, csrf_placeholder
 from ..record import mark_step_done, record_answer, record_hint, step_states
 from ..security import BadInput
-from .common import RULESET_NAMES, exercise_context, ruleset_name, wants_fragment
+from .common import RULESET_NAMES, exercise_context, four_colour, ruleset_name, wants_fragment
 
 bp = Blueprint("lessons", __name__, url_prefix="/<lang>/learn")
 
@@ -147,27 +148,38 @@ def _exercise_part(lp, s, item, attempt, solved, error_for=None, error=None, typ
 @bp.get("/<ruleset>/<step_id>")
 def step(ruleset: str, step_id: str, error_for: str | None = None, error: str | None = None, status: int = 200,
          typed=None):
+    """A lesson step. Before an answer (no ``?a=``, ``?hint=``, form error or typed values) the page
+    is the same for every learner at the same point (done or not, stars, which exercises were
+    answered right), so it is kept rendered (:mod:`tutor.web.pagecache`, the CSRF token put in per
+    request); with a verdict, a hint or an error it is rendered for the request."""
     lp = _path_or_404(ruleset)
     s = lp.get(step_id)
     if s is None:
         abort(404)
-    attempt = _attempt_for(request.args.get("a"), f"lesson:{step_id}:")
     states = step_states(ruleset)
     st = states.get(step_id)
     solved = set(st.solved or []) if st else set()
+    if error is None and typed is None and not request.args:
+        key = ("step", i18n.current_lang(), four_colour(), ruleset, step_id, bool(st and st.done), _stars(st),
+               tuple(sorted(solved)))
+        return cached(key, lambda: _render_step(lp, s, st, solved, None, None, None, None, None,
+                                                csrf_token=csrf_placeholder)), status
+    attempt = _attempt_for(request.args.get("a"), f"lesson:{step_id}:")
+    return _render_step(lp, s, st, solved, attempt, error_for, error, typed, request.args.get("hint")), status
+
+
+def _render_step(lp, s, st, solved: set[str], attempt, error_for, error, typed, hint_for, **extra) -> str:
     parts = []
     for part, item in s.parts():
         if part == "html":
             parts.append({"html": item})
             continue
-        parts.append({"exercise": _exercise_part(lp, s, item, attempt, solved, error_for, error, typed,
-                                                 request.args.get("hint"))})
-    i = lp.index(step_id)
+        parts.append({"exercise": _exercise_part(lp, s, item, attempt, solved, error_for, error, typed, hint_for)})
+    i = lp.index(s.id)
     return render_template(
-        "step.html", ruleset=ruleset, game=ruleset_name(ruleset), step=s, parts=parts,
-        prev=lp.previous_step(step_id), next=lp.next_step(step_id), position=i + 1, total=len(lp),
-        done=bool(st and st.done), stars=_stars(st), solved=solved, unit_end=_unit_end_url(lp, s),
-    ), status
+        "step.html", ruleset=lp.ruleset, game=ruleset_name(lp.ruleset), step=s, parts=parts,
+        prev=lp.previous_step(s.id), next=lp.next_step(s.id), position=i + 1, total=len(lp),
+        done=bool(st and st.done), stars=_stars(st), solved=solved, unit_end=_unit_end_url(lp, s), **extra)
 
 
 def _fragment(lp, s, ex, attempt=None, error=None, typed=None, hint=False, status=200):

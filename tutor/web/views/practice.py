@@ -214,7 +214,8 @@ def replay():
 
 def _quiz(token: str) -> Quiz:
     learner = current_learner()
-    if learner is None or len(token) > 32:
+    if (learner is None or len(token) > 32 or not token.isascii()
+            or not token.replace("-", "").replace("_", "").isalnum()):  # e.g. a NUL byte (PostgreSQL)
         abort(404)
     quiz = get_session().scalar(select(Quiz).where(Quiz.token == token))
     if quiz is None or quiz.learner_id != learner.id:

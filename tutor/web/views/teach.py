@@ -420,8 +420,10 @@ def worksheet(qid: int, ruleset: str):
 @bp.get("/quizzes/<int:qid>/worksheet/<ruleset>/pdf")
 @login_required
 @limited("pdf")
+@limited("pdf-all")
 def worksheet_pdf_view(qid: int, ruleset: str):
-    """The worksheet or its key as a PDF (rate-limited: action ``pdf``)."""
+    """The worksheet or its key as a PDF (rate-limited: actions ``pdf``, per address, and
+    ``pdf-all``, all clients together)."""
     row = _mine(TeacherQuiz, qid)
     key = request.args.get("key") == "1"
     lang = i18n.current_lang()

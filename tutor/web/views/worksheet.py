@@ -71,6 +71,7 @@ def sheet(ruleset: str):
 
 @bp.get("/worksheet/<ruleset>/pdf")
 @limited("pdf")
+@limited("pdf-all")
 def pdf(ruleset: str):
     lang = i18n.current_lang()
     count, seed, key = _query(ruleset)

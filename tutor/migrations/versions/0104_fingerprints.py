@@ -2,7 +2,7 @@
 class quiz, so the stateless endpoints can refuse them (issue 8).
 
 Revision ID: fingerprints
-Revises: teacher
+Revises: device_code
 Create Date: 2026-12-01
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "fingerprints"
-down_revision = "teacher"
+down_revision = "device_code"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,150 @@
+"""Attacks and careless input on the teacher tools, classes, play, practice and worksheets (found
+by the "breakit" pass): each test is one finding, kept so it cannot come back."""
+
+from __future__ import annotations
+
+import pytest
+from web_support import csrf_of
+
+from test_teach import TRICK, add_authored, add_generated, app, assign, join, login, new_class, new_quiz  # noqa: F401
+
+pytestmark = pytest.mark.both_databases
+
+HUGE = ("2147483648", "9223372036854775808", "99999999999999999999999999")
+
+
+def _class_quiz(app):  # noqa: F811
+    ana = login(app.test_client(), "ana")
+    qid = new_quiz(ana)
+    add_authored(ana, qid, TRICK, "JS")
+    add_generated(ana, qid, 3)
+    cid, code = new_class(ana)
+    aid = assign(ana, cid, qid)
+    learner = app.test_client()
+    join(learner, code, "zed")
+    return ana, learner, qid, cid, aid
+
+
+def test_ids_beyond_the_largest_row_key_are_404_not_500(app):  # noqa: F811
+    """Every ``<int:...>`` of a route is range-checked: an id past 2**31-1 (PostgreSQL integer) or
+    2**63 (SQLite) was a 500 on the teacher and class pages."""
+    ana, learner, qid, cid, aid = _class_quiz(app)
+    for big in HUGE:
+        for client, url in (
+                (ana, f"/en/teach/quizzes/{big}"), (ana, f"/en/teach/classes/{big}"),
+                (ana, f"/en/teach/lessons/{big}"), (ana, f"/en/teach/classes/{cid}/assignments/{big}"),
+                (ana, f"/en/teach/classes/{cid}/assignments/{big}/results.csv"),
+                (ana, f"/en/teach/classes/{big}/qr.svg"),
+                (ana, f"/en/teach/quizzes/{qid}/questions/{big}/preview"),
+                (learner, f"/en/classes/{cid}/assignments/{big}/"),
+                (learner, f"/en/classes/{big}/assignments/{aid}/1"),
+                (learner, f"/en/classes/{cid}/assignments/{aid}/{big}"),
+                (learner, f"/en/classes/{cid}/assignments/{aid}/{big}/feedback"),
+                (learner, f"/en/classes/{cid}/assignments/{big}/results"),
+                (learner, f"/en/learn/hokm/unit/{big}")):
+            r = client.get(url)
+            assert r.status_code == 404, (url, r.status_code)
+    # the largest key itself is still a route (404 because there is no such row)
+    assert ana.get("/en/teach/quizzes/2147483647").status_code == 404
+    assert ana.get(f"/en/teach/quizzes/{qid}").status_code == 200
+
+
+def test_a_nul_character_is_400_not_500(app):  # noqa: F811
+    """PostgreSQL cannot store NUL in text: a quiz title, class name or join code with one, or a
+    quiz token with one in the path, was a 500 there. Now 400 before any query, nothing written."""
+    ana, learner, qid, cid, aid = _class_quiz(app)
+    page = ana.get("/en/teach/").text
+    for url, data in (("/en/teach/quizzes/", {"quiz-title": "a\x00b"}),
+                      ("/en/teach/classes/", {"class-name": "\x00"})):
+        r = ana.post(url, data={"quiz-csrf_token" if "quiz" in url else "class-csrf_token": csrf_of(page),
+                                "csrf_token": csrf_of(page), **data})
+        assert r.status_code == 400, (url, r.status_code)
+        assert "NUL" in r.text
+    r = learner.post("/en/join", data={"csrf_token": csrf_of(learner.get("/en/join").text),
+                                      "code": "AB\x00CD", "nickname": "zed"})
+    assert r.status_code == 400
+    assert learner.get("/en/quiz/%00/1").status_code in (400, 404)
+    assert learner.get("/en/quiz/ab%00cd/results").status_code in (400, 404)
+    # the quizzes and classes are the ones made above, nothing half-written
+    home = ana.get("/en/teach/").text
+    assert home.count("/en/teach/quizzes/") >= 1 and "a\x00b" not in home
+
+
+def test_switching_language_on_a_play_page_with_lang_in_its_query(app):  # noqa: F811
+    """``/en/play/?lang=xx`` raised TypeError while building the language links (500)."""
+    client = app.test_client()
+    for url in ("/en/play/?lang=xx", "/fa/play/hokm?seed=1&lang=en"):
+        r = client.get(url)
+        assert r.status_code in (200, 302, 400), (url, r.status_code)
+
+
+def test_a_long_quiz_file_reports_each_question_at_its_own_line(tmp_path):
+    """``tutor export`` on a quiz file of 2,000 questions took 9 s (every question was handed
+    every line of the file: quadratic); each question now gets its own lines. The problems still
+    name the right line of each question."""
+    from tutor import cli
+
+    one = "  - kind: trick-winner\n    scenario: {ruleset: hokm, ask: trick-winner, trump: S, trick: [AD, 2S, KD, JS]}\n"
+    f = tmp_path / "long.yaml"
+    f.write_text("ruleset: hokm\nquestions:\n" + one * 2000, encoding="utf-8")
+    from tutor.content.problems import Problems
+    from tutor.content.quizzes import parse_quiz
+
+    problems = Problems()
+    parse_quiz(f.read_text(encoding="utf-8"), str(f), problems, match_name=False)
+    found = [(p.line, p.message) for p in problems]
+    assert (3, "quiz question: missing required field 'id'") in found
+    assert (3 + 2 * 1999, "quiz question: missing required field 'id'") in found
+    assert cli.main(["export", str(f), "-o", str(tmp_path / "out.yaml")]) == 2
+
+
+def test_a_nickname_loses_control_and_bidi_characters_and_stays_text_in_the_csv(app):  # noqa: F811
+    """A nickname with a right-to-left override, a bell and a formula: the override and the bell
+    are gone from the teacher's pages and the CSV (they reordered the results table and reached the
+    spreadsheet), the Persian zero-width non-joiner is kept, and the formula stays text."""
+    ana = login(app.test_client(), "ana")
+    qid = new_quiz(ana)
+    add_generated(ana, qid, 3)
+    cid, code = new_class(ana)
+    aid = assign(ana, cid, qid)
+    one, two, three = app.test_client(), app.test_client(), app.test_client()
+    join(one, code, "\u202eevil\u0007 kid")
+    join(two, code, "=HYPERLINK(\"http://x\")")
+    join(three, code, "\u0646\u0627\u0632\u200c\u06cc")
+    blank = app.test_client()
+    r = blank.post("/en/join", data={"csrf_token": csrf_of(blank.get("/en/join").text), "code": code,
+                                     "nickname": "\u202e\u200b\u0007"})
+    assert r.status_code == 400 and "Choose a nickname." in r.text
+    page = ana.get(f"/en/teach/classes/{cid}").text
+    assert "evil kid" in page and "\u202e" not in page and "\u0007" not in page
+    assert "\u0646\u0627\u0632\u200c\u06cc" in page
+    csv = ana.get(f"/en/teach/classes/{cid}/assignments/{aid}/results.csv").text
+    assert "\u202e" not in csv and "\u0007" not in csv
+    assert "'=HYPERLINK" in csv and ",=HYPERLINK" not in csv and "\n=HYPERLINK" not in csv
+
+
+def test_pdfs_have_a_budget_for_all_clients_together(tmp_path, app_database):
+    """A worksheet PDF costs about 2 s of CPU (5 to 10 s on a busy machine): with only a per-address
+    limit, a few addresses could keep every worker busy. ``pdf-all`` caps them all together, and the
+    per-address limit still holds."""
+    from web_support import dispose, make_app
+
+    from tutor.web import limits
+
+    app = make_app(tmp_path, DATABASE_URL=app_database,
+                   RATE_LIMITS={**{a: "100000/minute" for a in limits.ACTIONS}, "pdf": "2/minute", "pdf-all": "3/minute"})
+    client = app.test_client()
+    url = "/en/worksheet/hokm/pdf?count=5&seed=1"
+
+    def get(addr):
+        return client.get(url, environ_base={"REMOTE_ADDR": addr})
+
+    assert get("192.0.2.1").status_code == 200
+    assert get("192.0.2.1").status_code == 200
+    r = get("192.0.2.1")  # this address's own limit
+    assert r.status_code == 429 and int(r.headers["Retry-After"]) > 0
+    assert get("192.0.2.2").status_code == 200  # another address: the third PDF of the minute
+    r = get("192.0.2.3")  # a fresh address, but all clients together are at their limit
+    assert r.status_code == 429 and int(r.headers["Retry-After"]) > 0
+    assert r.content_type.startswith("text/html")
+    dispose(app)

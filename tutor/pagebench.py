@@ -1,0 +1,196 @@
+"""``tutor bench --pages``: what a page costs in the app's own process, as a ratio to ``/healthz``.
+
+The app is made as production makes it (CSRF on, the rate limiter counting, the request log
+written, to a stream kept in memory), on a new SQLite database migrated to head in a temporary
+folder, and driven by Flask's test client: no network, no server, so the figures are the app's
+own CPU time per request. Four requests are timed, each beside ``GET /healthz`` in the same run:
+
+* ``step page`` — ``GET`` a Hokm lesson step with a ``legal-cards`` exercise, by a learner who has
+  answered on it before;
+* ``question page`` — ``GET`` the first question of a practice quiz of that learner;
+* ``answer (fetch)`` — the answer to that step's exercise as the page's script sends it with
+  ``fetch``: a ``multipart/form-data`` POST of the form's fields (``new FormData(form)``, the CSRF
+  token among them) with the headers ``X-Tutor-Fetch: 1`` and ``Accept: text/html``; it writes the
+  attempt and the learner's progress in one transaction, as every answer does. The response is
+  the exercise's section with the verdict (200) where the app answers such a post in place, else
+  the redirect to the feedback (302, not followed);
+* ``progress page (10,000 attempts)`` — ``GET`` the progress page of a second learner seeded with
+  10,000 attempts over lesson and generated exercises, 16% of them wrong (their mistakes queue
+  holds one review card per exercise answered wrong).
+
+A pass times ``batch`` requests of each kind back to back, ``/healthz`` first; the cost of a kind
+is the median time of its requests in the pass, its ratio that over the median of ``/healthz``
+in the same pass, and the figure printed the median ratio over ``repeats`` passes. Targets
+(issue 9): step page at most 2x, answer at most 1.5x, the heavy progress page at most 3x.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import random
+import re
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+__all__ = ["PAGES", "TARGETS", "main", "page_costs", "seed_learner"]
+
+#: The rows printed, in order.
+PAGES = ("step page", "question page", "answer (fetch)", "progress page (10,000 attempts)")
+#: Largest ratio to /healthz wanted per row (issue 9); a row without one is only reported.
+TARGETS = {"step page": 2.0, "answer (fetch)": 1.5, "progress page (10,000 attempts)": 3.0}
+#: Attempts of the seeded learner, and the share answered wrong.
+HEAVY_ATTEMPTS = 10_000
+WRONG_SHARE = 0.16
+
+
+def seed_learner(app: Any, anon: str, attempts: int = HEAVY_ATTEMPTS, seed: int = 1) -> int:
+    """Give the learner ``anon`` (made now) ``attempts`` attempts over the app's lesson exercises
+    and generated Hokm questions, a share :data:`WRONG_SHARE` wrong, with one review card per
+    exercise answered wrong; returns the number of review cards. Bulk inserts, one transaction."""
+    from fsrs import Card
+    from sqlalchemy import insert
+
+    from .web import exercises as X
+    from .web.db import Attempt, Learner, Mistake, now
+
+    rng = random.Random(seed)
+    refs = [(X.ref_of(e), e.ruleset or r, e.kind) for r in ("hokm", "all-fours", "trinidad")
+            for s in X.lesson_path(r).steps for e in s.exercises]
+    kinds = [k for _ref, r, k in refs if r == "hokm"]
+    refs += [(f"gen:hokm:{k}:1:{n}", "hokm", k) for n, k in enumerate(rng.choices(sorted(set(kinds)), k=3000))]
+    at = now()
+    with app.app_context():
+        db = app.extensions["tutor_db"]()
+        try:
+            learner_id = db.execute(insert(Learner).values(anon_id=anon, created_at=at)
+                                    .returning(Learner.id)).scalar_one()
+            rows, wrong = [], {}
+            for _ in range(attempts):
+                ref, ruleset, kind = rng.choice(refs)
+                correct = rng.random() >= WRONG_SHARE
+                rows.append({"learner_id": learner_id, "exercise_ref": ref, "ruleset": ruleset, "kind": kind,
+                             "given": {}, "correct": correct, "created_at": at})
+                if not correct:
+                    wrong[ref] = (ruleset, kind)
+            db.execute(insert(Attempt), rows)
+            card = Card().to_dict()
+            db.execute(insert(Mistake), [{"learner_id": learner_id, "exercise_ref": ref, "ruleset": r, "kind": k,
+                                          "added_at": at, "card": card, "due": at, "streak": 0}
+                                         for ref, (r, k) in wrong.items()])
+            db.commit()
+        finally:
+            db.close()
+    return len(wrong)
+
+
+def _timed(fn: Callable[[], Any], batch: int, expect: tuple[int, ...]) -> float:
+    times = []
+    for _ in range(batch):
+        t0 = time.perf_counter()
+        status = fn()
+        times.append(time.perf_counter() - t0)
+        if status not in expect:
+            raise RuntimeError(f"a timed request answered {status}, not {' or '.join(map(str, expect))}")
+    return statistics.median(times)
+
+
+def page_costs(repeats: int = 5, batch: int = 60, attempts: int = HEAVY_ATTEMPTS) -> dict[str, Any]:
+    """Measure the :data:`PAGES` (see the module docstring). Returns ``{"healthz us": median µs of
+    /healthz, "pages": {row: {"us": median µs, "ratio": median ratio}}, "mistakes": review cards
+    of the seeded learner}``."""
+    from .migrations import upgrade
+    from .web import create_app, limits
+
+    with tempfile.TemporaryDirectory(prefix="tutor-pagebench-") as tmp, contextlib.redirect_stderr(io.StringIO()):
+        url = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
+        upgrade(url)
+        app = create_app({"TUTOR_ENV": "development", "SECRET_KEY": "bench-" + "k" * 40, "DATABASE_URL": url,
+                          "INSTANCE_PATH": str(Path(tmp) / "instance"), "SESSION_COOKIE_SECURE": False,
+                          "RATE_LIMITS": {a: "1000000/minute" for a in limits.ACTIONS}})
+        try:  # the request log is written (to standard error, kept in memory meanwhile)
+            return _measure(app, repeats, batch, attempts)
+        finally:
+            app.extensions["tutor_db"].kw["bind"].dispose()
+
+
+def _measure(app: Any, repeats: int, batch: int, attempts: int) -> dict[str, Any]:
+    from .content import kinds
+    from .content.kinds import KINDS
+    from .web import exercises as X
+
+    timed_kind = "legal-cards"  # the exercise timed: the first Hokm lesson exercise of this kind
+    step, ex = next((s, e) for s in X.lesson_path("hokm").steps for e in s.exercises if e.kind == timed_kind)
+    step_url = f"/en/learn/hokm/{step.id}"
+    c = app.test_client()
+    page = c.get(step_url).get_data(as_text=True)
+    found = re.search(r'name="csrf_token" value="([^"]+)"', page)
+    if found is None:
+        raise RuntimeError(f"no CSRF token in {step_url}")
+    token = found.group(1)
+    fields = dict(KINDS[ex.kind].form_fields(ex, kinds.expected_answer(ex)[0]), csrf_token=token)
+    answer_url = f"{step_url}/{ex.id}"
+    fetch_headers = {"X-Tutor-Fetch": "1", "Accept": "text/html"}  # as tutor.js sends an answer
+
+    def answer() -> int:
+        return c.post(answer_url, data=dict(fields), content_type="multipart/form-data",
+                      headers=fetch_headers).status_code
+
+    answer()
+    quiz = c.post("/en/practice/", data={"csrf_token": token, "game": "hokm", "count": "5", "difficulty": "1",
+                                         "seed": "7"})
+    question_url = quiz.headers["Location"]
+    heavy = app.test_client()
+    mistakes = seed_learner(app, "bench-heavy-learner", attempts)
+    with heavy.session_transaction() as sess:
+        sess["learner"] = "bench-heavy-learner"
+        sess.permanent = True
+    runs: dict[str, Callable[[], int]] = {
+        "step page": lambda: c.get(step_url).status_code,
+        "question page": lambda: c.get(question_url).status_code,
+        "answer (fetch)": answer,
+        "progress page (10,000 attempts)": lambda: heavy.get("/en/progress/").status_code,
+    }
+    expect = {"answer (fetch)": (200, 302)}  # the section in place, or the redirect without it
+    health = lambda: c.get("/healthz").status_code  # noqa: E731
+    for name, fn in runs.items():  # warm-up: imports, compiled templates, caches
+        _timed(fn, 2, expect.get(name, (200,)))
+    _timed(health, 20, (200,))
+    ratios: dict[str, list[float]] = {p: [] for p in PAGES}
+    costs: dict[str, list[float]] = {p: [] for p in PAGES}
+    healths = []
+    for _ in range(max(1, repeats)):
+        h = _timed(health, batch, (200,))
+        healths.append(h)
+        for name, fn in runs.items():
+            t = _timed(fn, batch if name != "progress page (10,000 attempts)" else max(3, batch // 10),
+                       expect.get(name, (200,)))
+            costs[name].append(t)
+            ratios[name].append(t / h)
+    return {"healthz us": 1e6 * statistics.median(healths),
+            "pages": {p: {"us": 1e6 * statistics.median(costs[p]), "ratio": statistics.median(ratios[p])}
+                      for p in PAGES},
+            "mistakes": mistakes}
+
+
+def main(repeats: int = 5, batch: int = 60, as_json: bool = False) -> int:
+    """Print :func:`page_costs`: one line per page with its cost and ratio to ``/healthz`` and the
+    target; returns 0 (the ratios depend on the machine and are reported, not enforced)."""
+    results = page_costs(repeats, batch)
+    if as_json:
+        print(json.dumps(results, indent=2))
+        return 0
+    print(f"in-process cost per request (Flask test client; median of {repeats} passes of {batch} requests; "
+          f"GET /healthz {results['healthz us']:,.0f} us)")
+    for name in PAGES:
+        f = results["pages"][name]
+        target = TARGETS.get(name)
+        verdict = "" if target is None else (f"  target <= {target:g}x: " + ("met" if f["ratio"] <= target else "NOT met"))
+        print(f"page {name:34} {f['us']:>9,.0f} us   ratio {f['ratio']:5.2f}{verdict}")
+    print(f"(the progress page's learner: {HEAVY_ATTEMPTS:,} attempts, {results['mistakes']:,} review cards)")
+    return 0

@@ -1,0 +1,129 @@
+"""Rendered HTML kept between requests: what does not change from one learner to another.
+
+A lesson step's page and a quiz question's exercise are the same for every learner who sees them
+in the same language and suit colours: the card table, the prompt, the answer widgets, the lesson
+text. Rendering them (Jinja, translations, number formatting) was three quarters of a step page's
+cost, so they are rendered once and kept here, in a bounded least-recently-used store per app
+(``PAGE_CACHE_SIZE`` entries, default :data:`DEFAULT_SIZE`; ``0`` turns the cache off).
+
+What is kept is never learner-specific:
+
+* the key names everything the HTML depends on (the page, the language, the suit colours, and
+  for a step page the learner-independent state it shows: done or not, which exercises were
+  answered right before);
+* forms are rendered with a placeholder instead of the CSRF token (and a quiz question's form
+  with a placeholder instead of its action, which holds the quiz's token); the request's own
+  values are put in when the HTML is served. A rendering in which the request's real CSRF token
+  appears anyway (a template that called the global ``csrf_token`` directly) is served but not kept;
+* only pages *before* an answer are kept: a page with a verdict, a form error or the learner's
+  given answer is rendered per request. So the HTML kept holds no answer key (the question page
+  never holds one) and nothing a learner typed.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping
+
+from flask import current_app, g
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
+
+__all__ = ["DEFAULT_SIZE", "PageCache", "cached", "csrf_placeholder", "page_cache"]
+
+#: Entries kept per app unless ``PAGE_CACHE_SIZE`` says otherwise (a step page is 10-30 KB, so
+#: about 20 MB at most).
+DEFAULT_SIZE = 1024
+
+#: Stands for the request's CSRF token in kept HTML (random per process, so no page can carry it).
+_CSRF = "csrf-" + secrets.token_hex(12)
+
+
+def csrf_placeholder() -> str:
+    """What templates rendered for the cache get from ``csrf_token()``."""
+    return _CSRF
+
+
+class PageCache:
+    """A thread-safe LRU mapping of keys to HTML text, at most ``size`` entries (0: keeps nothing).
+    ``hits`` and ``misses`` count lookups."""
+
+    def __init__(self, size: int) -> None:
+        self.size = max(0, int(size))
+        self._data: OrderedDict[Hashable, str] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: Hashable) -> str | None:
+        with self._lock:
+            html = self._data.get(key)
+            if html is None:
+                self.misses += 1
+                return None
+            self._data.move_to_end(key)
+            self.hits += 1
+            return html
+
+    def put(self, key: Hashable, html: str) -> None:
+        if not self.size:
+            return
+        with self._lock:
+            self._data[key] = html
+            self._data.move_to_end(key)
+            while len(self._data) > self.size:
+                self._data.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+def page_cache() -> PageCache:
+    """The current app's cache (made at first use with ``PAGE_CACHE_SIZE`` entries)."""
+    cache = current_app.extensions.get("tutor_page_cache")
+    if cache is None:
+        cache = current_app.extensions.setdefault(
+            "tutor_page_cache", PageCache(current_app.config.get("PAGE_CACHE_SIZE", DEFAULT_SIZE)))
+    return cache
+
+
+def cached(key: Hashable, render: Callable[[], str], fill: Mapping[str, str] | None = None) -> Markup:
+    """The HTML of ``render()`` (a template rendered with ``csrf_token=csrf_placeholder`` and the
+    placeholders of ``fill`` in place of request values), kept under ``key``, with the request's
+    CSRF token and the values of ``fill`` (placeholder -> text, already HTML-safe) put in."""
+    cache = page_cache()
+    html = cache.get(key)
+    if html is None:
+        depth = g.get("tutor_caching", 0)
+        g.tutor_caching = depth + 1  # fragments kept inside this rendering keep the placeholder
+        try:
+            html = render()
+        finally:
+            g.tutor_caching = depth
+        if _real_token() in html:  # the request's own token got in: do not keep
+            return Markup(_fill(html, fill, depth == 0))
+        cache.put(key, html)
+    return Markup(_fill(html, fill, g.get("tutor_caching", 0) == 0))
+
+
+def _real_token() -> str:
+    token = g.get("tutor_csrf")
+    if token is None:
+        token = g.tutor_csrf = generate_csrf()
+    return token
+
+
+def _fill(html: str, fill: Mapping[str, str] | None, token: bool = True) -> str:
+    """``html`` with the values of ``fill`` put in, and (``token``: not inside the rendering of a
+    larger kept page) the request's CSRF token."""
+    if token and _CSRF in html:
+        html = html.replace(_CSRF, _real_token())
+    for placeholder, value in (fill or {}).items():
+        html = html.replace(placeholder, value)
+    return html
