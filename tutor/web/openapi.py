@@ -199,6 +199,11 @@ def _model_schemas(models: Sequence[type[BaseModel]]) -> dict[str, dict[str, Any
     return out
 
 
+#: Error codes any operation can answer with 400 (:func:`tutor.web.security` refuses a NUL
+#: character anywhere in the request before the view runs).
+ANY_REQUEST = ("bad-request",)
+
+
 def _error_schema(codes: Sequence[str] | None) -> dict[str, Any]:
     schema = ErrorObject.model_json_schema(ref_template=REF + "{model}")
     detail = schema.pop("$defs")["ErrorDetail"]
@@ -255,8 +260,9 @@ def _operation(op: Operation, path_params: list[str]) -> dict[str, Any]:
         out["requestBody"] = {"required": True, "content": {"application/json": body}}
     responses: dict[str, Any] = {"200": {"description": "OK.", "content": {"application/json": {
         "schema": op.response}}}}
-    if op.errors:
-        responses["400"] = _error_response("Bad input.", op.errors)
+    # every request can be refused before its view runs: a NUL character in the path, query or form
+    # (tutor.web.security, code ``bad-request``)
+    responses["400"] = _error_response("Bad input.", [*(op.errors or ()), *(c for c in ANY_REQUEST if c not in (op.errors or ()))])
     if op.forbidden:
         responses["403"] = _error_response("Refused: the scenario is a question of a class quiz.", op.forbidden)
     if op.not_found:
