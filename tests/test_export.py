@@ -443,3 +443,16 @@ def test_the_same_worksheet_pdf_is_built_once(monkeypatch):
     assert W.worksheet_pdf(doc, "en") == first and first.startswith(b"%PDF")
     with pytest.raises(AssertionError, match="built again"):
         W.worksheet_pdf(doc, "fa")
+
+
+@pytest.mark.parametrize(("lang", "click"), [("en", "Click"), ("fa", "کلیک"), ("bg", "Щракнете"), ("te", "క్లిక్")])
+def test_paper_and_lms_prompts_do_not_ask_for_a_click(lang, click):
+    """A worksheet is printed and a Moodle question has its own choices: the trick-winner prompt
+    there asks who wins, without "click the winning card"."""
+    quiz = load_quiz("hokm")
+    doc = quiz_document(quiz)
+    doc["questions"] = [q for q in doc["questions"] if q["kind"] == "trick-winner" and not q.get("prompt")][:3]
+    assert doc["questions"]
+    sheet = worksheet_html(doc, lang)
+    assert click not in sheet and sheet.count("<h2 id=\"q") == len(doc["questions"])
+    assert click not in moodle_xml(import_quiz(dump_quiz(doc)), lang)

@@ -71,7 +71,7 @@ def keyed(ex: Exercise, lang: str) -> Keyed:
         right = tuple((line.what, line.value) for line in kind.feedback_lines(ex, verdict, names))
         reasons = tuple(i18n.render_reasons(answer.get("why", []), you=you, players=names.players,
                                             ruleset=ex.ruleset))
-        return Keyed(ex=ex, prompt=ex.own_prompt(lang) or i18n.gettext(kind.prompt), diagram=diagram(ex),
+        return Keyed(ex=ex, prompt=ex.own_prompt(lang) or i18n.gettext(kind.print_prompt or kind.prompt), diagram=diagram(ex),
                      key=kind.lms_key(ex, expected, public, names), expected=expected, reasons=reasons,
                      right=right, points=ex.points or 1)
 

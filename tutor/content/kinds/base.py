@@ -286,6 +286,8 @@ class ExerciseKind:
     answer_schema: ClassVar[dict] = {}
     label: ClassVar[str]
     prompt: ClassVar[str]
+    #: The prompt where nothing can be clicked (printed worksheets, LMS exports); None: ``prompt``.
+    print_prompt: ClassVar[str | None] = None
     hint: ClassVar[str | None] = None
     picks: ClassVar[str] = ""
     editor_fields: ClassVar[tuple[EditorField, ...]] = ()

@@ -46,6 +46,7 @@ class TrickWinner(ExerciseKind):
                      "description": "the seat that wins the trick", "example": 2}
     label = N_("Trick winner")
     prompt = N_("Who wins this trick? Click the winning card.")
+    print_prompt = N_("Who wins this trick?")
     hint = N_("Click or tap the card that wins the trick (or use Tab and the arrow keys).")
     picks = "trick"
     editor_fields = (
