@@ -15,7 +15,8 @@ from sqlalchemy.orm import Session
 from tutor.content.exercise import Exercise
 
 from . import ratings, review, skills
-from .db import Attempt, Learner, Quiz, StepProgress, current_learner, get_session, learner_for_write, session_anon
+from .db import (Attempt, Learner, Quiz, StepProgress, current_learner, get_session, learner_for_write, read_connection,
+                 session_anon)
 from .exercises import Verdict
 
 __all__ = ["StepState", "activity", "mark_step_done", "mistakes_of", "record_answer", "record_hint", "stars_for",
@@ -231,7 +232,7 @@ def step_state(step_id: str) -> StepState | None:
     known = g.get("tutor_step_states")
     if known is not None and (anon, step_id) in known:
         return known[anon, step_id]
-    row = get_session().connection().execute(_STEP_PROGRESS, {"anon": anon, "step": step_id}).first()
+    row = read_connection().execute(_STEP_PROGRESS, {"anon": anon, "step": step_id}).first()
     if row is None:
         return None
     return StepState(bool(row.done), list(row.solved or ()), row.stars)

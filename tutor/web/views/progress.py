@@ -18,7 +18,8 @@ from tutor.content.kinds import KINDS
 from .. import dashboard
 from .. import exercises as X
 from ..adaptive import rulesets_of_rule
-from ..db import Attempt, Learner, StepProgress, current_learner, get_session, learner_for_write, now, session_anon
+from ..db import (Attempt, Learner, StepProgress, current_learner, get_session, learner_for_write, now,
+                  read_connection, session_anon)
 from ..pagecache import cached_for_learner, csrf_placeholder
 from ..record import step_states
 from ..review import due_of
@@ -85,7 +86,7 @@ def _version() -> tuple | None:
     anon = session_anon()
     if anon is None:
         return None
-    row = get_session().connection().execute(_VERSION, {"anon": anon}).first()
+    row = read_connection().execute(_VERSION, {"anon": anon}).first()
     return tuple(row) if row is not None else None
 
 
