@@ -54,9 +54,10 @@ def _commit(db: Session, work: Callable[[Session], T]) -> T:
 
 
 def record_answer(ex: Exercise, ref: str, verdict: Verdict, *, quiz: Quiz | None = None,
-                  position: int | None = None) -> Attempt:
+                  position: int | None = None, also: Callable[[Session], None] | None = None) -> Attempt:
     """Store the attempt and update progress, the mistake's review card, the mastery of each skill
-    the verdict's reasons cite and both ratings, all or nothing."""
+    the verdict's reasons cite and both ratings, all or nothing; ``also(db)``: more writes of the
+    same answer, in the same transaction (one commit)."""
     rules = skills.rules_of(verdict.why)
     column = skills.rules_column(rules)
 
@@ -81,6 +82,8 @@ def record_answer(ex: Exercise, ref: str, verdict: Verdict, *, quiz: Quiz | None
         ratings.rate(db, learner, ref, ex, verdict.correct)
         if ex.step_id and verdict.correct:
             solved_row.append(_solve_step_exercise(db, learner, ex))
+        if also is not None:
+            also(db)
 
         db.flush()
         return attempt
