@@ -192,3 +192,43 @@ def test_learner_page_cache_can_be_turned_off(tmp_path):
     assert c.get("/en/progress/").get_data(as_text=True).count("csrf_token") >= 1
     assert c.get("/en/progress/").status_code == 200
     assert len(off.extensions["tutor_learner_page_cache"]) == 0
+
+
+def _statements(app, fn) -> list[str]:
+    """The SQL statements run while ``fn()`` runs."""
+    from sqlalchemy import event
+
+    engine = app.extensions["tutor_db"].kw["bind"]
+    seen: list[str] = []
+
+    def listen(_conn, _cursor, statement, *_rest) -> None:
+        seen.append(statement)
+    event.listen(engine, "before_cursor_execute", listen)
+    try:
+        fn()
+    finally:
+        event.remove(engine, "before_cursor_execute", listen)
+    return seen
+
+
+def test_kept_pages_cost_one_query_and_an_answer_is_not_read_back(tmp_path):
+    app = make_app(tmp_path)
+    step, ex = lesson_exercise("hokm", "legal-cards")
+    c = app.test_client()
+    url = f"/en/learn/hokm/{step.id}"
+    page = c.get(url).get_data(as_text=True)
+    fetch = {"X-Tutor-Fetch": "1", "Accept": "text/html"}
+    wrong = form_for(ex, wrong_value(ex, expected(ex))) | {"csrf_token": csrf_of(page)}
+    assert c.post(f"{url}/{ex.id}", data=wrong, headers=fetch).status_code == 200  # the learner made
+    data = form_for(ex, expected(ex)) | {"csrf_token": csrf_of(page)}
+    answered = _statements(app, lambda: c.post(f"{url}/{ex.id}", data=data, headers=fetch))
+    # the learner, the review card, skills, both ratings and the step's row are read once each;
+    # the step's row just written is not read again for the section sent back
+    assert sum(s.lstrip().upper().startswith("SELECT") for s in answered) == 6, answered
+    assert sum("FROM step_progress" in s for s in answered) == 1
+    c.get(url)
+    step_sql = _statements(app, lambda: c.get(url))
+    assert len(step_sql) == 1 and "JOIN learner" in step_sql[0]  # the kept step page: one query
+    c.get("/en/progress/")
+    progress_sql = _statements(app, lambda: c.get("/en/progress/"))
+    assert len(progress_sql) == 1  # the kept progress page: the version query alone
