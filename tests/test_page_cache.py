@@ -4,11 +4,14 @@ language, suit colours and step state (done, stars, exercises answered right), n
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 
 import pytest
+from markupsafe import escape
 from web_support import csrf_of, expected, form_for, lesson_exercise, make_app, wrong_value
 
 from tutor.web.pagecache import PageCache, csrf_placeholder
+from tutor.web.views import progress
 
 
 @pytest.fixture
@@ -85,3 +88,147 @@ def test_the_cache_is_bounded_and_can_be_turned_off(tmp_path):
     assert c.get(f"/en/learn/hokm/{step.id}").status_code == 200
     assert c.get(f"/en/learn/hokm/{step.id}").status_code == 200
     assert len(off.extensions["tutor_page_cache"]) == 0
+
+
+# ---------------------------------------------------------------------------------------------- progress
+
+class _Clock:
+    def __init__(self, at: datetime) -> None:
+        self.at = at
+
+    def __call__(self) -> datetime:
+        return self.at
+
+
+def _answer(c, ex, step, right: bool) -> None:
+    page = c.get(f"/en/learn/{step.ruleset}/{step.id}").get_data(as_text=True)
+    value = expected(ex) if right else wrong_value(ex, expected(ex))
+    r = c.post(f"/en/learn/{step.ruleset}/{step.id}/{ex.id}", data=form_for(ex, value) | {"csrf_token": csrf_of(page)})
+    assert r.status_code == 302
+
+
+def test_progress_page_is_kept_for_its_learner_until_they_answer_or_rename(tmp_path):
+    app = make_app(tmp_path)
+    step, ex = lesson_exercise("hokm", "legal-cards")
+    a, b = app.test_client(), app.test_client()
+    _answer(a, ex, step, right=False)
+    first = a.get("/en/progress/").get_data(as_text=True)
+    cache = app.extensions["tutor_learner_page_cache"]
+    hits = cache.hits
+    again = a.get("/en/progress/").get_data(as_text=True)
+    assert cache.hits == hits + 1 and again == first  # served as kept: no new answer meanwhile
+    assert csrf_placeholder() not in again and _tokens(again) == _tokens(first) and len(_tokens(again)) == 1
+    _answer(a, ex, step, right=True)
+    after = a.get("/en/progress/").get_data(as_text=True)
+    assert cache.hits == hits + 1 and after != first  # a new answer: a new version, rendered again
+    r = a.post("/en/progress/name", data={"name": "Parisa", "csrf_token": csrf_of(after)})
+    assert r.status_code == 302
+    named = a.get("/en/progress/").get_data(as_text=True)
+    assert "Progress of Parisa" in named and "Progress of Parisa" not in after
+    # another learner never gets this learner's page (nor its token)
+    _answer(b, ex, step, right=True)
+    other = b.get("/en/progress/").get_data(as_text=True)
+    assert "Parisa" not in other and not (_tokens(other) & _tokens(named))
+    assert all(k[1][0] in {_learner_id(app, c) for c in (a, b)} for k in cache._data)
+
+
+def _learner_id(app, client) -> int:
+    from sqlalchemy import select
+
+    from tutor.web.db import Learner
+    with client.session_transaction() as sess:
+        anon = sess["learner"]
+    with app.app_context():
+        db = app.extensions["tutor_db"]()
+        try:
+            return db.scalar(select(Learner.id).where(Learner.anon_id == anon))
+        finally:
+            db.close()
+
+
+def _card_due(app) -> datetime:
+    from sqlalchemy import select
+
+    from tutor.web.db import Mistake
+    with app.app_context():
+        db = app.extensions["tutor_db"]()
+        try:
+            return db.scalars(select(Mistake.due)).one()
+        finally:
+            db.close()
+
+
+def test_kept_progress_page_is_not_served_past_a_card_falling_due(tmp_path):
+    from tutor import i18n
+
+    clock = _Clock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC))
+    app = make_app(tmp_path, CLOCK=clock)
+    step, ex = lesson_exercise("hokm", "legal-cards")
+    c = app.test_client()
+    _answer(c, ex, step, right=False)  # a review card, due at once
+    _answer(c, ex, step, right=True)  # now due later
+    with i18n.using("en"):
+        due_now = str(escape(i18n.ngettext("%(num)s review due now", "%(num)s reviews due now", 1)))
+    due = _card_due(app).replace(tzinfo=UTC)
+    assert due > clock.at
+    clock.at = due - timedelta(seconds=30)
+    before = c.get("/en/progress/").get_data(as_text=True)
+    assert due_now not in before
+    clock.at = due + timedelta(seconds=1)  # past the card's due time, within the page's keeping time
+    assert progress.KEEP_SECONDS > 31
+    after = c.get("/en/progress/").get_data(as_text=True)
+    assert due_now in after
+    clock.at += timedelta(seconds=1)
+    hits = app.extensions["tutor_learner_page_cache"].hits
+    assert c.get("/en/progress/").get_data(as_text=True) == after
+    assert app.extensions["tutor_learner_page_cache"].hits == hits + 1
+
+
+def test_learner_page_cache_can_be_turned_off(tmp_path):
+    off = make_app(tmp_path, LEARNER_PAGE_CACHE_SIZE=0)
+    step, ex = lesson_exercise("hokm", "legal-cards")
+    c = off.test_client()
+    _answer(c, ex, step, right=False)
+    assert c.get("/en/progress/").get_data(as_text=True).count("csrf_token") >= 1
+    assert c.get("/en/progress/").status_code == 200
+    assert len(off.extensions["tutor_learner_page_cache"]) == 0
+
+
+def _statements(app, fn) -> list[str]:
+    """The SQL statements run while ``fn()`` runs."""
+    from sqlalchemy import event
+
+    engine = app.extensions["tutor_db"].kw["bind"]
+    seen: list[str] = []
+
+    def listen(_conn, _cursor, statement, *_rest) -> None:
+        seen.append(statement)
+    event.listen(engine, "before_cursor_execute", listen)
+    try:
+        fn()
+    finally:
+        event.remove(engine, "before_cursor_execute", listen)
+    return seen
+
+
+def test_kept_pages_cost_one_query_and_an_answer_is_not_read_back(tmp_path):
+    app = make_app(tmp_path)
+    step, ex = lesson_exercise("hokm", "legal-cards")
+    c = app.test_client()
+    url = f"/en/learn/hokm/{step.id}"
+    page = c.get(url).get_data(as_text=True)
+    fetch = {"X-Tutor-Fetch": "1", "Accept": "text/html"}
+    wrong = form_for(ex, wrong_value(ex, expected(ex))) | {"csrf_token": csrf_of(page)}
+    assert c.post(f"{url}/{ex.id}", data=wrong, headers=fetch).status_code == 200  # the learner made
+    data = form_for(ex, expected(ex)) | {"csrf_token": csrf_of(page)}
+    answered = _statements(app, lambda: c.post(f"{url}/{ex.id}", data=data, headers=fetch))
+    # the learner, the review card, skills, both ratings and the step's row are read once each;
+    # the step's row just written is not read again for the section sent back
+    assert sum(s.lstrip().upper().startswith("SELECT") for s in answered) == 6, answered
+    assert sum("FROM step_progress" in s for s in answered) == 1
+    c.get(url)
+    step_sql = _statements(app, lambda: c.get(url))
+    assert len(step_sql) == 1 and "JOIN learner" in step_sql[0]  # the kept step page: one query
+    c.get("/en/progress/")
+    progress_sql = _statements(app, lambda: c.get("/en/progress/"))
+    assert len(progress_sql) == 1  # the kept progress page: the version query alone

@@ -9,8 +9,10 @@ own CPU time per request. Four requests are timed, each beside ``GET /healthz`` 
   answered on it before;
 * ``question page`` — ``GET`` the first question of a practice quiz of that learner;
 * ``answer (fetch)`` — the answer to that step's exercise as the page's script sends it with
-  ``fetch``: a ``multipart/form-data`` POST of the form's fields (``new FormData(form)``, the CSRF
-  token among them) with the headers ``X-Tutor-Fetch: 1`` and ``Accept: text/html``; it writes the
+  ``fetch``: an ``application/x-www-form-urlencoded`` POST of the form's fields
+  (``new URLSearchParams(new FormData(form))``, the CSRF token among them; before, ``tutor.js``
+  sent the ``FormData`` itself, ``multipart/form-data``: see :data:`ANSWER_BODY`) with the
+  headers ``X-Tutor-Fetch: 1`` and ``Accept: text/html``; it writes the
   attempt and the learner's progress in one transaction, as every answer does. The response is
   the exercise's section with the verdict (200) where the app answers such a post in place, else
   the redirect to the feedback (302, not followed);
@@ -44,6 +46,9 @@ __all__ = ["PAGES", "TARGETS", "main", "page_costs", "seed_learner"]
 PAGES = ("step page", "question page", "answer (fetch)", "progress page (10,000 attempts)")
 #: Largest ratio to /healthz wanted per row (issue 9); a row without one is only reported.
 TARGETS = {"step page": 2.0, "answer (fetch)": 1.5, "progress page (10,000 attempts)": 3.0}
+#: The answer's body as ``tutor.js`` sends it (:func:`page_costs` ``answer_body="multipart/form-data"``
+#: measures the body the script sent before, for comparison).
+ANSWER_BODY = "application/x-www-form-urlencoded"
 #: Attempts of the seeded learner, and the share answered wrong.
 HEAVY_ATTEMPTS = 10_000
 WRONG_SHARE = 0.16
@@ -100,8 +105,10 @@ def _timed(fn: Callable[[], Any], batch: int, expect: tuple[int, ...]) -> float:
     return statistics.median(times)
 
 
-def page_costs(repeats: int = 5, batch: int = 60, attempts: int = HEAVY_ATTEMPTS) -> dict[str, Any]:
-    """Measure the :data:`PAGES` (see the module docstring). Returns ``{"healthz us": median µs of
+def page_costs(repeats: int = 5, batch: int = 60, attempts: int = HEAVY_ATTEMPTS,
+               answer_body: str = ANSWER_BODY) -> dict[str, Any]:
+    """Measure the :data:`PAGES` (see the module docstring); ``answer_body``: the answer's content
+    type (:data:`ANSWER_BODY`, or ``multipart/form-data``). Returns ``{"healthz us": median µs of
     /healthz, "pages": {row: {"us": median µs, "ratio": median ratio}}, "mistakes": review cards
     of the seeded learner}``."""
     from .migrations import upgrade
@@ -114,12 +121,12 @@ def page_costs(repeats: int = 5, batch: int = 60, attempts: int = HEAVY_ATTEMPTS
                           "INSTANCE_PATH": str(Path(tmp) / "instance"), "SESSION_COOKIE_SECURE": False,
                           "RATE_LIMITS": {a: "1000000/minute" for a in limits.ACTIONS}})
         try:  # the request log is written (to standard error, kept in memory meanwhile)
-            return _measure(app, repeats, batch, attempts)
+            return _measure(app, repeats, batch, attempts, answer_body)
         finally:
             app.extensions["tutor_db"].kw["bind"].dispose()
 
 
-def _measure(app: Any, repeats: int, batch: int, attempts: int) -> dict[str, Any]:
+def _measure(app: Any, repeats: int, batch: int, attempts: int, answer_body: str = ANSWER_BODY) -> dict[str, Any]:
     from .content import kinds
     from .content.kinds import KINDS
     from .web import exercises as X
@@ -137,9 +144,9 @@ def _measure(app: Any, repeats: int, batch: int, attempts: int) -> dict[str, Any
     answer_url = f"{step_url}/{ex.id}"
     fetch_headers = {"X-Tutor-Fetch": "1", "Accept": "text/html"}  # as tutor.js sends an answer
 
+
     def answer() -> int:
-        return c.post(answer_url, data=dict(fields), content_type="multipart/form-data",
-                      headers=fetch_headers).status_code
+        return c.post(answer_url, data=dict(fields), content_type=answer_body, headers=fetch_headers).status_code
 
     answer()
     quiz = c.post("/en/practice/", data={"csrf_token": token, "game": "hokm", "count": "5", "difficulty": "1",

@@ -30,8 +30,8 @@ from .review import LEAVE_AFTER
 from .skills import MASTERED, WEAK
 
 __all__ = ["PAGE_SIZE", "WEEKS", "Bar", "Column", "Filters", "Forecast", "accuracy_weeks", "bars_svg",
-           "columns_svg", "daily", "forecast", "mastery_by_game", "mistakes_page", "rule_mastery", "skills",
-           "streak", "totals"]
+           "columns_svg", "daily", "forecast", "mastery_by_game", "mistakes_page", "next_change", "rule_mastery",
+           "skills", "streak", "totals"]
 
 #: Mistakes shown per page of the list.
 PAGE_SIZE = 20
@@ -143,6 +143,20 @@ def forecast(db: Session, learner: Learner, at: datetime) -> Forecast:
     row = db.execute(select(func.count(), upto(at), upto(end_of_day), upto(week))
                      .where(Mistake.learner_id == learner.id, Mistake.streak < LEAVE_AFTER)).one()
     return Forecast(*(int(v) for v in row))
+
+
+def next_change(db: Session, learner: Learner, at: datetime) -> datetime:
+    """The first moment after ``at`` (naive UTC) at which the figures of :func:`forecast`, the
+    mistakes' "due now" and the per-day figures change with no new answer: the next card to
+    fall due, the next to come within :func:`forecast`'s week, or the end of the day (UTC).
+    One query."""
+    week = timedelta(days=7)
+    end_of_day = datetime(at.year, at.month, at.day) + timedelta(days=1)
+    row = db.execute(select(func.min(case((Mistake.due > at, Mistake.due))),
+                            func.min(case((Mistake.due > at + week, Mistake.due))))
+                     .where(Mistake.learner_id == learner.id, Mistake.streak < LEAVE_AFTER)).one()
+    times = [end_of_day] + [t for t in (row[0], row[1] - week if row[1] is not None else None) if t is not None]
+    return min(times)
 
 
 def skills(db: Session, learner: Learner) -> list[SkillMastery]:

@@ -35,7 +35,7 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 __all__ = [
@@ -63,6 +63,7 @@ __all__ = [
     "learner_for_write",
     "make_engine",
     "now",
+    "read_connection",
     "session_anon",
 ]
 
@@ -440,7 +441,22 @@ def get_session() -> Session:
     return g.db
 
 
+def read_connection() -> Connection:
+    """A connection for a read of one or two Core statements (nothing written): the session's,
+    if this request has one, else a connection of its own from the pool, kept for the rest of the
+    request and given back at its end (cheaper than a session's when the request needs no more)."""
+    if "db" in g:
+        return g.db.connection()
+    conn = g.get("tutor_read_conn")
+    if conn is None:
+        conn = g.tutor_read_conn = current_app.extensions["tutor_db"].kw["bind"].connect()
+    return conn
+
+
 def _close_session(_exc) -> None:
+    conn = g.pop("tutor_read_conn", None)
+    if conn is not None:
+        conn.close()
     db = g.pop("db", None)
     if db is not None:
         db.close()

@@ -18,6 +18,13 @@ What is kept is never learner-specific:
 * only pages *before* an answer are kept: a page with a verdict, a form error or the learner's
   given answer is rendered per request. So the HTML kept holds no answer key (the question page
   never holds one) and nothing a learner typed.
+
+One learner's own pages (the progress page) are kept apart, in :func:`learner_page_cache`
+(``LEARNER_PAGE_CACHE_SIZE`` entries, default :data:`DEFAULT_LEARNER_SIZE`; ``0`` turns it off),
+by :func:`cached_for_learner`: the key names the learner and a version of everything the page
+shows of them (e.g. the id of their last answer), so an entry is served to that learner only and
+stops matching as soon as they answer again; each entry also has a time after which it is not
+served (pages that show times relative to now).
 """
 
 from __future__ import annotations
@@ -26,16 +33,24 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
+from datetime import datetime
+from typing import Generic, TypeVar
 
 from flask import current_app, g
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
-__all__ = ["DEFAULT_SIZE", "PageCache", "cached", "csrf_placeholder", "page_cache"]
+__all__ = ["DEFAULT_LEARNER_SIZE", "DEFAULT_SIZE", "PageCache", "cached", "cached_for_learner", "csrf_placeholder",
+           "learner_page_cache", "page_cache"]
 
 #: Entries kept per app unless ``PAGE_CACHE_SIZE`` says otherwise (a step page is 10-30 KB, so
 #: about 20 MB at most).
 DEFAULT_SIZE = 1024
+#: Learner-specific entries kept per app unless ``LEARNER_PAGE_CACHE_SIZE`` says otherwise (a
+#: progress page is 20-40 KB, so about 10 MB at most).
+DEFAULT_LEARNER_SIZE = 256
+
+V = TypeVar("V")
 
 #: Stands for the request's CSRF token in kept HTML (random per process, so no page can carry it).
 _CSRF = "csrf-" + secrets.token_hex(12)
@@ -46,18 +61,18 @@ def csrf_placeholder() -> str:
     return _CSRF
 
 
-class PageCache:
-    """A thread-safe LRU mapping of keys to HTML text, at most ``size`` entries (0: keeps nothing).
-    ``hits`` and ``misses`` count lookups."""
+class PageCache(Generic[V]):
+    """A thread-safe LRU mapping of keys to values (HTML text), at most ``size`` entries (0: keeps
+    nothing). ``hits`` and ``misses`` count lookups."""
 
     def __init__(self, size: int) -> None:
         self.size = max(0, int(size))
-        self._data: OrderedDict[Hashable, str] = OrderedDict()
+        self._data: OrderedDict[Hashable, V] = OrderedDict()
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
 
-    def get(self, key: Hashable) -> str | None:
+    def get(self, key: Hashable) -> V | None:
         with self._lock:
             html = self._data.get(key)
             if html is None:
@@ -67,7 +82,7 @@ class PageCache:
             self.hits += 1
             return html
 
-    def put(self, key: Hashable, html: str) -> None:
+    def put(self, key: Hashable, html: V) -> None:
         if not self.size:
             return
         with self._lock:
@@ -84,13 +99,44 @@ class PageCache:
         return len(self._data)
 
 
-def page_cache() -> PageCache:
+def page_cache() -> PageCache[str]:
     """The current app's cache (made at first use with ``PAGE_CACHE_SIZE`` entries)."""
     cache = current_app.extensions.get("tutor_page_cache")
     if cache is None:
         cache = current_app.extensions.setdefault(
-            "tutor_page_cache", PageCache(current_app.config.get("PAGE_CACHE_SIZE", DEFAULT_SIZE)))
+            "tutor_page_cache", PageCache[str](current_app.config.get("PAGE_CACHE_SIZE", DEFAULT_SIZE)))
     return cache
+
+
+def learner_page_cache() -> PageCache[tuple[str, datetime]]:
+    """The current app's cache of learner-specific pages, ``(html, served until)`` (made at first
+    use with ``LEARNER_PAGE_CACHE_SIZE`` entries)."""
+    cache = current_app.extensions.get("tutor_learner_page_cache")
+    if cache is None:
+        cache = current_app.extensions.setdefault(
+            "tutor_learner_page_cache",
+            PageCache[tuple[str, datetime]](current_app.config.get("LEARNER_PAGE_CACHE_SIZE", DEFAULT_LEARNER_SIZE)))
+    return cache
+
+
+def cached_for_learner(key: Hashable, render: Callable[[], tuple[str, datetime]], at: datetime) -> Markup:
+    """The HTML of a learner's own page, kept under ``key`` (which must name the learner and the
+    version of their data the page shows) until the time ``render()`` gave with it (compared with
+    ``at``, both naive UTC). ``render()`` returns ``(html rendered with csrf_token=csrf_placeholder,
+    served until)``; the request's CSRF token is put in when served."""
+    cache = learner_page_cache()
+    hit = cache.get(key)
+    if hit is not None and at < hit[1]:
+        return Markup(_fill(hit[0], None))
+    depth = g.get("tutor_caching", 0)
+    g.tutor_caching = depth + 1
+    try:
+        html, until = render()
+    finally:
+        g.tutor_caching = depth
+    if _real_token() not in html:
+        cache.put(key, (html, until))
+    return Markup(_fill(html, None, depth == 0))
 
 
 def cached(key: Hashable, render: Callable[[], str], fill: Mapping[str, str] | None = None) -> Markup:

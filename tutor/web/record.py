@@ -4,8 +4,10 @@ of the skills it exercised (:mod:`tutor.web.skills`) and the Glicko-2 ratings (:
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TypeVar
 
+from flask import g
 from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -13,11 +15,12 @@ from sqlalchemy.orm import Session
 from tutor.content.exercise import Exercise
 
 from . import ratings, review, skills
-from .db import Attempt, Learner, Quiz, StepProgress, current_learner, get_session, learner_for_write, session_anon
+from .db import (Attempt, Learner, Quiz, StepProgress, current_learner, get_session, learner_for_write, read_connection,
+                 session_anon)
 from .exercises import Verdict
 
-__all__ = ["activity", "mark_step_done", "mistakes_of", "record_answer", "record_hint", "stars_for", "step_progress",
-           "step_states", "write"]
+__all__ = ["StepState", "activity", "mark_step_done", "mistakes_of", "record_answer", "record_hint", "stars_for",
+           "step_progress", "step_state", "step_states", "write"]
 
 
 T = TypeVar("T")
@@ -51,13 +54,21 @@ def _commit(db: Session, work: Callable[[Session], T]) -> T:
 
 
 def record_answer(ex: Exercise, ref: str, verdict: Verdict, *, quiz: Quiz | None = None,
-                  position: int | None = None) -> Attempt:
+                  position: int | None = None, also: Callable[[Session], None] | None = None) -> Attempt:
     """Store the attempt and update progress, the mistake's review card, the mastery of each skill
-    the verdict's reasons cite and both ratings, all or nothing."""
+    the verdict's reasons cite and both ratings, all or nothing; ``also(db)``: more writes of the
+    same answer, in the same transaction (one commit)."""
     rules = skills.rules_of(verdict.why)
     column = skills.rules_column(rules)
 
+    solved_row: list[StepProgress] = []
+
     def work(db: Session) -> Attempt:
+        solved_row.clear()
+        with db.no_autoflush:  # the reads below do not flush each write before them: one flush
+            return _record(db, solved_row)
+
+    def _record(db: Session, solved_row: list[StepProgress]) -> Attempt:
         learner = learner_for_write(db)
         attempt = Attempt(learner_id=learner.id, exercise_ref=ref, ruleset=ex.ruleset or "", kind=ex.kind,
                           quiz_id=quiz.id if quiz else None, position=position, given=verdict.given,
@@ -70,11 +81,17 @@ def record_answer(ex: Exercise, ref: str, verdict: Verdict, *, quiz: Quiz | None
                               verdict.correct)
         ratings.rate(db, learner, ref, ex, verdict.correct)
         if ex.step_id and verdict.correct:
-            _solve_step_exercise(db, learner, ex)
+            solved_row.append(_solve_step_exercise(db, learner, ex))
+        if also is not None:
+            also(db)
 
         db.flush()
         return attempt
-    return write(work)
+    attempt = write(work)
+    if solved_row:  # the step's row as committed: the page answered now need not read it again
+        row = solved_row[0]
+        _remember_step_state(row.step_id, StepState(bool(row.done), list(row.solved or ()), row.stars))
+    return attempt
 
 
 def _progress_row(db, learner: Learner, ruleset: str, step_id: str) -> StepProgress:
@@ -86,17 +103,19 @@ def _progress_row(db, learner: Learner, ruleset: str, step_id: str) -> StepProgr
     return row
 
 
-def _solve_step_exercise(db, learner: Learner, ex: Exercise) -> None:
+def _solve_step_exercise(db, learner: Learner, ex: Exercise) -> StepProgress:
+    """Mark ``ex`` (a lesson exercise: ``ex.step_id`` set) answered right on its step's row, and
+    the step done once all its exercises are; returns the row."""
     from .exercises import content
 
-    if ex.step_id is None:  # a quiz question: no lesson step to mark
-        return
+    assert ex.step_id is not None
     step = content().find_step(ex.step_id, "en")
     row = _progress_row(db, learner, ex.ruleset or "", ex.step_id)
     solved = set(row.solved or []) | {ex.id}
     row.solved = sorted(solved)
     if step is not None and {e.id for e in step.exercises} <= solved:
         _finish(row, _wrong_answers(db, learner, ex.step_id))
+    return row
 
 
 def _wrong_answers(db: Session, learner: Learner, step_id: str) -> int:
@@ -176,8 +195,9 @@ def step_states(ruleset: str | None = None) -> dict[str, StepProgress]:
     return {row.step_id: row for row in get_session().scalars(q)}
 
 
-#: :func:`step_progress`'s query, built once (a Core statement run on the session's connection).
-_STEP_PROGRESS = (select(StepProgress.done, StepProgress.solved)
+#: :func:`step_progress`'s and :func:`step_state`'s query, built once (a Core statement run on the
+#: session's connection).
+_STEP_PROGRESS = (select(StepProgress.done, StepProgress.solved, StepProgress.stars)
                   .join(Learner, Learner.id == StepProgress.learner_id)
                   .where(Learner.anon_id == bindparam("anon"), StepProgress.step_id == bindparam("step")))
 
@@ -192,6 +212,40 @@ def step_progress(step_id: str) -> tuple[bool, frozenset[str]]:
     if row is None:
         return False, frozenset()
     return bool(row.done), frozenset(row.solved or ())
+
+
+@dataclass(frozen=True)
+class StepState:
+    """What a lesson step's page shows of one learner's progress row: ``done``, ``solved`` (ids of
+    the exercises answered right, a list) and ``stars`` (None until done, or for a step done
+    before stars were kept)."""
+
+    done: bool
+    solved: list[str]
+    stars: int | None
+
+
+def step_state(step_id: str) -> StepState | None:
+    """The current learner's progress on one lesson step, or None (no row, or a learner never
+    seen). One query, the learner joined on the session's id (not looked up first); nothing is
+    written. The value of :func:`step_states` ``[step_id]`` in fewer round trips."""
+    anon = session_anon()
+    if anon is None:
+        return None
+    known = g.get("tutor_step_states")
+    if known is not None and (anon, step_id) in known:
+        return known[anon, step_id]
+    row = read_connection().execute(_STEP_PROGRESS, {"anon": anon, "step": step_id}).first()
+    if row is None:
+        return None
+    return StepState(bool(row.done), list(row.solved or ()), row.stars)
+
+
+def _remember_step_state(step_id: str, state: StepState) -> None:
+    """Keep for the rest of the request the row this request has just committed for ``step_id``."""
+    anon = session_anon()
+    if anon is not None:
+        g.setdefault("tutor_step_states", {})[anon, step_id] = state
 
 
 def mistakes_of() -> review.Queue:

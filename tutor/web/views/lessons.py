@@ -20,7 +20,7 @@ from .. import exercises as X
 from ..db import Attempt, current_learner, get_session, id_from_request
 from ..limits import limited
 from ..pagecache import cached, csrf_placeholder
-from ..record import mark_step_done, record_answer, record_hint, step_states
+from ..record import mark_step_done, record_answer, record_hint, step_state, step_states
 from ..security import BadInput
 from .common import RULESET_NAMES, exercise_context, four_colour, ruleset_name, wants_fragment
 
@@ -126,11 +126,14 @@ def hint_points(ex) -> list[dict]:
     return out
 
 
-def _exercise_part(lp, s, item, attempt, solved, error_for=None, error=None, typed=None, hint_for=None) -> dict:
+def _exercise_part(lp, s, item, attempt, solved, error_for=None, error=None, typed=None, hint_for=None,
+                   graded=None) -> dict:
+    """``graded``: the verdict of ``attempt`` when the caller has just judged it (the answer
+    itself), so the engine is not run a second time on the same answer."""
     ref = X.ref_of(item)
     verdict = None
     if attempt is not None and attempt.exercise_ref == ref:
-        verdict = X.grade(item, attempt.given)
+        verdict = graded if graded is not None else X.grade(item, attempt.given)
     mine = error_for == item.id
     ctx = exercise_context(item, ref, verdict=verdict, error=error if mine else None,
                            typed=typed if mine else None)
@@ -156,8 +159,7 @@ def step(ruleset: str, step_id: str, error_for: str | None = None, error: str | 
     s = lp.get(step_id)
     if s is None:
         abort(404)
-    states = step_states(ruleset)
-    st = states.get(step_id)
+    st = step_state(step_id)
     solved = set(st.solved or []) if st else set()
     if error is None and typed is None and not request.args:
         key = ("step", i18n.current_lang(), four_colour(), ruleset, step_id, bool(st and st.done), _stars(st),
@@ -182,10 +184,10 @@ def _render_step(lp, s, st, solved: set[str], attempt, error_for, error, typed, 
         done=bool(st and st.done), stars=_stars(st), solved=solved, unit_end=_unit_end_url(lp, s), **extra)
 
 
-def _fragment(lp, s, ex, attempt=None, error=None, typed=None, hint=False, status=200):
-    st = step_states(s.ruleset).get(s.id)
+def _fragment(lp, s, ex, attempt=None, error=None, typed=None, hint=False, status=200, verdict=None):
+    st = step_state(s.id)
     solved = set(st.solved or []) if st else set()
-    x = _exercise_part(lp, s, ex, attempt, solved, ex.id, error, typed, ex.id if hint else None)
+    x = _exercise_part(lp, s, ex, attempt, solved, ex.id, error, typed, ex.id if hint else None, graded=verdict)
     return render_template("_fragment.html", x=x), status
 
 
@@ -220,7 +222,7 @@ def answer(ruleset: str, step_id: str, ex_id: str):
     verdict = X.grade(ex, given)
     attempt = record_answer(ex, X.ref_of(ex), verdict)
     if wants_fragment():
-        return _fragment(lp, s, ex, attempt=attempt)
+        return _fragment(lp, s, ex, attempt=attempt, verdict=verdict)
     return redirect(url_for("lessons.step", ruleset=ruleset, step_id=step_id, a=attempt.id) + f"#ex-{ex_id}")
 
 

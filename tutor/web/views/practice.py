@@ -280,12 +280,10 @@ def answer(token: str, n: int):
             return render_template("_fragment.html", x=x), 400
         return question(token, n, error=e.message, status=400, typed=request.form)
     first = quiz.mode == adaptive.MODE and not _attempts(quiz).get(n)  # the first answer to it
-    record_answer(ex, ref, verdict, quiz=quiz, position=n)
-    if first and not verdict.correct:
-        def work(db):
-            row = db.get(Quiz, quiz.id)
-            adaptive.after_answer(row, n, verdict.correct)
-        write(work)
+
+    def after(db):  # adaptive practice keeps a fresh mistake to retry: in the answer's transaction
+        adaptive.after_answer(db.get(Quiz, quiz.id), n, verdict.correct)
+    record_answer(ex, ref, verdict, quiz=quiz, position=n, also=after if first and not verdict.correct else None)
     if wants_fragment():
         return render_template("_fragment.html", x=_feedback_context(quiz, token, n, ex, ref, verdict))
     return redirect(url_for("practice.feedback", token=token, n=n))

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import unicodedata
+from datetime import datetime, timedelta
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
 from flask_babel import gettext as _
-from sqlalchemy import delete
+from sqlalchemy import Integer, bindparam, cast, delete, func, select
 
 from tutor import i18n
 from tutor import rules as rule_points
@@ -17,12 +18,14 @@ from tutor.content.kinds import KINDS
 from .. import dashboard
 from .. import exercises as X
 from ..adaptive import rulesets_of_rule
-from ..db import StepProgress, current_learner, get_session, learner_for_write, now
+from ..db import (Attempt, Learner, StepProgress, current_learner, get_session, learner_for_write, now,
+                  read_connection, session_anon)
+from ..pagecache import cached_for_learner, csrf_placeholder
 from ..record import step_states
 from ..review import due_of
 from ..skills import MASTERED, WEAK
 from ..security import BadInput
-from .common import RULESET_NAMES, ruleset_name
+from .common import RULESET_NAMES, four_colour, ruleset_name
 
 bp = Blueprint("progress", __name__, url_prefix="/<lang>/progress")
 
@@ -59,8 +62,54 @@ def _rule_title(rule: str) -> Markup:
     return Markup('<span lang="en" dir="ltr">%s</span>') % point.title["en"]
 
 
+#: Longest time a kept progress page is served again (seconds): it shows times relative to now
+#: ("due in 3 hours"), which may be this much older on a revisit.
+KEEP_SECONDS = 60
+
+#: The version of what the progress page shows of a learner, found from the session's learner id:
+#: ``(learner id, display name, id of the last answer, and the count, steps done, hints, stars and
+#: latest change of the lesson progress rows)``. Every answer adds an attempt (and only answers
+#: change the mistakes, skills and ratings shown); lesson progress also changes by marking a step
+#: read, a hint or a reset. One query on the indexes ``learner (anon_id)``, ``attempt (learner_id)``
+#: and ``step_progress (learner_id)``.
+_SP = StepProgress
+_VERSION = select(
+    Learner.id, Learner.display_name,
+    select(func.max(Attempt.id)).where(Attempt.learner_id == Learner.id).scalar_subquery(),
+    *(select(agg).where(_SP.learner_id == Learner.id).scalar_subquery() for agg in (
+        func.count(_SP.id), func.sum(cast(_SP.done, Integer)), func.sum(_SP.hints), func.sum(_SP.stars),
+        func.max(_SP.updated_at))),
+).where(Learner.anon_id == bindparam("anon"))
+
+
+def _version() -> tuple | None:
+    anon = session_anon()
+    if anon is None:
+        return None
+    row = read_connection().execute(_VERSION, {"anon": anon}).first()
+    return tuple(row) if row is not None else None
+
+
 @bp.get("/")
 def page(error: str | None = None, status: int = 200):
+    """The progress page. A learner's page is kept rendered (:func:`~tutor.web.pagecache.cached_for_learner`)
+    under the version of their data (:data:`_VERSION`), the language, suit colours, the URL (filters,
+    page of mistakes) and the day, for at most :data:`KEEP_SECONDS` and never past the moment its
+    figures change with time (:func:`~tutor.web.dashboard.next_change`): a revisit without a new
+    answer costs that one query."""
+    if error is None and request.method == "GET":
+        version = _version()
+        if version is not None:
+            at = now()
+            key = ("progress", version, i18n.current_lang(), four_colour(), request.full_path, at.date())
+            return cached_for_learner(key, lambda: _render(None, at, keep=True), at), status
+    return _render(error, now())[0], status
+
+
+def _render(error: str | None, at: datetime, keep: bool = False) -> tuple[str, datetime]:
+    """The page's HTML and when it stops being current (``keep``: rendered to be kept, with the
+    CSRF token's placeholder)."""
+    until = at + timedelta(seconds=KEEP_SECONDS)
     learner = current_learner()
     states = step_states()
     games: list[dict[str, Any]] = []
@@ -83,7 +132,6 @@ def page(error: str | None = None, status: int = 200):
     rtl = i18n.is_rtl(i18n.current_lang())
     if learner is not None:
         db = get_session()
-        at = now()
         answered, right = dashboard.totals(db, learner)
         ctx.update(answered=answered, right=right)
         per_day = dashboard.daily(db, learner, at, 7 * dashboard.WEEKS)
@@ -147,9 +195,13 @@ def page(error: str | None = None, status: int = 200):
         if later:
             ctx["next_due"] = {"iso": later[0].isoformat() + "Z", "in": i18n.fmt_timedelta(later[0] - at),
                                "at": i18n.fmt_datetime(later[0])}
+        if keep:
+            until = min(until, dashboard.next_change(db, learner, at))
     ctx["filter_games"] = [(r, ruleset_name(r)) for r in RULESET_NAMES]
     ctx["filter_kinds"] = [(k, _kind_name(k)) for k in KINDS]
-    return render_template("progress.html", **ctx), status
+    if keep:
+        ctx["csrf_token"] = csrf_placeholder
+    return render_template("progress.html", **ctx), until
 
 
 def _level(p: float) -> str:
