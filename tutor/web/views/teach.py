@@ -26,8 +26,7 @@ from sqlalchemy.exc import IntegrityError
 
 from tutor import i18n
 from tutor.content.kinds import KINDS
-from tutor.content.lessons import parse_step
-from tutor.content.problems import ContentError, Problems
+from tutor.content.problems import ContentError
 from tutor.export.files import check_document, dump_quiz, import_quiz
 from tutor.export.lms import gift, moodle_xml
 from tutor.export.worksheet import worksheet_html, worksheet_pdf
@@ -478,18 +477,9 @@ def import_file(qid: int):
 
 # ------------------------------------------------------------------------------------------ lessons
 
-def _lesson_text(form_or_row) -> str:
-    """The step file (front matter and body) of a teacher's lesson, in the ``lessons/`` syntax."""
-    import yaml
-    fm = {"id": "teacher-lesson", "ruleset": form_or_row["ruleset"], "unit": 1, "unit_title": form_or_row["title"],
-          "order": 1, "title": form_or_row["title"], "goal": form_or_row["goal"], "rules": [], "source": "teacher"}
-    return "---\n" + yaml.safe_dump(fm, allow_unicode=True, sort_keys=False) + "---\n" + form_or_row["body"]
-
-
 def _lesson_preview(values: dict):
     """``(parts for the step template, problems as 'line N: message')``."""
-    problems = Problems()
-    step = parse_step(_lesson_text(values), "lesson.md", problems, lang=values["lang"])
+    step, problems = C.lesson_step(values)
     shown = []
     for p in problems:
         shown.append(_("Line %(n)s: %(message)s", n=max(1, p.line - 11), message=p.message))
@@ -570,6 +560,9 @@ def _assign_choices() -> list[tuple[str, str]]:
     out = [(f"quiz:{q.id}", _("Quiz: %(title)s", title=q.title))
            for q in db.scalars(select(TeacherQuiz).where(TeacherQuiz.teacher_id == _me().id)
                                .order_by(TeacherQuiz.id))]
+    out += [(f"lesson:{t.id}", _("Your lesson: %(title)s", title=t.title))
+            for t in db.scalars(select(TeacherLesson).where(TeacherLesson.teacher_id == _me().id)
+                                .order_by(TeacherLesson.id))]
     for r in RULESET_NAMES:
         for unit in content().lesson_path(r, i18n.current_lang()).units:
             out.append((f"unit:{r}:{unit.number}", _("Lesson unit: %(game)s %(n)s, %(title)s", game=ruleset_name(r),
@@ -601,6 +594,15 @@ def classroom(cid: int):
                     form.what.errors = [_("This quiz has no questions yet.")]
                 else:
                     assignment.quiz_id, assignment.quiz_doc, assignment.title = qrow.id, dict(qrow.doc), qrow.title
+            elif what[0] == "lesson":
+                lrow = _mine(TeacherLesson, int(what[1]))
+                doc = {"ruleset": lrow.ruleset, "lang": lrow.lang, "title": lrow.title, "goal": lrow.goal,
+                       "body": lrow.body}
+                step, problems = C.lesson_step(doc)
+                if step is None or problems or not step.exercises:
+                    form.what.errors = [_("This lesson has problems or no exercises: fix it in its preview first.")]
+                else:
+                    assignment.lesson_doc, assignment.title = doc, lrow.title
             else:
                 assignment.ruleset, assignment.unit = what[1], int(what[2])
                 assignment.title = dict(options).get(form.what.data or "", "")
@@ -619,8 +621,8 @@ def classroom(cid: int):
 
 
 def _progress(members, assignments) -> list[dict]:
-    """Each learner's progress on each assignment: a quiz's score and questions answered, or the
-    steps of a lesson unit done (in the order of ``assignments``)."""
+    """Each learner's progress on each assignment: a quiz's score and questions answered, a
+    teacher's lesson's exercises answered right, or the steps of a lesson unit done (in the order of ``assignments``)."""
 
     db = get_session()
     ids = [m.learner_id for m in members]
@@ -630,6 +632,8 @@ def _progress(members, assignments) -> list[dict]:
     for a in assignments:
         if a.quiz_doc is not None:
             cols.append(("quiz", a, a.quiz_doc.get("questions") or [], C.attempts_of(a.id)))
+        elif a.lesson_doc is not None:
+            cols.append(("lesson", a, C.lesson_exercises(a), C.attempts_of(a.id)))
         else:
             path = content().lesson_path(a.ruleset or "", "en")
             steps = [s.id for u in path.units if u.number == a.unit for s in u.steps]
@@ -644,6 +648,10 @@ def _progress(members, assignments) -> list[dict]:
                 cells.append(_("%(got)s of %(total)s points, %(n)s of %(questions)s answered",
                                got=i18n.fmt_number(got), total=i18n.fmt_number(total),
                                n=i18n.fmt_number(answered), questions=i18n.fmt_number(len(items))))
+            elif what == "lesson":
+                right, total = C.lesson_progress(len(items), attempts, m.learner_id)
+                cells.append(_("%(right)s of %(total)s exercises answered right", right=i18n.fmt_number(right),
+                               total=i18n.fmt_number(total)))
             else:
                 done = sum(1 for sid in items if (m.learner_id, sid) in done_steps)
                 cells.append(_("%(done)s of %(total)s steps done", done=i18n.fmt_number(done),
