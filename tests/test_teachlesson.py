@@ -162,3 +162,70 @@ def test_assigned_lesson_isolation(app):
         assert db.scalars(select(ClassAttempt)).all() == []
         assert len(db.scalars(select(Assignment)).all()) == 1
         db.close()
+
+
+# ------------------------------------------------------------------------------------------ files
+
+def _row(app, lid: int) -> TeacherLesson:
+    with app.app_context():
+        db = app.extensions["tutor_db"]()
+        row = db.get(TeacherLesson, lid)
+        db.expunge(row)
+        db.close()
+    return row
+
+
+def import_text(client, lid: int, text: str):
+    return post(client, f"/en/teach/lessons/{lid}/import", {"limport-text": text}, page=f"/en/teach/lessons/{lid}")
+
+
+def test_export_then_import_is_lossless(app):
+    t = login(app.test_client(), "ana")
+    lid = new_lesson(t, lang="fa")
+    r = t.get(f"/en/teach/lessons/{lid}/export.md")
+    assert r.status_code == 200 and r.headers["Content-Disposition"].startswith("attachment")
+    exported = r.text
+    assert exported.startswith("---\n") and "```exercise" in exported
+    step = import_lesson(exported, "x.md", lang="fa")  # the format of lessons/, checked by the engine
+    assert step.title == "Trumps" and [e.id for e in step.exercises] == ["e1", "e2"]
+    assert 'href="/en/teach/lessons/%d/export.md"' % lid in t.get(f"/en/teach/lessons/{lid}").text
+    # imported into another lesson: the same lesson, exported again: the same file
+    other = new_lesson(t, body="Placeholder words.", lang="fa")
+    r = import_text(t, other, exported)
+    assert r.status_code == 302, r.text
+    a, b = _row(app, lid), _row(app, other)
+    assert (b.title, b.goal, b.ruleset, b.lang) == (a.title, a.goal, a.ruleset, a.lang)
+    again = t.get(f"/en/teach/lessons/{other}/export.md").text
+    assert again == exported
+    assert lesson_document(import_lesson(again, "y.md", lang="fa")) == lesson_document(step)
+    # and a third time, through the upload field
+    third = new_lesson(t, body="Other words.", lang="fa")
+    page = t.get(f"/en/teach/lessons/{third}")
+    import io
+    r = t.post(f"/en/teach/lessons/{third}/import", content_type="multipart/form-data",
+               data={"csrf_token": csrf_of(page.text), "limport-upload": (io.BytesIO(exported.encode()), "l.md")})
+    assert r.status_code == 302
+    assert t.get(f"/en/teach/lessons/{third}/export.md").text == exported
+    # another teacher's lesson: 404 for both
+    bob = login(app.test_client(), "bob")
+    assert bob.get(f"/en/teach/lessons/{lid}/export.md").status_code == 404
+    assert import_text(bob, lid, exported).status_code in (404,)
+
+
+def test_import_errors_name_their_line_and_change_nothing(app):
+    t = login(app.test_client(), "ana")
+    lid = new_lesson(t)
+    exported = t.get(f"/en/teach/lessons/{lid}/export.md").text
+    lines = exported.split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("expect:"))
+    lines[at] = "expect: {winner: 1}"  # a key the engine disagrees with
+    r = import_text(t, lid, "\n".join(lines))
+    assert r.status_code == 400
+    assert re.search(rf'<span class="problem">Line {at + 1}: <bdi lang="en" dir="ltr">[^<]*', r.text), r.text[-3000:]
+    # the editor still shows the lesson as saved, the lesson is unchanged
+    assert _row(app, lid).body == BODY and "Who wins with spades trump?" in r.text
+    r = import_text(t, lid, "")
+    assert r.status_code == 400 and "Choose a lesson file or paste its text." in r.text
+    r = import_text(t, lid, "---\ntitle: [unclosed\n---\nx\n")
+    assert r.status_code == 400 and re.search(r"Line \d+: ", r.text)
+    assert _row(app, lid).body == BODY
