@@ -127,6 +127,7 @@ def test_a_lesson_with_problems_cannot_be_assigned(app):
     cid, _code = new_class(t)
     r = post(t, f"/en/teach/classes/{cid}", {"what": f"lesson:{lid}"})
     assert r.status_code == 400 and "no exercises" in r.text
+    assert app.test_client().post("/api/v1/solve", json=NO_TRUMP).status_code == 200  # no class's exercise
 
 
 def test_assigned_lesson_isolation(app):
@@ -149,6 +150,10 @@ def test_assigned_lesson_isolation(app):
     for ref in ("e1", f"class-lesson-{aid}-1", "lesson:hokm:teacher-lesson:e1"):
         r = other.post(f"/api/v1/exercises/{ref}/answer", json={"answer": 3})
         assert r.status_code in (400, 404) and "correct" not in r.get_json(), ref
+    # nor do the stateless endpoints check its scenarios
+    for scenario in (TRICK, NO_TRUMP):
+        r = other.post("/api/v1/solve", json=scenario)
+        assert r.status_code == 403 and r.get_json()["error"]["code"] == "class-question"
     # a member reaches it, but not under another class's id, nor a quiz page for it
     learner = app.test_client()
     join(learner, code, "Zari")
