@@ -52,6 +52,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from tutor.content.exercise import Exercise
+from tutor.content.lessons import LessonStep, parse_step
+from tutor.content.problems import Problems
 from tutor.solve.fingerprint import fingerprint
 
 from .authoring import answer_text, exercise_of
@@ -96,12 +98,40 @@ def normal_code(text: str) -> str:
 CLASS_QUESTION = "class-question"
 
 
+def lesson_text(doc: Mapping[str, Any]) -> str:
+    """The step file (front matter, then the Markdown body) of a teacher's lesson in the
+    ``lessons/`` syntax; ``doc`` has ``ruleset``, ``title``, ``goal`` and ``body`` (a
+    :class:`~tutor.web.db.TeacherLesson`'s fields, or an assignment's ``lesson_doc``)."""
+    import yaml
+    fm = {"id": "teacher-lesson", "ruleset": doc["ruleset"], "unit": 1, "unit_title": doc["title"],
+          "order": 1, "title": doc["title"], "goal": doc["goal"], "rules": [], "source": "teacher"}
+    return "---\n" + yaml.safe_dump(fm, allow_unicode=True, sort_keys=False) + "---\n" + doc["body"]
+
+
+def lesson_step(doc: Mapping[str, Any]) -> tuple[LessonStep | None, Problems]:
+    """A teacher's lesson (see :func:`lesson_text`; ``doc["lang"]`` its language) parsed as a
+    lesson step, with the problems found (structure only)."""
+    problems = Problems()
+    return parse_step(lesson_text(doc), "lesson.md", problems, lang=str(doc["lang"])), problems
+
+
+def lesson_exercises(assignment: Assignment) -> list[Exercise]:
+    """The exercises of a lesson assignment's copy, in page order (place n is ``[n - 1]``)."""
+    if assignment.lesson_doc is None:
+        return []
+    step, _problems = lesson_step(assignment.lesson_doc)
+    return list(step.exercises) if step is not None else []
+
+
 def add_fingerprints(db: Session, assignment: Assignment) -> int:
-    """Store the fingerprints of a quiz assignment's questions (inside the caller's transaction,
-    after ``assignment`` is flushed); returns how many."""
+    """Store the fingerprints of a quiz assignment's questions, or of a lesson assignment's
+    exercises (inside the caller's transaction, after ``assignment`` is flushed); returns how many."""
     count = 0
-    for n, q in enumerate((assignment.quiz_doc or {}).get("questions") or [], 1):
-        fp = fingerprint(q.get("scenario")) if isinstance(q, Mapping) else None
+    scenarios = [q.get("scenario") if isinstance(q, Mapping) else None
+                 for q in (assignment.quiz_doc or {}).get("questions") or []]
+    scenarios += [ex.scenario for ex in lesson_exercises(assignment)]
+    for n, scenario in enumerate(scenarios, 1):
+        fp = fingerprint(scenario) if scenario is not None else None
         if fp is not None:
             db.add(ClassFingerprint(assignment_id=assignment.id, position=n, fingerprint=fp))
             count += 1
@@ -155,6 +185,13 @@ def first_attempts(attempts: Iterable[ClassAttempt]) -> dict[tuple[int, int], Cl
     for a in attempts:
         out.setdefault((a.learner_id, a.position), a)
     return out
+
+
+def lesson_progress(exercises: int, attempts: Iterable[ClassAttempt], learner_id: int) -> tuple[int, int]:
+    """``(exercises answered right, exercises)`` of one learner on a lesson assignment: an
+    exercise counts once any of the learner's attempts at it was right."""
+    right = {a.position for a in attempts if a.learner_id == learner_id and a.correct and 1 <= a.position <= exercises}
+    return len(right), exercises
 
 
 def points_of(q: Mapping) -> int:

@@ -323,8 +323,10 @@ class Membership(Base):
 
 class Assignment(Base):
     """A quiz (``quiz_doc``: a copy of the teacher's quiz document when assigned, so later edits
-    never change a class's questions or its results) or a lesson unit (``ruleset`` + ``unit``)
-    given to a class, with an optional due date (naive UTC)."""
+    never change a class's questions or its results), a teacher's lesson (``lesson_doc``: a copy
+    of its ``ruleset``, ``lang``, ``title``, ``goal`` and ``body`` when assigned; its exercises are
+    answered through :class:`ClassAttempt`, ``position`` = the exercise's place in the lesson) or
+    a lesson unit (``ruleset`` + ``unit``) given to a class, with an optional due date (naive UTC)."""
 
     __tablename__ = "assignment"
 
@@ -333,6 +335,7 @@ class Assignment(Base):
     title: Mapped[str] = mapped_column(String(120))
     quiz_id: Mapped[int | None] = mapped_column(ForeignKey("teacher_quiz.id"), default=None)
     quiz_doc: Mapped[dict | None] = mapped_column(JSON, default=None)
+    lesson_doc: Mapped[dict | None] = mapped_column(JSON, default=None)
     ruleset: Mapped[str | None] = mapped_column(String(16), default=None)
     unit: Mapped[int | None] = mapped_column(Integer, default=None)
     due: Mapped[datetime | None] = mapped_column(DateTime, default=None)

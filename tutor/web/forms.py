@@ -140,3 +140,11 @@ class ImportForm(FlaskForm):
 
     upload = FileField(lazy_gettext("Quiz file (YAML)"))
     text = TextAreaField(lazy_gettext("Or paste the file's text"), validators=[Optional(), Length(max=200000)])
+
+
+class LessonImportForm(FlaskForm):
+    """A lesson file (the ``lessons/`` format) to replace a teacher's lesson with: uploaded, or its
+    text pasted (the upload wins)."""
+
+    upload = FileField(lazy_gettext("Lesson file (Markdown)"))
+    text = TextAreaField(lazy_gettext("Or paste the file's text"), validators=[Optional(), Length(max=200000)])

@@ -13,8 +13,11 @@ import unicodedata
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from markupsafe import Markup
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+
+from tutor import i18n
 
 from .. import classes as C
 from .. import exercises as X
@@ -33,7 +36,7 @@ from ..forms import JoinForm
 from ..limits import limited
 from ..record import write
 from ..security import BadInput
-from .common import exercise_context, ruleset_name
+from .common import exercise_context, ruleset_name, wants_fragment
 
 bp = Blueprint("classes", __name__, url_prefix="/<lang>")
 
@@ -105,12 +108,17 @@ def mine():
                 item["answered"] = len({t.position for t in attempts})
                 item["total"] = len(questions)
                 item["score"] = C.score(questions, attempts, learner.id)
+            elif a.lesson_doc is not None and learner is not None:
+                item["right"] = C.lesson_progress(len(C.lesson_exercises(a)), C.attempts_of(a.id, learner.id),
+                                                  learner.id)
             rows.append(item)
         out.append({"m": m, "cls": cls, "assignments": rows})
     return render_template("classes/mine.html", classes=out)
 
 
 def _assignment_url(cls: Classroom, a: Assignment) -> str:
+    if a.lesson_doc is not None:
+        return url_for("classes.lesson", cid=cls.id, aid=a.id)
     if a.quiz_doc is None:
         return url_for("lessons.path", ruleset=a.ruleset) + f"#unit-{a.unit}"
     return url_for("classes.overview", cid=cls.id, aid=a.id)
@@ -212,3 +220,91 @@ def results(cid: int, aid: int):
                                                                cid=cid, aid=aid, n=n)})
     got, total = C.score(questions, attempts, lid)
     return render_template("classes/results.html", cls=cls, a=a, rows=rows, got=got, total=total)
+
+
+# ------------------------------------------------------------------------------- a teacher's lesson
+# The lesson is drawn as the teacher's preview draws it (the copy taken when it was assigned,
+# nh3-sanitised Markdown, each exercise in the lesson's language); each exercise is answered by its
+# place n in the lesson (it has no exercise ref, so the exercise API cannot show or check it) and
+# every answer is recorded (:func:`tutor.web.classes.record`) before its verdict is shown.
+
+def _member_lesson(cid: int, aid: int) -> tuple[Classroom, Assignment, int]:
+    """The class, its lesson assignment and the learner's id; 404 unless the learner is a member."""
+    learner = current_learner()
+    db = get_session()
+    if learner is None or C.membership(db, cid, learner.id) is None:
+        abort(404)
+    a = db.get(Assignment, aid)
+    cls = db.get(Classroom, cid)
+    if a is None or cls is None or a.classroom_id != cid or a.lesson_doc is None:
+        abort(404)
+    return cls, a, learner.id
+
+
+def _lesson_exercise(cid: int, a: Assignment, n: int, ex, verdict=None, error: str | None = None,
+                     typed=None) -> dict:
+    url = url_for("classes.lesson", cid=cid, aid=a.id)
+    with i18n.using(str(a.lesson_doc["lang"])):  # type: ignore[index]
+        x = exercise_context(ex, f"class-lesson-{a.id}-{n}", verdict=verdict, error=error, typed=typed)
+    x["action"] = url_for("classes.lesson_answer", cid=cid, aid=a.id, n=n)
+    x["retry_url"] = f"{url}?again={n}#ex-{ex.id}" if verdict is not None else None
+    return x
+
+
+def _lesson_exercise_html(a: Assignment, x: dict) -> Markup:
+    with i18n.using(str(a.lesson_doc["lang"])):  # type: ignore[index]
+        return Markup(render_template("_fragment.html", x=x))
+
+
+@bp.get("/classes/<int:cid>/lessons/<int:aid>/")
+def lesson(cid: int, aid: int, error_at: int | None = None, error: str | None = None, typed=None,
+           status: int = 200):
+    cls, a, lid = _member_lesson(cid, aid)
+    doc = a.lesson_doc or {}
+    step, _problems = C.lesson_step(doc)
+    attempts = C.attempts_of(a.id, lid)
+    last = {t.position: t for t in attempts}
+    again = request.args.get("again", type=int)
+    parts: list[dict] = []
+    n = 0
+    for _what, item in (step.parts() if step is not None else []):
+        if isinstance(item, str):
+            parts.append({"html": item})
+            continue
+        n += 1
+        verdict = None
+        if n in last and n != again and n != error_at:
+            verdict = X.grade(item, last[n].given)
+        x = _lesson_exercise(cid, a, n, item, verdict=verdict, error=error if n == error_at else None,
+                             typed=typed if n == error_at else None)
+        parts.append({"exercise": _lesson_exercise_html(a, x)})
+    right, total = C.lesson_progress(n, attempts, lid)
+    return render_template("classes/lesson.html", cls=cls, a=a, doc=doc, parts=parts, right=right, total=total,
+                           game=ruleset_name(str(doc.get("ruleset", ""))),
+                           lesson_dir="rtl" if doc.get("lang") == "fa" else "ltr"), status
+
+
+@bp.post("/classes/<int:cid>/lessons/<int:aid>/<int:n>")
+@limited("answer")
+def lesson_answer(cid: int, aid: int, n: int):
+    _cls, a, _lid = _member_lesson(cid, aid)
+    exercises = C.lesson_exercises(a)
+    if not 1 <= n <= len(exercises):
+        abort(404)
+    ex = exercises[n - 1]
+    try:
+        given = X.read_form(ex, request.form)
+        verdict = X.grade(ex, given)
+    except BadInput as e:
+        if wants_fragment():
+            x = _lesson_exercise(cid, a, n, ex, error=e.message, typed=request.form.to_dict(flat=False))
+            return _lesson_exercise_html(a, x), 400
+        return lesson(cid, aid, error_at=n, error=e.message, typed=request.form.to_dict(flat=False), status=400)
+
+    def work(db):
+        learner = learner_for_write(db)
+        C.record(db, a, learner.id, n, verdict)
+    write(work)
+    if wants_fragment():
+        return _lesson_exercise_html(a, _lesson_exercise(cid, a, n, ex, verdict=verdict))
+    return redirect(url_for("classes.lesson", cid=cid, aid=aid) + f"#ex-{ex.id}")

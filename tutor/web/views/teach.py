@@ -26,9 +26,8 @@ from sqlalchemy.exc import IntegrityError
 
 from tutor import i18n
 from tutor.content.kinds import KINDS
-from tutor.content.lessons import parse_step
-from tutor.content.problems import ContentError, Problems
-from tutor.export.files import check_document, dump_quiz, import_quiz
+from tutor.content.problems import ContentError
+from tutor.export.files import check_document, dump_lesson, dump_quiz, import_lesson, import_quiz
 from tutor.export.lms import gift, moodle_xml
 from tutor.export.worksheet import worksheet_html, worksheet_pdf
 from tutor.rules import UnknownRulePoint
@@ -66,6 +65,7 @@ from ..forms import (
     GeneratedForm,
     ImportForm,
     LessonForm,
+    LessonImportForm,
     LoginForm,
     QuizForm,
     SignupForm,
@@ -431,16 +431,10 @@ def worksheet_pdf_view(qid: int, ruleset: str):
     return _attachment(data, "application/pdf", _download_name(row, ruleset, f"{'key' if key else 'worksheet'}-{lang}", "pdf"))
 
 
-@bp.post("/quizzes/<int:qid>/import")
-@login_required
-def import_file(qid: int):
-    """Add the questions of a quiz file (uploaded or pasted) to the quiz, after the same checks as
-    ``tutor check`` (structure, then every question by the engine); problems are listed beside
-    the field as ``Line N: message`` and nothing is added."""
-    row = _mine(TeacherQuiz, qid)
-    form = ImportForm(prefix="import")
-    if not form.validate():
-        return quiz(qid, imported=form, status=400)
+def _import_text(form: ImportForm | LessonImportForm, empty: str) -> tuple[Any, str | None]:
+    """``(the field that holds the file, its text)`` of an import form (the upload wins over the
+    pasted text); the text is None, with the message put on the field, when the upload is not
+    UTF-8 or there is nothing (``empty``)."""
     upload = form.upload.data
     field_: Any = form.text
     text = form.text.data or ""
@@ -451,18 +445,38 @@ def import_file(qid: int):
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
             field_.errors = [_("The file is not UTF-8 text.")]
-            return quiz(qid, imported=form, status=400)
+            return field_, None
     if not text.strip():
-        form.text.errors = [_("Choose a quiz file or paste its text.")]
+        form.text.errors = [empty]
+        return form.text, None
+    return field_, text
+
+
+def _line_errors(problems) -> list[Markup]:
+    """The checker's problems as ``Line N: message``, one a line (the message is English, as
+    ``tutor check`` gives it, kept left to right inside a right-to-left page); at most 20."""
+    return [Markup('<span class="problem">{}</span>').format(Markup(_(
+        "Line %(n)s: %(message)s", n=i18n.fmt_number(p.line),
+        message=Markup('<bdi lang="en" dir="ltr">{}</bdi>').format(p.message)))) for p in problems[:20]]
+
+
+@bp.post("/quizzes/<int:qid>/import")
+@login_required
+def import_file(qid: int):
+    """Add the questions of a quiz file (uploaded or pasted) to the quiz, after the same checks as
+    ``tutor check`` (structure, then every question by the engine); problems are listed beside
+    the field as ``Line N: message`` and nothing is added."""
+    row = _mine(TeacherQuiz, qid)
+    form = ImportForm(prefix="import")
+    if not form.validate():
+        return quiz(qid, imported=form, status=400)
+    field_, text = _import_text(form, _("Choose a quiz file or paste its text."))
+    if text is None:
         return quiz(qid, imported=form, status=400)
     try:
         found = import_quiz(text, "quiz.yaml")
     except ContentError as e:
-        # one problem a line; the checker's message (English, as `tutor check` gives it) kept
-        # left to right inside a right-to-left page
-        field_.errors = [Markup('<span class="problem">{}</span>').format(Markup(_(
-            "Line %(n)s: %(message)s", n=i18n.fmt_number(p.line),
-            message=Markup('<bdi lang="en" dir="ltr">{}</bdi>').format(p.message)))) for p in e.problems[:20]]
+        field_.errors = _line_errors(e.problems)
         return quiz(qid, imported=form, status=400)
     questions = _questions(row)
     if not found.questions:
@@ -478,18 +492,9 @@ def import_file(qid: int):
 
 # ------------------------------------------------------------------------------------------ lessons
 
-def _lesson_text(form_or_row) -> str:
-    """The step file (front matter and body) of a teacher's lesson, in the ``lessons/`` syntax."""
-    import yaml
-    fm = {"id": "teacher-lesson", "ruleset": form_or_row["ruleset"], "unit": 1, "unit_title": form_or_row["title"],
-          "order": 1, "title": form_or_row["title"], "goal": form_or_row["goal"], "rules": [], "source": "teacher"}
-    return "---\n" + yaml.safe_dump(fm, allow_unicode=True, sort_keys=False) + "---\n" + form_or_row["body"]
-
-
 def _lesson_preview(values: dict):
     """``(parts for the step template, problems as 'line N: message')``."""
-    problems = Problems()
-    step = parse_step(_lesson_text(values), "lesson.md", problems, lang=values["lang"])
+    step, problems = C.lesson_step(values)
     shown = []
     for p in problems:
         shown.append(_("Line %(n)s: %(message)s", n=max(1, p.line - 11), message=p.message))
@@ -528,11 +533,12 @@ def new_lesson():
 
 @bp.route("/lessons/<int:lid>", methods=["GET", "POST"])
 @login_required
-def lesson(lid: int):
+def lesson(lid: int, imported: LessonImportForm | None = None, status: int = 200):
     row = _mine(TeacherLesson, lid)
-    form = LessonForm(prefix="lesson", obj=row)
-    status = 200
-    if request.method == "POST":
+    # after an import that failed, the editor shows the lesson as saved (the POST was the import's)
+    form = LessonForm(prefix="lesson", obj=row, formdata=None) if imported is not None else \
+        LessonForm(prefix="lesson", obj=row)
+    if request.method == "POST" and imported is None:
         if form.validate():
             def work(db):
                 r = db.get(TeacherLesson, lid)
@@ -545,7 +551,66 @@ def lesson(lid: int):
               "title": form.title.data or row.title, "goal": form.goal.data or row.goal, "body": form.body.data or ""}
     parts, problems = _lesson_preview(values)
     return render_template("teach/lesson.html", lesson=row, form=form, parts=parts, problems=problems,
-                           preview_dir="rtl" if values["lang"] == "fa" else "ltr", preview_lang=values["lang"]), status
+                           preview_dir="rtl" if values["lang"] == "fa" else "ltr", preview_lang=values["lang"],
+                           imported=imported or LessonImportForm(prefix="limport")), status
+
+
+def _lesson_file_name(row: TeacherLesson) -> str:
+    return f"lesson-{row.id}-{row.ruleset}-{row.lang}.md"
+
+
+@bp.get("/lessons/<int:lid>/export.md")
+@login_required
+def export_lesson(lid: int):
+    """The lesson as a file of the ``lessons/`` format (:func:`tutor.export.files.dump_lesson`);
+    404 for another teacher's lesson, 400 while the lesson has problems (see its preview)."""
+    row = _mine(TeacherLesson, lid)
+    step, problems = C.lesson_step({"ruleset": row.ruleset, "lang": row.lang, "title": row.title,
+                                    "goal": row.goal, "body": row.body})
+    if step is None or problems:
+        abort(400)
+    return _attachment(dump_lesson(step), "text/markdown; charset=utf-8", _lesson_file_name(row))
+
+
+def _file_body(text: str) -> str:
+    """The Markdown after a lesson file's front matter (the text after its second ``---`` line)."""
+    lines = text.split("\n")
+    ends = [i for i, line in enumerate(lines) if line.rstrip() == "---"]
+    return "\n".join(lines[ends[1] + 1:]) if len(ends) > 1 and ends[0] == 0 else text
+
+
+@bp.post("/lessons/<int:lid>/import")
+@login_required
+def import_lesson_file(lid: int):
+    """Replace the lesson's title, goal, card game and text with a lesson file's (uploaded or
+    pasted), after the same checks as ``tutor check`` (structure, then every exercise by the
+    engine); problems are listed beside the field as ``Line N: message`` (lines of the file) and
+    nothing is changed. The file is stored as :func:`~tutor.export.files.dump_lesson` writes it,
+    so exporting it again gives the same file."""
+    row = _mine(TeacherLesson, lid)
+    form = LessonImportForm(prefix="limport")
+    if not form.validate():
+        return lesson(lid, imported=form, status=400)
+    field_, text = _import_text(form, _("Choose a lesson file or paste its text."))
+    if text is None:
+        return lesson(lid, imported=form, status=400)
+    text = text.replace("\r\n", "\n")
+    try:
+        step = import_lesson(text, "lesson.md", lang=row.lang)
+    except ContentError as e:
+        field_.errors = _line_errors(e.problems)
+        return lesson(lid, imported=form, status=400)
+    if step.ruleset not in RULESET_NAMES or len(step.title) > 120 or len(step.goal) > 300:
+        field_.errors = [_("The title (at most 120 characters), goal (at most 300) or card game of this file "
+                           "cannot be used here.")]
+        return lesson(lid, imported=form, status=400)
+    body = _file_body(dump_lesson(step))
+
+    def work(db):
+        r = db.get(TeacherLesson, lid)
+        r.title, r.goal, r.ruleset, r.body = step.title, step.goal, step.ruleset, body
+    write(work)
+    return redirect(url_for("teach.lesson", lid=lid))
 
 
 # ------------------------------------------------------------------------------------------ classes
@@ -570,6 +635,9 @@ def _assign_choices() -> list[tuple[str, str]]:
     out = [(f"quiz:{q.id}", _("Quiz: %(title)s", title=q.title))
            for q in db.scalars(select(TeacherQuiz).where(TeacherQuiz.teacher_id == _me().id)
                                .order_by(TeacherQuiz.id))]
+    out += [(f"lesson:{t.id}", _("Your lesson: %(title)s", title=t.title))
+            for t in db.scalars(select(TeacherLesson).where(TeacherLesson.teacher_id == _me().id)
+                                .order_by(TeacherLesson.id))]
     for r in RULESET_NAMES:
         for unit in content().lesson_path(r, i18n.current_lang()).units:
             out.append((f"unit:{r}:{unit.number}", _("Lesson unit: %(game)s %(n)s, %(title)s", game=ruleset_name(r),
@@ -601,6 +669,15 @@ def classroom(cid: int):
                     form.what.errors = [_("This quiz has no questions yet.")]
                 else:
                     assignment.quiz_id, assignment.quiz_doc, assignment.title = qrow.id, dict(qrow.doc), qrow.title
+            elif what[0] == "lesson":
+                lrow = _mine(TeacherLesson, int(what[1]))
+                doc = {"ruleset": lrow.ruleset, "lang": lrow.lang, "title": lrow.title, "goal": lrow.goal,
+                       "body": lrow.body}
+                step, problems = C.lesson_step(doc)
+                if step is None or problems or not step.exercises:
+                    form.what.errors = [_("This lesson has problems or no exercises: fix it in its preview first.")]
+                else:
+                    assignment.lesson_doc, assignment.title = doc, lrow.title
             else:
                 assignment.ruleset, assignment.unit = what[1], int(what[2])
                 assignment.title = dict(options).get(form.what.data or "", "")
@@ -619,8 +696,8 @@ def classroom(cid: int):
 
 
 def _progress(members, assignments) -> list[dict]:
-    """Each learner's progress on each assignment: a quiz's score and questions answered, or the
-    steps of a lesson unit done (in the order of ``assignments``)."""
+    """Each learner's progress on each assignment: a quiz's score and questions answered, a
+    teacher's lesson's exercises answered right, or the steps of a lesson unit done (in the order of ``assignments``)."""
 
     db = get_session()
     ids = [m.learner_id for m in members]
@@ -630,6 +707,8 @@ def _progress(members, assignments) -> list[dict]:
     for a in assignments:
         if a.quiz_doc is not None:
             cols.append(("quiz", a, a.quiz_doc.get("questions") or [], C.attempts_of(a.id)))
+        elif a.lesson_doc is not None:
+            cols.append(("lesson", a, C.lesson_exercises(a), C.attempts_of(a.id)))
         else:
             path = content().lesson_path(a.ruleset or "", "en")
             steps = [s.id for u in path.units if u.number == a.unit for s in u.steps]
@@ -644,6 +723,10 @@ def _progress(members, assignments) -> list[dict]:
                 cells.append(_("%(got)s of %(total)s points, %(n)s of %(questions)s answered",
                                got=i18n.fmt_number(got), total=i18n.fmt_number(total),
                                n=i18n.fmt_number(answered), questions=i18n.fmt_number(len(items))))
+            elif what == "lesson":
+                right, total = C.lesson_progress(len(items), attempts, m.learner_id)
+                cells.append(_("%(right)s of %(total)s exercises answered right", right=i18n.fmt_number(right),
+                               total=i18n.fmt_number(total)))
             else:
                 done = sum(1 for sid in items if (m.learner_id, sid) in done_steps)
                 cells.append(_("%(done)s of %(total)s steps done", done=i18n.fmt_number(done),

@@ -1,0 +1,237 @@
+"""A teacher's own lesson assigned to a class, answered by its learners and followed by the
+teacher; export and import of a teacher's lesson in the ``lessons/`` file format (issue 8).
+
+Every test that writes runs on SQLite and on PostgreSQL (``both_databases``)."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pytest
+from sqlalchemy import select
+from test_teach import PASSWORDS, TRICK, join, login, new_class, post
+from web_support import csrf_of, dispose, make_app
+
+from tutor.export.files import import_lesson, lesson_document
+from tutor.web.accounts import add_teacher
+from tutor.web.db import Assignment, ClassAttempt, ClassFingerprint, TeacherLesson
+
+pytestmark = pytest.mark.both_databases
+
+NO_TRUMP = {"ruleset": "hokm", "ask": "trick-winner", "trump": "H", "trick": ["AD", "2S", "KD", "JS"]}
+BODY = ("Follow **suit** <script>alert(1)</script>\n\n"
+        "```exercise\nid: e1\nkind: trick-winner\nprompt: Who wins with spades trump?\ndifficulty: 1\n"
+        f"scenario: {json.dumps(TRICK)}\nexpect: {{winner: 3}}\n```\n\n"
+        "Now without a trump in the trick.\n\n"
+        "```exercise\nid: e2\nkind: trick-winner\nprompt: Who wins with hearts trump?\ndifficulty: 1\n"
+        f"scenario: {json.dumps(NO_TRUMP)}\nexpect: {{winner: 0}}\n```\n")
+
+
+@pytest.fixture
+def app(tmp_path, app_database):
+    app = make_app(tmp_path, DATABASE_URL=app_database)
+    with app.app_context():
+        db = app.extensions["tutor_db"]()
+        for name, pw in PASSWORDS.items():
+            add_teacher(db, name, pw)
+        db.commit()
+        db.close()
+    yield app
+    dispose(app)
+
+
+def new_lesson(client, body=BODY, lang="en") -> int:
+    r = post(client, "/en/teach/lessons/", {"lesson-title": "Trumps", "lesson-goal": "Know trumps",
+                                            "lesson-ruleset": "hokm", "lesson-lang": lang, "lesson-body": body},
+             page="/en/teach/")
+    assert r.status_code == 302, r.text
+    return int(re.search(r"/lessons/(\d+)", r.headers["Location"]).group(1))
+
+
+def assign_lesson(client, cid: int, lid: int) -> int:
+    r = post(client, f"/en/teach/classes/{cid}", {"what": f"lesson:{lid}", "due": "2026-12-24"})
+    assert r.status_code == 302, r.text
+    with client.application.app_context():
+        db = client.application.extensions["tutor_db"]()
+        aid = db.scalars(select(Assignment.id).where(Assignment.classroom_id == cid)).all()[-1]
+        db.close()
+    return aid
+
+
+def lesson_answer(client, cid, aid, n, fields):
+    page = client.get(f"/en/classes/{cid}/lessons/{aid}/")
+    return client.post(f"/en/classes/{cid}/lessons/{aid}/{n}", data={"csrf_token": csrf_of(page.text), **fields})
+
+
+def _assigned(app):
+    t = login(app.test_client(), "ana")
+    lid = new_lesson(t)
+    cid, code = new_class(t)
+    aid = assign_lesson(t, cid, lid)
+    return t, lid, cid, code, aid
+
+
+def test_assigned_lesson_is_answered_and_followed(app):
+    t, lid, cid, code, aid = _assigned(app)
+    # a later edit does not change what the class sees: the copy was taken when assigned
+    r = post(t, f"/en/teach/lessons/{lid}", {"lesson-title": "Edited", "lesson-goal": "g", "lesson-ruleset": "hokm",
+                                             "lesson-lang": "en", "lesson-body": "Nothing left"})
+    assert r.status_code == 302
+    learner = app.test_client()
+    join(learner, code, "Zari")
+    mine = learner.get("/en/classes/").text
+    assert f'href="/en/classes/{cid}/lessons/{aid}/"' in mine and "0 of 2 exercises answered right" in mine
+    page = learner.get(f"/en/classes/{cid}/lessons/{aid}/").text
+    assert "<strong>suit</strong>" in page and "<script>alert" not in page
+    assert "Who wins with spades trump?" in page and "Who wins with hearts trump?" in page
+    assert "Nothing left" not in page and "Trumps" in page
+    assert "expect" not in page and "winner: 3" not in page and "lesson:" not in page
+    assert page.count('class="exercise kind-trick-winner"') == 2  # both asked, neither answered
+    # one wrong, one right: each verdict by the engine, with its reason
+    r = lesson_answer(learner, cid, aid, 1, {"seat": "0"})
+    assert r.status_code == 302 and r.headers["Location"].endswith(f"/en/classes/{cid}/lessons/{aid}/#ex-e1")
+    r = lesson_answer(learner, cid, aid, 2, {"seat": "0"})
+    assert r.status_code == 302
+    page = learner.get(f"/en/classes/{cid}/lessons/{aid}/").text
+    assert 'kind-trick-winner answered is-wrong" id="ex-e1"' in page
+    assert 'kind-trick-winner answered is-right" id="ex-e2"' in page
+    assert "Not quite." in page and "Right!" in page and "1 of 2 exercises answered right" in page
+    assert f'href="/en/classes/{cid}/lessons/{aid}/?again=1#ex-e1"' in page
+    again = learner.get(f"/en/classes/{cid}/lessons/{aid}/?again=1").text
+    assert 'class="exercise kind-trick-winner" id="ex-e1"' in again
+    # the fetch form of the page: the exercise's section alone
+    r = learner.post(f"/en/classes/{cid}/lessons/{aid}/1", headers={"X-Tutor-Fetch": "1"},
+                     data={"csrf_token": csrf_of(again), "seat": "3"})
+    assert r.status_code == 200 and "Right!" in r.text and "<html" not in r.text
+    # a malformed answer: a message beside the exercise, nothing recorded
+    r = lesson_answer(learner, cid, aid, 2, {})
+    assert r.status_code == 400 and "Choose the winning card first." in r.text
+    with app.app_context():
+        db = app.extensions["tutor_db"]()
+        rows = db.scalars(select(ClassAttempt).order_by(ClassAttempt.id)).all()
+        assert [(a.assignment_id, a.position, a.correct, a.given) for a in rows] == [
+            (aid, 1, False, 0), (aid, 2, True, 0), (aid, 1, True, 3)]
+        assert rows[0].rules  # the engine's reasons name their rule points
+        assert len(db.scalars(select(ClassFingerprint).where(ClassFingerprint.assignment_id == aid)).all()) == 2
+        db.close()
+    cls_page = t.get(f"/en/teach/classes/{cid}").text
+    assert "Zari" in cls_page and "2 of 2 exercises answered right" in cls_page
+    assert "Trumps" in cls_page
+
+
+def test_a_lesson_with_problems_cannot_be_assigned(app):
+    t = login(app.test_client(), "ana")
+    lid = new_lesson(t, body="Only words, no exercise.")
+    cid, _code = new_class(t)
+    r = post(t, f"/en/teach/classes/{cid}", {"what": f"lesson:{lid}"})
+    assert r.status_code == 400 and "no exercises" in r.text
+    assert app.test_client().post("/api/v1/solve", json=NO_TRUMP).status_code == 200  # no class's exercise
+
+
+def test_assigned_lesson_isolation(app):
+    _t, lid, cid, code, aid = _assigned(app)
+    bob = login(app.test_client(), "bob")
+    # ana's lesson is no choice of bob's: refused, nothing assigned
+    assert post(bob, f"/en/teach/classes/{new_class(bob, 'X')[0]}", {"what": f"lesson:{lid}"}).status_code == 400
+    assert bob.get(f"/en/teach/lessons/{lid}").status_code == 404
+    assert bob.get(f"/en/teach/classes/{cid}").status_code == 404
+    # a learner of another class, and a visitor who joined nothing
+    other = app.test_client()
+    join(other, new_class(bob, "Y")[1], "Mani")
+    stranger = app.test_client()
+    for who in (other, stranger):
+        assert who.get(f"/en/classes/{cid}/lessons/{aid}/").status_code == 404
+        page = who.get("/en/join")
+        r = who.post(f"/en/classes/{cid}/lessons/{aid}/1", data={"csrf_token": csrf_of(page.text), "seat": "3"})
+        assert r.status_code == 404
+    # the exercise API knows no ref of the class's lesson exercises
+    for ref in ("e1", f"class-lesson-{aid}-1", "lesson:hokm:teacher-lesson:e1"):
+        r = other.post(f"/api/v1/exercises/{ref}/answer", json={"answer": 3})
+        assert r.status_code in (400, 404) and "correct" not in r.get_json(), ref
+    # nor do the stateless endpoints check its scenarios
+    for scenario in (TRICK, NO_TRUMP):
+        r = other.post("/api/v1/solve", json=scenario)
+        assert r.status_code == 403 and r.get_json()["error"]["code"] == "class-question"
+    # a member reaches it, but not under another class's id, nor a quiz page for it
+    learner = app.test_client()
+    join(learner, code, "Zari")
+    assert learner.get(f"/en/classes/{cid}/lessons/{aid}/").status_code == 200
+    assert learner.get(f"/en/classes/{cid}/assignments/{aid}/1").status_code == 404
+    assert learner.get(f"/en/classes/{cid}/lessons/{aid}/9").status_code == 405
+    page = learner.get(f"/en/classes/{cid}/lessons/{aid}/")
+    assert learner.post(f"/en/classes/{cid}/lessons/{aid}/9",
+                        data={"csrf_token": csrf_of(page.text), "seat": "3"}).status_code == 404
+    with app.app_context():
+        db = app.extensions["tutor_db"]()
+        assert db.scalars(select(ClassAttempt)).all() == []
+        assert len(db.scalars(select(Assignment)).all()) == 1
+        db.close()
+
+
+# ------------------------------------------------------------------------------------------ files
+
+def _row(app, lid: int) -> TeacherLesson:
+    with app.app_context():
+        db = app.extensions["tutor_db"]()
+        row = db.get(TeacherLesson, lid)
+        db.expunge(row)
+        db.close()
+    return row
+
+
+def import_text(client, lid: int, text: str):
+    return post(client, f"/en/teach/lessons/{lid}/import", {"limport-text": text}, page=f"/en/teach/lessons/{lid}")
+
+
+def test_export_then_import_is_lossless(app):
+    t = login(app.test_client(), "ana")
+    lid = new_lesson(t, lang="fa")
+    r = t.get(f"/en/teach/lessons/{lid}/export.md")
+    assert r.status_code == 200 and r.headers["Content-Disposition"].startswith("attachment")
+    exported = r.text
+    assert exported.startswith("---\n") and "```exercise" in exported
+    step = import_lesson(exported, "x.md", lang="fa")  # the format of lessons/, checked by the engine
+    assert step.title == "Trumps" and [e.id for e in step.exercises] == ["e1", "e2"]
+    assert f'href="/en/teach/lessons/{lid}/export.md"' in t.get(f"/en/teach/lessons/{lid}").text
+    # imported into another lesson: the same lesson, exported again: the same file
+    other = new_lesson(t, body="Placeholder words.", lang="fa")
+    r = import_text(t, other, exported)
+    assert r.status_code == 302, r.text
+    a, b = _row(app, lid), _row(app, other)
+    assert (b.title, b.goal, b.ruleset, b.lang) == (a.title, a.goal, a.ruleset, a.lang)
+    again = t.get(f"/en/teach/lessons/{other}/export.md").text
+    assert again == exported
+    assert lesson_document(import_lesson(again, "y.md", lang="fa")) == lesson_document(step)
+    # and a third time, through the upload field
+    third = new_lesson(t, body="Other words.", lang="fa")
+    page = t.get(f"/en/teach/lessons/{third}")
+    r = t.post(f"/en/teach/lessons/{third}/import", content_type="multipart/form-data",
+               data={"csrf_token": csrf_of(page.text), "limport-upload": (io.BytesIO(exported.encode()), "l.md")})
+    assert r.status_code == 302
+    assert t.get(f"/en/teach/lessons/{third}/export.md").text == exported
+    # another teacher's lesson: 404 for both
+    bob = login(app.test_client(), "bob")
+    assert bob.get(f"/en/teach/lessons/{lid}/export.md").status_code == 404
+    assert import_text(bob, lid, exported).status_code == 404
+    assert _row(app, lid).title == "Trumps"
+
+
+def test_import_errors_name_their_line_and_change_nothing(app):
+    t = login(app.test_client(), "ana")
+    lid = new_lesson(t)
+    exported = t.get(f"/en/teach/lessons/{lid}/export.md").text
+    lines = exported.split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("expect:"))
+    lines[at] = "expect: {winner: 1}"  # a key the engine disagrees with
+    r = import_text(t, lid, "\n".join(lines))
+    assert r.status_code == 400
+    assert re.search(rf'<span class="problem">Line {at + 1}: <bdi lang="en" dir="ltr">[^<]*', r.text), r.text[-3000:]
+    # the editor still shows the lesson as saved, the lesson is unchanged
+    assert _row(app, lid).body == BODY and "Who wins with spades trump?" in r.text
+    r = import_text(t, lid, "")
+    assert r.status_code == 400 and "Choose a lesson file or paste its text." in r.text
+    r = import_text(t, lid, "---\ntitle: [unclosed\n---\nx\n")
+    assert r.status_code == 400 and re.search(r"Line \d+: ", r.text)
+    assert _row(app, lid).body == BODY
