@@ -186,12 +186,18 @@ def test_teacher_journey(page: Page, live, browser):
     page.goto(f"{base}/en/teach/quizzes/{qid}")
     prompts = [" ".join(t.split()) for t in page.locator(".q-prompt").all_inner_texts()]
     assert len(prompts) == 2 and all(prompts)
+    from tutor.content.kinds import KINDS
+
+    # on paper the trick-winner question (question 1) asks without "click": its kind's print prompt
+    assert prompts[0] == KINDS["trick-winner"].prompt
+    prompts[0] = KINDS["trick-winner"].print_prompt
     downloads = page.locator("#downloads")
     with page.expect_download() as dl:
         downloads.get_by_role("link", name="Worksheet (PDF)").click()
     expect(page.locator(".pdf-status")).to_have_text("The PDF is ready.")
     sheet = _pdf_text(dl.value.path())
     assert "Trumps" in sheet and all(p in sheet for p in prompts), (prompts, sheet[:400])
+    assert "Click" not in sheet
     assert "highest trump" not in sheet  # no key on the worksheet
     with page.expect_download() as dl:
         downloads.get_by_role("link", name="Answer key (PDF)").click()
