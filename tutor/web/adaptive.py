@@ -30,7 +30,9 @@ seeds), each with the rule points the engine's answer cites.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from flask import current_app, has_app_context
 from sqlalchemy import select
@@ -47,7 +49,7 @@ from .review import LEAVE_AFTER
 from .security import BadInput
 
 __all__ = ["BANDS", "GEN_SEEDS", "MODE", "RETRY_MAX", "SIZES", "Candidate", "advance", "after_answer",
-           "catalogue", "pick", "rulesets_of_rule", "start"]
+           "by_rule", "catalogue", "pick", "rules_scope", "rulesets_of_rule", "start"]
 
 #: ``Quiz.mode`` of an adaptive session.
 MODE = "adaptive"
@@ -107,6 +109,31 @@ def catalogue(ruleset: str) -> tuple[Candidate, ...]:
     if key not in _CATALOGUES:
         _CATALOGUES[key] = _build(ruleset)
     return _CATALOGUES[key]
+
+
+_BY_RULE: dict[tuple[int, str], Mapping[str, tuple[str, ...]]] = {}
+
+
+def by_rule(ruleset: str) -> Mapping[str, tuple[str, ...]]:
+    """Rule point id -> the refs of :func:`catalogue` questions of ``ruleset`` whose engine answer
+    cites it (catalogue order). The one rule -> questions index: "Practise this rule" serves from
+    it and the rules reference page counts with it (a point absent here gets no practice)."""
+    key = (id(X.content()), ruleset)
+    if key not in _BY_RULE:
+        index: dict[str, list[str]] = {}
+        for c in catalogue(ruleset):
+            for r in c.rules:
+                index.setdefault(r, []).append(c.ref)
+        _BY_RULE[key] = MappingProxyType({r: tuple(refs) for r, refs in index.items()})
+    return _BY_RULE[key]
+
+
+def rules_scope(rule: str, game: str | None = None) -> list[str]:
+    """The rulesets a practice on ``rule`` draws from: ``[game]`` when ``game`` is one of the
+    point's games (practice started from that game's reference page or one of its questions),
+    else every game of the point (:func:`rulesets_of_rule`); empty for an unknown id."""
+    games = rulesets_of_rule(rule)
+    return [game] if game in games else games
 
 
 def rulesets_of_rule(rule: str) -> list[str]:

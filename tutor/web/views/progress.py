@@ -159,7 +159,7 @@ def _level(p: float) -> str:
 def _rule_item(x: dashboard.RuleMastery) -> dict[str, Any]:
     return {"rule": x.rule, "title": _rule_title(x.rule), "game": ruleset_name(x.ruleset),
             "pct": dashboard.percent(x.p), "attempts": x.attempts, "right": x.right,
-            "practise": url_for("practice.rule", rule=x.rule)}
+            "practise": url_for("practice.rule", rule=x.rule, game=x.ruleset)}
 
 
 @bp.post("/reset/<step_id>")
