@@ -7,7 +7,8 @@ one question at a time: the next one is picked when the learner has answered the
 1. **due reviews**: the learner's mistakes whose FSRS review is due now (:mod:`tutor.web.review`,
    UTC), soonest due first;
 2. **weak skills**: a question that exercises the learner's weakest practised skill (mastery below
-   :data:`tutor.web.skills.WEAK`, :mod:`tutor.web.skills`);
+   :data:`tutor.web.skills.WEAK`, :mod:`tutor.web.skills`); for a skill weak in played deals
+   (:data:`tutor.web.skills.PLAY_KIND`), a question of any kind on its rule;
 3. **new material**: a question on a skill the learner has not practised yet (then, once every
    skill has been met, any question not served in this session);
 4. **retry**: the session's own fresh mistakes, at most :data:`RETRY_MAX`, asked again before the
@@ -200,8 +201,8 @@ def pick(db: Session, learner: Learner, quiz: Quiz) -> tuple[str, str] | None:
     weak = sorted((m for m in known.values() if m.p_known < skills.WEAK and (not rule or m.rule == rule)),
                   key=lambda m: (m.p_known, m.ruleset, m.kind, m.rule))
     for m in weak:
-        found = _nearest([c for c in cands if c.ruleset == m.ruleset and c.kind == m.kind and m.rule in c.rules],
-                         rated, aim)
+        found = _nearest([c for c in cands if c.ruleset == m.ruleset and m.rule in c.rules
+                          and (c.kind == m.kind or m.kind == skills.PLAY_KIND)], rated, aim)
         if found is not None:
             return found.ref, "weak"
     # 3. new material: skills never practised, then anything not served yet

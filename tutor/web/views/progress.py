@@ -14,7 +14,7 @@ from tutor import i18n
 from tutor import rules as rule_points
 from tutor.content.kinds import KINDS
 
-from .. import dashboard
+from .. import dashboard, skills
 from .. import exercises as X
 from ..adaptive import rulesets_of_rule
 from ..db import StepProgress, current_learner, get_session, learner_for_write, now
@@ -43,7 +43,7 @@ def filters_from(args) -> dashboard.Filters:
 
 
 def _kind_name(kind: str) -> str:
-    return _(KINDS[kind].label) if kind in KINDS else kind
+    return skills.kind_label(kind)
 
 
 def _rule_title(rule: str) -> Markup:
