@@ -64,7 +64,11 @@ def test_feedback_reason_link_leads_to_its_point(live, browser, lang):
             box.set_checked(want, force=True)
     section.locator("button[type=submit]").click()
     page.wait_for_load_state()
-    page.locator(f"#ex-{ex.id} details.explain > summary").click()  # closed after a wrong answer
+    # after a wrong answer the learner's own mistake comes first; the reasons, with their links,
+    # are in "The full explanation", folded until opened
+    explain = page.locator(f"#ex-{ex.id} details.explain")
+    assert explain.get_attribute("open") is None
+    explain.locator("summary").click()
     link = page.locator(f"#ex-{ex.id} ul.why a.rule-link").first
     link.scroll_into_view_if_needed()
     shot(page, f"feedback-linked-{lang}")

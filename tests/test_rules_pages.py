@@ -17,7 +17,7 @@ from tutor.content import kinds
 from tutor.engine.rulesets import RULESETS
 from tutor.web import exercises as X
 from tutor.web.db import Quiz
-from tutor.web.views.rules import practice_pool
+from tutor.web import adaptive
 
 pytestmark = pytest.mark.both_databases
 
@@ -110,12 +110,13 @@ def test_every_link_of_a_reference_page_resolves(client, lang):
 
 def test_unknown_games_and_points_are_404(client):
     assert client.get("/en/rules/bridge/").status_code == 404
+    assert client.get("/en/practice/rule/H99").status_code == 404
+    # practice on a point has one home, "Practise this rule": the reference's own route is gone
     doc, text = page(client, "/en/rules/hokm/")
-    token = csrf_of(text)
-    assert client.post("/en/rules/hokm/H99/practice", data={"csrf_token": token}).status_code == 404
-    assert client.post("/en/rules/hokm/C21/practice", data={"csrf_token": token}).status_code == 404  # not Hokm's
-    assert client.post("/en/rules/hokm/H14/practice", data={}).status_code == 400  # no CSRF token
-    assert client.get("/en/rules/hokm/H14/practice").status_code == 405
+    assert client.post("/en/rules/hokm/H14/practice", data={"csrf_token": csrf_of(text)}).status_code == 404
+    # a game the point does not belong to is ignored: every game of the point is practised
+    other, _ = page(client, "/en/practice/rule/K9?game=hokm")
+    assert not other.cssselect("input[name=game]") and "All Fours" in other.cssselect(".page-head + * .meta, .meta")[0].text_content()
 
 
 # --------------------------------------------------------------------------- links from pages
@@ -154,34 +155,64 @@ def test_each_reason_of_feedback_links_to_its_rule_point(client, lang):
 
 # ------------------------------------------------------------------------ practice on a point
 
+def answer_right(client, token: str, n: int) -> str:
+    """Answer question ``n`` of a quiz right through its page; the question's ref."""
+    q = client.get(f"/en/quiz/{token}/{n}")
+    assert q.status_code == 200
+    with client.application.app_context(), client.application.extensions["tutor_db"]() as db:
+        ref = db.scalar(select(Quiz).where(Quiz.token == token)).refs[n - 1]
+        ex = X.resolve(ref)
+    r = client.post(f"/en/quiz/{token}/{n}", data=form_for(ex, expected(ex)) | {"csrf_token": csrf_of(q.get_data(as_text=True))})
+    assert r.status_code == 302
+    return ref
+
+
 @pytest.mark.parametrize(("game", "point"), [("hokm", "H14"), ("hokm", "H16"), ("all-fours", "C23"),
-                                             ("trinidad", "T7")])
+                                             ("trinidad", "T7"), ("trinidad", "K9")])
 def test_practice_on_a_rule_gives_questions_that_apply_it(app, client, game, point):
+    """The reference page's "Practise" link leads to "Practise this rule" kept to the page's game
+    (K9 belongs to All Fours and Trinidad); every question the session serves applies the point."""
     doc, text = page(client, f"/en/rules/{game}/")
-    form = doc.cssselect(f"#rule-{point} form")[0]
-    resp = client.post(form.get("action"), data={"csrf_token": csrf_of(text)})
+    link = doc.cssselect(f"#rule-{point} .rule-practice a")[0]
+    assert urlsplit(link.get("href")).path == f"/en/practice/rule/{point}"
+    with app.app_context():
+        count = len(adaptive.by_rule(game)[point])
+    shown = norm(doc.cssselect(f"#rule-{point} .rule-practice .meta")[0].text_content())
+    assert shown.startswith(f"{count} question")
+    rule_doc, rule_text = page(client, link.get("href"))
+    assert norm(rule_doc.cssselect("main")[0].text_content()).count(f"{count} question") == 1
+    form = rule_doc.cssselect("form.setup")[0]
+    data = {i.get("name"): i.get("value") for i in form.cssselect("input[type=hidden]")}
+    assert data["rule"] == point and data["game"] == game
+    resp = client.post(form.get("action"), data=data | {"band": "right", "count": "5"})
     assert resp.status_code == 302 and "/en/quiz/" in resp.headers["Location"]
     token = resp.headers["Location"].split("/")[3]
-    with app.app_context():
-        quiz = X.content and app.extensions["tutor_db"]().scalar(select(Quiz).where(Quiz.token == token))
-        refs = list(quiz.refs)
-        assert 1 <= len(refs) <= 10 and quiz.ruleset == game
+    refs = []
+    for n in range(1, 6):
+        refs.append(answer_right(client, token, n))
+        nxt = client.get(f"/en/quiz/{token}/next")
+        if nxt.headers["Location"].endswith("/results"):
+            break
+    with app.app_context(), app.extensions["tutor_db"]() as db:
+        quiz = db.scalar(select(Quiz).where(Quiz.token == token))
+        assert quiz.refs == refs and quiz.target["rule"] == point and quiz.target["rulesets"] == [game]
+        assert len(refs) == min(5, count)
         for ref in refs:
             ex = X.resolve(ref)
+            assert ex.ruleset == game
             why = X.engine_solution(ex)["why"]
             assert any(point in cited(r) for r in why), (ref, why)
-    # every question of the quiz is served
-    for n in range(1, len(refs) + 1):
-        assert client.get(f"/en/quiz/{token}/{n}").status_code == 200
 
 
-def test_a_point_without_questions_has_no_practice_button(client, app):
+def test_a_point_without_questions_has_no_practice_link(client, app):
     doc, _ = page(client, "/en/rules/hokm/")
     with app.app_context():
-        pool = practice_pool("hokm")
+        pool = adaptive.by_rule("hokm")
     assert "H4" not in pool  # "all suits are equal" is taught, never the reason of a verdict
-    assert not doc.cssselect("#rule-H4 form") and doc.cssselect("#rule-H14 form")
-    assert {a.get("id")[5:] for a in doc.cssselect("article.rule-point") if a.cssselect("form")} == set(pool)
+    assert not doc.cssselect("#rule-H4 .rule-practice") and doc.cssselect("#rule-H14 .rule-practice a")
+    linked = {a.get("id")[5:] for a in doc.cssselect("article.rule-point") if a.cssselect(".rule-practice a")}
+    assert linked == {p.id for p in rules.points_for("hokm")} & set(pool)
+    assert not doc.cssselect("article.rule-point form")  # no second way to start practice here
 
 
 # ------------------------------------------------------------- "Lesson:" by the rule applied

@@ -1,6 +1,7 @@
 """The play pages through the Flask test client: every table played to the end by following the
 page's own buttons (no JavaScript), the score explanation equal to the engine's, a refusal kept
-in the address with its reason, and bad addresses answered with 400 and a message."""
+in the address with its reason, bad addresses answered with 400 and a message, and a finished
+deal counted toward mastery once (on SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,15 @@ from html import unescape
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from web_support import make_app
+from sqlalchemy import select
+from web_support import dispose, make_app
 
 from tutor import i18n
-from tutor.engine.play import replay
+from tutor.engine.cards import CARDS
+from tutor.engine.play import played_deal_observations, replay, try_action
 from tutor.engine.rulesets import RULESETS
+from tutor.web import skills
+from tutor.web.db import Learner, PlayedDeal, SkillMastery
 
 TABLES = [(name, p, role) for name, info in RULESETS.items() for p in info.players
           for role, _label in info.coach({"players": p} if name != "hokm" else {}).ROLES]
@@ -103,3 +108,93 @@ def test_unknown_game_and_new_seed(client):
     r = client.get("/fa/play/trinidad?players=2&role=dealer")
     assert r.status_code == 302 and re.search(r"seed=\d+", r.headers["Location"])
     assert client.get("/fa/play/").status_code == 200
+
+
+# ----------------------------------------------------------------------------- mastery from play
+
+@pytest.fixture
+def db_app(tmp_path, app_database):
+    app = make_app(tmp_path, DATABASE_URL=app_database)
+    yield app
+    dispose(app)
+
+
+def play_to_end(client, url: str, first: str | None = None) -> tuple[str, str]:
+    """Play the deal at ``url`` to its end by the page's first legal button each time (``first``, a
+    token, tried once at the start); the finished address and the address of the last move."""
+    if first is not None:
+        r = client.get(url + "&do=" + first)
+        assert r.status_code == 303
+        url = r.headers["Location"]
+    for _ in range(150):
+        html = client.get(url).get_data(as_text=True)
+        if "story-h" in html:
+            return url, last
+        coach, d = rebuilt(url, "hokm")
+        legal = [t for t in buttons(html) if try_action(coach, d, t)[0] is not None]
+        last = url + "&do=" + legal[0]
+        r = client.get(last)
+        assert r.status_code == 303
+        url = r.headers["Location"]
+    pytest.fail("the deal did not end")
+
+
+def played_skills(app) -> dict[tuple[int, str], tuple[float, int, int]]:
+    with app.app_context(), app.extensions["tutor_db"]() as db:
+        rows = db.scalars(select(SkillMastery).where(SkillMastery.kind == skills.PLAY_KIND))
+        return {(m.learner_id, m.rule): (m.p_known, m.attempts, m.right) for m in rows}
+
+
+def learner_id(app, client) -> int:
+    with client.session_transaction() as s:
+        anon = s["learner"]
+    with app.app_context(), app.extensions["tutor_db"]() as db:
+        return db.scalar(select(Learner.id).where(Learner.anon_id == anon))
+
+
+@pytest.mark.both_databases
+def test_a_played_deal_counts_toward_mastery_once(db_app):
+    """Two learners play the same Hokm deal to the same end, one after a refused card. Each card
+    and decision moves the played skill of its rule (BKT, as skills.update_mastery), the refusal
+    lowers the rule it broke; sending the last move again or opening the finished address counts
+    nothing."""
+    url = "/en/play/hokm?players=4&role=opponent&seed=11"
+    coach, d = rebuilt(url, "hokm")
+    bad = d.hand(d.you) & ~coach.legal_cards(d.state, d.you)
+    token = "p" + str(CARDS[(bad & -bad).bit_length() - 1])
+    careless, careful = db_app.test_client(), db_app.test_client()
+    end_a, last_a = play_to_end(careless, url, first=token)
+    assert "r=0%3A" + token in end_a
+    end_b, last_b = play_to_end(careful, url)
+    q = parse_qs(urlparse(end_b).query)
+    actions = q["a"][0].split(".")
+    assert parse_qs(urlparse(end_a).query)["a"][0] == q["a"][0]  # the same deal, the same cards
+    a, b = learner_id(db_app, careless), learner_id(db_app, careful)
+    got = played_skills(db_app)
+    # the engine's observations, replayed through BKT by hand, are what was stored
+    for who, refused in ((a, [(0, token)]), (b, [])):
+        obs = played_deal_observations(RULESETS["hokm"], coach.options, 11, None, actions, refused, "opponent")
+        assert len(obs) == len(actions) + len(refused)
+        expect: dict[str, list] = {}
+        for _g, rule, ok in obs:
+            p, n, right = expect.get(rule, [skills.PRIOR, 0, 0])
+            expect[rule] = [skills.bkt_update(p, ok), n + 1, right + ok]
+        mine = {rule: v for (lid, rule), v in got.items() if lid == who}
+        assert set(mine) == set(expect) and "H14" in mine
+        for rule, (p, n, right) in expect.items():
+            assert mine[rule] == (pytest.approx(p), n, right), rule
+    # the refused card lowered the rule it broke: same deal, same cards, less mastery of H14
+    assert got[(a, "H14")][0] < got[(b, "H14")][0]
+    assert got[(a, "H14")][1] == got[(b, "H14")][1] + 1 and got[(a, "H14")][2] == got[(b, "H14")][2]
+    assert all(got[(b, r)][0] > skills.PRIOR for (lid, r) in got if lid == b)  # right moves raise it
+    # replaying the finished deal counts nothing: the last move sent again, the end reloaded
+    assert careful.get(last_b).status_code == 303
+    assert careful.get(end_b).status_code == 200
+    assert careless.get(last_a).status_code == 303
+    assert played_skills(db_app) == got
+    with db_app.app_context(), db_app.extensions["tutor_db"]() as db:
+        deals = db.scalars(select(PlayedDeal).order_by(PlayedDeal.learner_id)).all()
+        assert [(x.learner_id, x.refused, x.cards) for x in deals] == [(a, 1, len(actions)), (b, 0, len(actions))]
+    # the dashboard names the played skills in the learner's language
+    page = careless.get("/fa/progress/").get_data(as_text=True)
+    assert "دست‌های بازی‌شده" in page and "Played deals" not in page and " play<" not in page

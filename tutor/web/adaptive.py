@@ -7,7 +7,8 @@ one question at a time: the next one is picked when the learner has answered the
 1. **due reviews**: the learner's mistakes whose FSRS review is due now (:mod:`tutor.web.review`,
    UTC), soonest due first;
 2. **weak skills**: a question that exercises the learner's weakest practised skill (mastery below
-   :data:`tutor.web.skills.WEAK`, :mod:`tutor.web.skills`);
+   :data:`tutor.web.skills.WEAK`, :mod:`tutor.web.skills`); for a skill weak in played deals
+   (:data:`tutor.web.skills.PLAY_KIND`), a question of any kind on its rule;
 3. **new material**: a question on a skill the learner has not practised yet (then, once every
    skill has been met, any question not served in this session);
 4. **retry**: the session's own fresh mistakes, at most :data:`RETRY_MAX`, asked again before the
@@ -30,7 +31,9 @@ seeds), each with the rule points the engine's answer cites.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from flask import current_app, has_app_context
 from sqlalchemy import select
@@ -47,7 +50,7 @@ from .review import LEAVE_AFTER
 from .security import BadInput
 
 __all__ = ["BANDS", "GEN_SEEDS", "MODE", "RETRY_MAX", "SIZES", "Candidate", "advance", "after_answer",
-           "catalogue", "pick", "rulesets_of_rule", "start"]
+           "by_rule", "catalogue", "pick", "rules_scope", "rulesets_of_rule", "start"]
 
 #: ``Quiz.mode`` of an adaptive session.
 MODE = "adaptive"
@@ -107,6 +110,31 @@ def catalogue(ruleset: str) -> tuple[Candidate, ...]:
     if key not in _CATALOGUES:
         _CATALOGUES[key] = _build(ruleset)
     return _CATALOGUES[key]
+
+
+_BY_RULE: dict[tuple[int, str], Mapping[str, tuple[str, ...]]] = {}
+
+
+def by_rule(ruleset: str) -> Mapping[str, tuple[str, ...]]:
+    """Rule point id -> the refs of :func:`catalogue` questions of ``ruleset`` whose engine answer
+    cites it (catalogue order). The one rule -> questions index: "Practise this rule" serves from
+    it and the rules reference page counts with it (a point absent here gets no practice)."""
+    key = (id(X.content()), ruleset)
+    if key not in _BY_RULE:
+        index: dict[str, list[str]] = {}
+        for c in catalogue(ruleset):
+            for r in c.rules:
+                index.setdefault(r, []).append(c.ref)
+        _BY_RULE[key] = MappingProxyType({r: tuple(refs) for r, refs in index.items()})
+    return _BY_RULE[key]
+
+
+def rules_scope(rule: str, game: str | None = None) -> list[str]:
+    """The rulesets a practice on ``rule`` draws from: ``[game]`` when ``game`` is one of the
+    point's games (practice started from that game's reference page or one of its questions),
+    else every game of the point (:func:`rulesets_of_rule`); empty for an unknown id."""
+    games = rulesets_of_rule(rule)
+    return [game] if game in games else games
 
 
 def rulesets_of_rule(rule: str) -> list[str]:
@@ -173,8 +201,8 @@ def pick(db: Session, learner: Learner, quiz: Quiz) -> tuple[str, str] | None:
     weak = sorted((m for m in known.values() if m.p_known < skills.WEAK and (not rule or m.rule == rule)),
                   key=lambda m: (m.p_known, m.ruleset, m.kind, m.rule))
     for m in weak:
-        found = _nearest([c for c in cands if c.ruleset == m.ruleset and c.kind == m.kind and m.rule in c.rules],
-                         rated, aim)
+        found = _nearest([c for c in cands if c.ruleset == m.ruleset and m.rule in c.rules
+                          and (c.kind == m.kind or m.kind == skills.PLAY_KIND)], rated, aim)
         if found is not None:
             return found.ref, "weak"
     # 3. new material: skills never practised, then anything not served yet

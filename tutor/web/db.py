@@ -49,6 +49,7 @@ __all__ = [
     "LearnerRating",
     "Membership",
     "Mistake",
+    "PlayedDeal",
     "QuestionRating",
     "Quiz",
     "SkillMastery",
@@ -213,6 +214,27 @@ class SkillMastery(Base):
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     right: Mapped[int] = mapped_column(Integer, default=0)
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+
+
+class PlayedDeal(Base):
+    """A deal the learner finished at the play table, counted toward mastery once.
+
+    ``key``: SHA-256 (hex) of the deal's address without its refusals — ruleset, players, seat
+    role, seed and the learner's accepted actions (:func:`tutor.web.record.played_deal_key`);
+    ``cards``: the learner's actions and decisions counted, ``refused`` the refused ones.
+    """
+
+    __tablename__ = "played_deal"
+    __table_args__ = (UniqueConstraint("learner_id", "key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    learner_id: Mapped[int] = mapped_column(ForeignKey("learner.id"))
+    ruleset: Mapped[str] = mapped_column(String(16))
+    key: Mapped[str] = mapped_column(String(64))
+    seed: Mapped[int] = mapped_column(Integer)
+    cards: Mapped[int] = mapped_column(Integer)
+    refused: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
 
 
 class LearnerRating(Base):

@@ -41,6 +41,11 @@ def lazy_gettext(message: str) -> str:
     return cast(str, _lazy(message))
 
 
+#: The message of an empty required field, from the app's own catalogue: WTForms ships its
+#: messages in many languages but not in Telugu, where its English default would show.
+REQUIRED = lazy_gettext("This field is required.")
+
+
 def choices(pairs: Iterable[tuple[str, str]]) -> list[SelectChoice]:
     """Select options from ``(value, label)`` pairs."""
     return [SelectChoice(value, label) for value, label in pairs]
@@ -54,23 +59,23 @@ def _rulesets() -> list[tuple[str, str]]:
 
 
 class LoginForm(FlaskForm):
-    name = StringField(lazy_gettext("Name"), validators=[DataRequired(), Length(max=40)])
-    password = PasswordField(lazy_gettext("Password"), validators=[DataRequired(), Length(max=200)])
+    name = StringField(lazy_gettext("Name"), validators=[DataRequired(message=REQUIRED), Length(max=40)])
+    password = PasswordField(lazy_gettext("Password"), validators=[DataRequired(message=REQUIRED), Length(max=200)])
 
 
 class SignupForm(FlaskForm):
-    name = StringField(lazy_gettext("Name"), validators=[DataRequired(), Regexp(r"^[\w.\-]{2,40}$", message=lazy_gettext(
+    name = StringField(lazy_gettext("Name"), validators=[DataRequired(message=REQUIRED), Regexp(r"^[\w.\-]{2,40}$", message=lazy_gettext(
         "Use 2 to 40 letters, digits, dots, dashes or underscores."))])
-    password = PasswordField(lazy_gettext("Password"), validators=[DataRequired(), Length(min=MIN_PASSWORD, max=200)])
+    password = PasswordField(lazy_gettext("Password"), validators=[DataRequired(message=REQUIRED), Length(min=MIN_PASSWORD, max=200)])
 
 
 class QuizForm(FlaskForm):
-    title = StringField(lazy_gettext("Title"), validators=[DataRequired(), Length(max=120)])
+    title = StringField(lazy_gettext("Title"), validators=[DataRequired(message=REQUIRED), Length(max=120)])
 
 
 class _QuestionBase(FlaskForm):
     difficulty = SelectField(lazy_gettext("Difficulty"), choices=choices(_DIFFICULTIES), default="1")
-    points = IntegerField(lazy_gettext("Points"), default=1, validators=[InputRequired(), NumberRange(1, MAX_POINTS)])
+    points = IntegerField(lazy_gettext("Points"), default=1, validators=[InputRequired(message=REQUIRED), NumberRange(1, MAX_POINTS)])
     prompt_en = StringField(lazy_gettext("Question in English (optional)"), validators=[Optional(), Length(max=300)])
     prompt_fa = StringField(lazy_gettext("Question in Persian (optional)"), validators=[Optional(), Length(max=300)])
     prompt_bg = StringField(lazy_gettext("Question in Bulgarian (optional)"), validators=[Optional(), Length(max=300)])
@@ -88,8 +93,8 @@ class AuthoredForm(_QuestionBase):
     ``scenario`` (the card table editor fills it with the scenario's JSON) and the kind ``kind``."""
 
     kind = SelectField(lazy_gettext("Kind of question"))
-    scenario = TextAreaField(lazy_gettext("Scenario (JSON)"), validators=[DataRequired(), Length(max=20000)])
-    key = StringField(lazy_gettext("Your answer key"), validators=[DataRequired(), Length(max=2000)])
+    scenario = TextAreaField(lazy_gettext("Scenario (JSON)"), validators=[DataRequired(message=REQUIRED), Length(max=20000)])
+    key = StringField(lazy_gettext("Your answer key"), validators=[DataRequired(message=REQUIRED), Length(max=2000)])
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -108,12 +113,12 @@ class GeneratedForm(_QuestionBase):
 
 
 class LessonForm(FlaskForm):
-    title = StringField(lazy_gettext("Title"), validators=[DataRequired(), Length(max=120)])
-    goal = StringField(lazy_gettext("Goal"), validators=[DataRequired(), Length(max=300)])
+    title = StringField(lazy_gettext("Title"), validators=[DataRequired(message=REQUIRED), Length(max=120)])
+    goal = StringField(lazy_gettext("Goal"), validators=[DataRequired(message=REQUIRED), Length(max=300)])
     ruleset = SelectField(lazy_gettext("Card game"))
     lang = SelectField(lazy_gettext("Language"))
     body = TextAreaField(lazy_gettext("Lesson text (Markdown with exercise blocks)"),
-                         validators=[DataRequired(), Length(max=30000)])
+                         validators=[DataRequired(message=REQUIRED), Length(max=30000)])
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -122,7 +127,7 @@ class LessonForm(FlaskForm):
 
 
 class ClassForm(FlaskForm):
-    name = StringField(lazy_gettext("Class name"), validators=[DataRequired(), Length(max=80)])
+    name = StringField(lazy_gettext("Class name"), validators=[DataRequired(message=REQUIRED), Length(max=80)])
 
 
 class AssignForm(FlaskForm):
@@ -131,8 +136,8 @@ class AssignForm(FlaskForm):
 
 
 class JoinForm(FlaskForm):
-    code = StringField(lazy_gettext("Class code"), validators=[DataRequired(), Length(max=20)])
-    nickname = StringField(lazy_gettext("Nickname"), validators=[DataRequired(), Length(max=40)])
+    code = StringField(lazy_gettext("Class code"), validators=[DataRequired(message=REQUIRED), Length(max=20)])
+    nickname = StringField(lazy_gettext("Nickname"), validators=[DataRequired(message=REQUIRED), Length(max=40)])
 
 
 class ImportForm(FlaskForm):

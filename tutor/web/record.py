@@ -3,7 +3,8 @@ of the skills it exercised (:mod:`tutor.web.skills`) and the Glicko-2 ratings (:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import hashlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -15,12 +16,12 @@ from sqlalchemy.orm import Session
 from tutor.content.exercise import Exercise
 
 from . import ratings, review, skills
-from .db import (Attempt, Learner, Quiz, StepProgress, current_learner, get_session, learner_for_write, read_connection,
-                 session_anon)
+from .db import (Attempt, Learner, PlayedDeal, Quiz, StepProgress, current_learner, get_session, learner_for_write,
+                 read_connection, session_anon)
 from .exercises import Verdict
 
-__all__ = ["StepState", "activity", "mark_step_done", "mistakes_of", "record_answer", "record_hint", "stars_for",
-           "step_progress", "step_state", "step_states", "write"]
+__all__ = ["StepState", "activity", "mark_step_done", "mistakes_of", "played_deal_key", "record_answer", "record_hint",
+           "record_played_deal", "stars_for", "step_progress", "step_state", "step_states", "write"]
 
 
 T = TypeVar("T")
@@ -92,6 +93,37 @@ def record_answer(ex: Exercise, ref: str, verdict: Verdict, *, quiz: Quiz | None
         row = solved_row[0]
         _remember_step_state(row.step_id, StepState(bool(row.done), list(row.solved or ()), row.stars))
     return attempt
+
+
+def played_deal_key(ruleset: str, players: int, role: str, seed: int, actions: Sequence[str]) -> str:
+    """The key of a finished deal (64 hex digits): SHA-256 of its address without the refusals,
+    so the same deal played to the same end is one deal however it was reached or reloaded."""
+    text = "|".join((ruleset, str(players), role, str(seed), ".".join(actions)))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def record_played_deal(ruleset: str, players: int, role: str, seed: int, actions: Sequence[str],
+                       observations: Sequence[tuple[str, str, bool]]) -> bool:
+    """Count a deal the learner finished toward mastery, once: each observation ``(ruleset, rule
+    point(s), correct)`` (:func:`tutor.engine.play.played_deal_observations`, in the order played)
+    moves the skill ``(ruleset, PLAY_KIND, rule)`` (:mod:`tutor.web.skills`) as one answer, and a
+    :class:`~tutor.web.db.PlayedDeal` row keyed by :func:`played_deal_key` is written in the same
+    transaction. False (nothing written) when this learner had already finished this deal."""
+    key = played_deal_key(ruleset, players, role, seed, actions)
+
+    def work(db: Session) -> bool:
+        learner = learner_for_write(db)
+        if db.scalar(select(PlayedDeal.id).where(PlayedDeal.learner_id == learner.id, PlayedDeal.key == key)):
+            return False
+        db.add(PlayedDeal(learner_id=learner.id, ruleset=ruleset, key=key, seed=seed,
+                          cards=sum(1 for _r, _p, ok in observations if ok),
+                          refused=sum(1 for _r, _p, ok in observations if not ok)))
+        for game, rule, correct in observations:
+            skills.update_mastery(db, learner, [skills.Skill(game, skills.PLAY_KIND, r)
+                                                for r in skills.rules_of([{"rule": rule}])], correct)
+        db.flush()
+        return True
+    return write(work)
 
 
 def _progress_row(db, learner: Learner, ruleset: str, step_id: str) -> StepProgress:

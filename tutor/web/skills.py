@@ -15,6 +15,13 @@ so with two named numbers; it needs no history (one row per skill, updated in pl
 attempt); and its output is a probability, so "weak" and "mastered" are thresholds a teacher can
 read (:data:`WEAK` below, :data:`MASTERED` at or above). Every answer that cites a rule point
 moves its skill: up after a right answer, down after a wrong one (test: tests/test_web_adaptive.py).
+
+**A played deal** (``/<lang>/play/``) exercises skills too, of the kind :data:`PLAY_KIND`: each
+card the learner played or decision taken is a right answer on the rule that decided it, each
+card the engine refused a wrong one on the rule it broke
+(:func:`tutor.engine.play.played_deal_observations`), counted once per finished deal
+(:func:`tutor.web.record.record_played_deal`). Practice serves a weak played skill with questions
+of any kind on its rule (:mod:`tutor.web.adaptive`).
 """
 
 from __future__ import annotations
@@ -25,9 +32,16 @@ from typing import Any, NamedTuple
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from flask_babel import gettext as _
+
+from tutor.content.kinds import KINDS
+from tutor.content.kinds.base import N_
+
 from .db import Learner, SkillMastery, now
 
 __all__ = [
+    "PLAY_KIND",
+    "PLAY_LABEL",
     "GUESS",
     "LEARN",
     "MASTERED",
@@ -36,6 +50,7 @@ __all__ = [
     "WEAK",
     "Skill",
     "bkt_update",
+    "kind_label",
     "rules_column",
     "rules_of",
     "skills_of",
@@ -54,6 +69,18 @@ SLIP = 0.1
 WEAK = 0.6
 #: At or above this ``p_known`` a skill is *mastered* (a strong rule on the dashboard).
 MASTERED = 0.9
+#: The ``kind`` of a skill exercised by playing a whole deal (not an exercise kind of the
+#: registry: a deal is not a question), declared only here; :data:`PLAY_LABEL` is its name.
+PLAY_KIND = "play"
+PLAY_LABEL = N_("Played deals")
+
+
+def kind_label(kind: str) -> str:
+    """The name of a skill's kind in the current language: the registry kind's label, "Played
+    deals" for :data:`PLAY_KIND`, else the id itself."""
+    if kind in KINDS:
+        return _(KINDS[kind].label)
+    return _(PLAY_LABEL) if kind == PLAY_KIND else kind
 
 
 class Skill(NamedTuple):

@@ -28,9 +28,11 @@
         var old = document.getElementById("play");
         old.replaceWith(document.importNode(fresh, true));
         document.title = doc.title;
-        var langs = doc.querySelector("nav.langs");
-        var oldLangs = document.querySelector("nav.langs");
-        if (langs && oldLangs) { oldLangs.replaceWith(document.importNode(langs, true)); }
+        // the language links keep the deal: both copies (the bar's and the phone menu's)
+        var langs = doc.querySelectorAll("nav.langs");
+        document.querySelectorAll("nav.langs").forEach(function (oldLangs, i) {
+          if (langs[i]) { oldLangs.replaceWith(document.importNode(langs[i], true)); }
+        });
         if (push) { history.pushState({ play: true }, "", got.resp.url); }
         bind(document.getElementById("play"));
         // the live region stays in the page (a replaced one is not announced): tell it the news

@@ -114,13 +114,15 @@ def feedback_context(ex: Exercise, verdict: X.Verdict) -> dict:
         "right_answer": lines,
         "lesson_link": url_for("lessons.step", ruleset=step.ruleset, step_id=step.id) if step else None,
         "lesson_title": step.title if step else None,
-        "practise_rules": practise_links(verdict.why),
+        "practise_rules": practise_links(verdict.why, ex.ruleset),
     }
 
 
-def practise_links(why) -> list[tuple[str, str]]:
-    """``(rule point id, URL of "Practise this rule")`` for each rule point the reasons cite."""
+def practise_links(why, game: str | None = None) -> list[tuple[str, str]]:
+    """``(rule point id, URL of "Practise this rule")`` for each rule point the reasons cite; kept
+    to ``game`` (the question's ruleset) where the point belongs to it."""
     from ..adaptive import rulesets_of_rule
     from ..skills import rules_of
 
-    return [(r, url_for("practice.rule", rule=r)) for r in rules_of(why) if rulesets_of_rule(r)]
+    return [(r, url_for("practice.rule", rule=r, game=game) if game in rulesets_of_rule(r) else
+             url_for("practice.rule", rule=r)) for r in rules_of(why) if rulesets_of_rule(r)]

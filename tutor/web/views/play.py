@@ -3,10 +3,11 @@
 The page is a pure function of its URL — ``/<lang>/play/<ruleset>?players=&role=&seed=&a=&r=`` —
 so a deal is replayed and shared by its address: ``seed`` deals the cards (and seeds the bots),
 ``a`` lists the learner's accepted actions (tokens joined by ``.``) and ``r`` the refused ones
-(``n:token``, n = actions accepted before it). Nothing is stored on the server and every form is
+(``n:token``, n = actions accepted before it). The deal is not stored on the server and every form is
 a GET (no state changes, so no CSRF token is needed): choosing a card or a decision sends
 ``do=<token>``; the engine judges it (:func:`tutor.engine.play.try_action`) and the page
-redirects to the new address, the refusal and its reason kept in ``r``. ``static/play.js`` does
+redirects to the new address, the refusal and its reason kept in ``r``. The one write: the move
+that ends the deal counts it toward the learner's mastery, once (:func:`_count`). ``static/play.js`` does
 the same without a page load (fetch, then the new page's ``#play`` swapped in).
 """
 
@@ -22,9 +23,10 @@ from flask_babel import gettext as _
 from tutor import i18n
 from tutor.engine.cards import CARD_NAMES, CARDS, Suit
 from tutor.engine.errors import BadFieldError, IllegalPlayError
-from tutor.engine.play import Coach, Deal, replay, try_action
+from tutor.engine.play import Coach, Deal, played_deal_observations, replay, try_action
 from tutor.engine.rulesets import RULESETS, RulesetInfo
 
+from ..record import record_played_deal
 from ..security import BadInput
 from ..table import SeatView, TableView, _positions, card_view
 from .common import RULESET_NAMES, ruleset_name
@@ -125,6 +127,8 @@ def deal(ruleset: str):
             except BadFieldError:
                 raise BadInput(_("That is not a move of this deal.")) from None
             if new is not None:
+                if new.over:  # the learner's action ended the deal: it counts toward mastery, once
+                    _count(info, coach, players, role, seed, new, refused)
                 return redirect(deal_url(ruleset, players, role, seed, new.learner_actions, refused), 303)
             return redirect(deal_url(ruleset, players, role, seed, actions, [*refused, (len(actions), todo)]), 303)
         step = args.get("replay")
@@ -137,6 +141,18 @@ def deal(ruleset: str):
         return render_template("error.html", status=400, message=e.message), 400
     ctx = _context(info, coach, d, players, role, seed, actions, refused, replay_n)
     return render_template("play.html", **ctx)
+
+
+def _count(info: RulesetInfo, coach: Coach, players: int, role: str, seed: int, d: Deal,
+           refused: list[tuple[int, str]]) -> bool:
+    """Count the deal the learner has just finished toward their mastery of the rules it exercised
+    (skills of kind :data:`tutor.web.skills.PLAY_KIND`): each card or decision accepted is a right
+    answer on its rule, each refusal in the address a wrong one on the rule it broke. Once per
+    learner and deal (:func:`tutor.web.record.record_played_deal`): sending the last move again,
+    or replaying the finished address, counts nothing. Only the move that ends the deal counts it,
+    so opening someone's finished deal by its address counts nothing either."""
+    observations = played_deal_observations(info, coach.options, seed, d.you, d.learner_actions, refused)
+    return record_played_deal(info.name, players, role, seed, d.learner_actions, observations)
 
 
 def _who(seat: int, d: Deal, ruleset: str) -> str:

@@ -85,8 +85,9 @@ def band_choices() -> list[tuple[str, str]]:
 @bp.post("/practice/adaptive")
 @limited("quiz")
 def adaptive_start():
-    """Start adaptive practice: of one game (``game``) or of one rule point (``rule``), aimed at a
-    band (``band``: easier, right, harder) of ``count`` questions (:mod:`tutor.web.adaptive`)."""
+    """Start adaptive practice: of one game (``game``) or of one rule point (``rule``; with
+    ``game`` one of its games, only that game's questions), aimed at a band (``band``: easier,
+    right, harder) of ``count`` questions (:mod:`tutor.web.adaptive`)."""
     f = request.form
     band = f.get("band", "right")
     count = f.get("count", str(adaptive.SIZES[1]))
@@ -95,13 +96,13 @@ def adaptive_start():
         band = "right"
     size = int(count) if count.isascii() and count.isdigit() and len(count) < 3 and int(count) in adaptive.SIZES \
         else adaptive.SIZES[1]
+    game = f.get("game", "")
     if rule is not None:
-        rulesets = adaptive.rulesets_of_rule(rule)
+        rulesets = adaptive.rules_scope(rule, game)
         if not rulesets:
             abort(404)
         rule = rule_points.get(rule).id
     else:
-        game = f.get("game", "")
         if game not in RULESET_NAMES:
             return setup(error=_("Choose a game."), status=400)
         rulesets = [game]
@@ -110,27 +111,32 @@ def adaptive_start():
         return adaptive.start(db, learner_for_write(db), rulesets, band, size, rule)
     quiz = write(work)
     if quiz is None:
-        return rule_page(rule, error=_("No question practises this rule yet."), status=400) if rule else \
+        return rule_page(rule, game, error=_("No question practises this rule yet."), status=400) if rule else \
             setup(error=_("There are no questions of these kinds yet."), status=400)
     return redirect(url_for("practice.question", token=quiz.token, n=1))
 
 
 @bp.get("/practice/rule/<rule>")
 def rule(rule: str):
-    """"Practise this rule": what the rule point says and a form to start practice on it."""
-    return rule_page(rule)
+    """"Practise this rule": what the rule point says, how many questions practise it, and a form
+    to start adaptive practice on it. This is the one place practice on a rule point starts: the
+    rules reference page, feedback and the dashboard link here. ``?game=`` (one of the point's
+    games) keeps to that game's questions."""
+    return rule_page(rule, request.args.get("game", ""))
 
 
-def rule_page(rule: str, error: str | None = None, status: int = 200):
-    if len(rule) > 20 or not adaptive.rulesets_of_rule(rule):
+def rule_page(rule: str, game: str = "", error: str | None = None, status: int = 200):
+    scope = adaptive.rules_scope(rule, game) if len(rule) <= 20 else []
+    if not scope:
         abort(404)
     point = rule_points.get(rule)
     lang = i18n.current_lang()
-    count = sum(1 for r in adaptive.rulesets_of_rule(rule) for c in adaptive.catalogue(r) if point.id in c.rules)
+    count = sum(len(adaptive.by_rule(r).get(point.id, ())) for r in scope)
     return render_template("practice_rule.html", point=point, title=point.title_in(lang), text=point.text_in(lang),
                            title_lang=lang if lang in point.title else "en",
                            text_lang=lang if lang in point.text else "en",
-                           games=i18n.join_list(ruleset_name(g) for g in adaptive.rulesets_of_rule(rule)), count=count,
+                           game=scope[0] if len(scope) == 1 else "",
+                           games=i18n.join_list(ruleset_name(g) for g in scope), count=count,
                            bands=band_choices(), sizes=adaptive.SIZES, error=error), status
 
 

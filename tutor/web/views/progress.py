@@ -15,7 +15,7 @@ from tutor import i18n
 from tutor import rules as rule_points
 from tutor.content.kinds import KINDS
 
-from .. import dashboard
+from .. import dashboard, skills
 from .. import exercises as X
 from ..adaptive import rulesets_of_rule
 from ..db import (Attempt, Learner, StepProgress, current_learner, get_session, learner_for_write, now,
@@ -46,7 +46,7 @@ def filters_from(args) -> dashboard.Filters:
 
 
 def _kind_name(kind: str) -> str:
-    return _(KINDS[kind].label) if kind in KINDS else kind
+    return skills.kind_label(kind)
 
 
 def _rule_title(rule: str) -> Markup:
@@ -211,7 +211,7 @@ def _level(p: float) -> str:
 def _rule_item(x: dashboard.RuleMastery) -> dict[str, Any]:
     return {"rule": x.rule, "title": _rule_title(x.rule), "game": ruleset_name(x.ruleset),
             "pct": dashboard.percent(x.p), "attempts": x.attempts, "right": x.right,
-            "practise": url_for("practice.rule", rule=x.rule)}
+            "practise": url_for("practice.rule", rule=x.rule, game=x.ruleset)}
 
 
 @bp.post("/reset/<step_id>")

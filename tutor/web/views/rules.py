@@ -1,14 +1,15 @@
-"""The rules reference: one page per game listing every rule point, and practice on one point.
+"""The rules reference: one page per game listing every rule point.
 
-* ``GET /<lang>/rules/<ruleset>/`` — every point of the ruleset (:func:`tutor.rules.points_for`)
+``GET /<lang>/rules/<ruleset>/`` — every point of the ruleset (:func:`tutor.rules.points_for`)
   with its id, title and statement in the learner's language, its kind (a decision taken where the
   source documents are silent or disagree is marked, with why), its places in the source
   documents, the lesson steps that teach it (their front matter ``rules``) and, where there are
   questions that apply it, a button to practise it. Each point is the anchor ``#rule-<id>``.
-* ``POST /<lang>/rules/<ruleset>/<point>/practice`` — starts a practice quiz (the practice quiz
-  machinery of :mod:`.practice`) of up to :data:`PRACTICE_COUNT` questions whose engine verdict
-  cites the point: authored quiz questions, lesson exercises and generated questions of the same
-  kinds. 404 for an unknown ruleset or point, or a point with no such question.
+
+A point's "Practise" link goes to the one "Practise this rule" page (``practice.rule``, kept to
+this game), which starts adaptive practice on it; the number of questions shown beside it comes
+from the same rule -> questions index (:func:`tutor.web.adaptive.by_rule`), so a point without
+questions whose verdict cites it has no link.
 
 The Jinja global :func:`rule_link` links a point id to its place on the reference page; every
 page uses it (the reasons of feedback, "Rules taught" on a step, the reference itself).
@@ -16,85 +17,18 @@ page uses it (the reasons of feedback, "Rules taught" on a step, the reference i
 
 from __future__ import annotations
 
-import random
-import secrets
-from collections.abc import Mapping
-from types import MappingProxyType
-
-from flask import Blueprint, abort, current_app, redirect, render_template, url_for
+from flask import Blueprint, abort, render_template, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
 from tutor import i18n
 from tutor import rules as rulepoints
-from tutor.content.kinds import KINDS
 
+from .. import adaptive
 from .. import exercises as X
-from ..limits import limited
-from ..security import BadInput
 from .common import RULESET_NAMES, ruleset_name
-from .practice import _new_quiz
 
 bp = Blueprint("rules", __name__, url_prefix="/<lang>/rules")
-
-#: Seeds tried per (kind, difficulty) when looking for generated questions on a point.
-GENERATED_SEEDS = 12
-#: Questions in a practice quiz on one point (fewer if there are fewer).
-PRACTICE_COUNT = 10
-_DIFFICULTIES = (1, 2, 3)
-
-
-def _cited_ids(ex) -> set[str]:
-    """The rule point ids the engine's verdict on ``ex`` cites (its reasons' ``rule`` fields)."""
-    out: set[str] = set()
-    for reason in X.engine_solution(ex).get("why", []):
-        if isinstance(reason, dict):
-            out.update(part.strip() for part in str(reason.get("rule") or "").split(",") if part.strip())
-    return out
-
-
-def practice_pool(ruleset: str) -> Mapping[str, tuple[str, ...]]:
-    """Point id -> the refs of the authored questions of ``ruleset`` whose verdict cites it: quiz
-    questions and lesson exercises. Built once per app and ruleset (tens of milliseconds); a point
-    with none gets no practice button."""
-    cache = current_app.extensions.setdefault("tutor_rule_practice", {})
-    if ruleset in cache:
-        return cache[ruleset]
-    pool: dict[str, list[str]] = {}
-    candidates = [(X.ref_of(q), q) for q in X.quiz_questions(ruleset)]
-    candidates += [(X.ref_of(e), e) for s in X.content().lesson_path(ruleset, "en").steps for e in s.exercises]
-    for ref, ex in candidates:
-        if ex.kind not in KINDS:
-            continue
-        for rule in _cited_ids(ex):
-            pool.setdefault(rule, []).append(ref)
-    frozen = MappingProxyType({k: tuple(v) for k, v in pool.items()})
-    cache[ruleset] = frozen
-    return frozen
-
-
-def practice_refs(ruleset: str, point: str) -> tuple[str, ...]:
-    """The questions of a practice set on ``point``: its authored ones (:func:`practice_pool`),
-    then generated questions of the same kinds (:data:`GENERATED_SEEDS` seeds per kind and
-    difficulty) whose verdict cites it. ``()`` if the point has no authored question. Kept per app."""
-    cache = current_app.extensions.setdefault("tutor_rule_practice_sets", {})
-    key = (ruleset, point)
-    if key in cache:
-        return cache[key]
-    authored = practice_pool(ruleset).get(point, ())
-    generated = []
-    for kind in dict.fromkeys(X.resolve(r).kind for r in authored):
-        for difficulty in _DIFFICULTIES:
-            for seed in range(GENERATED_SEEDS):
-                ref = f"gen:{ruleset}:{kind}:{difficulty}:{seed}"
-                try:
-                    ex = X.resolve(ref)
-                except BadInput:
-                    continue
-                if point in _cited_ids(ex):
-                    generated.append(ref)
-    cache[key] = tuple(authored) + tuple(generated)
-    return cache[key]
 
 
 def _place(place: rulepoints.Place, lang: str) -> dict:
@@ -115,7 +49,7 @@ def _ruleset_or_404(ruleset: str) -> str:
 @bp.get("/<ruleset>/")
 def page(ruleset: str):
     _ruleset_or_404(ruleset)
-    pool = practice_pool(ruleset)
+    pool = adaptive.by_rule(ruleset)
     store = X.content()
     lang = i18n.current_lang()
     groups: dict[str, list[dict]] = {k: [] for k in rulepoints.KINDS}
@@ -127,29 +61,6 @@ def page(ruleset: str):
     return render_template("rules.html", ruleset=ruleset, game=ruleset_name(ruleset), sections=sections,
                            games=[(r, ruleset_name(r)) for r in RULESET_NAMES],
                            count=sum(len(items) for _k, _l, items in sections))
-
-
-@bp.post("/<ruleset>/<point>/practice")
-@limited("quiz")
-def practice(ruleset: str, point: str):
-    """A practice quiz on one point: up to :data:`PRACTICE_COUNT` questions citing it, drawn at
-    random (the seed is stored with the quiz)."""
-    _ruleset_or_404(ruleset)
-    try:
-        p = rulepoints.get(point)
-    except rulepoints.UnknownRulePoint:
-        abort(404)
-    if ruleset not in p.games:
-        abort(404)
-    refs = list(practice_refs(ruleset, p.id))
-    if not refs:
-        abort(404)
-    seed = secrets.randbelow(10**6)
-    random.Random(f"{ruleset}|{p.id}|{seed}").shuffle(refs)
-    refs = refs[:PRACTICE_COUNT]
-    kinds = list(dict.fromkeys(X.resolve(r).kind for r in refs))
-    quiz = _new_quiz(ruleset, seed, 0, kinds, refs)
-    return redirect(url_for("practice.question", token=quiz.token, n=1))
 
 
 @bp.app_context_processor
