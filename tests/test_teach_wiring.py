@@ -28,7 +28,7 @@ from test_teach import (
     post,
     quiz_doc,
 )
-from web_support import csrf_of, dispose, expected, form_for, make_app, wrong_value
+from web_support import csrf_of, dispose, expected, form_for, make_app, unavailable, wrong_value
 
 from tutor.export.files import check_document, same_value
 from tutor.solve.fingerprint import fingerprint
@@ -144,7 +144,8 @@ def _pdf_text(data: bytes, tmp_path) -> str:
     assert data.startswith(b"%PDF-")
     path = tmp_path / "x.pdf"
     path.write_bytes(data)
-    assert shutil.which("pdftotext"), "poppler-utils (pdftotext) is needed"
+    if not shutil.which("pdftotext"):
+        unavailable("pdftotext", "not on PATH", "install poppler-utils (apt-get install poppler-utils)")
     return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
 
 
