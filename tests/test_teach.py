@@ -14,11 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
-from web_support import csrf_of, dispose, expected, form_for, make_app, wrong_value
+from web_support import app_with_teachers, csrf_of, dispose, expected, form_for, make_app, wrong_value
 
 from tutor.content import kinds
 from tutor.web import classes as C
-from tutor.web.accounts import add_teacher, check_password, hash_password
+from tutor.web.accounts import check_password, hash_password
 from tutor.web.authoring import FieldErrors, authored_question, exercise_of
 from tutor.web.db import Assignment, ClassAttempt, Membership, TeacherQuiz
 
@@ -30,13 +30,7 @@ TRICK = {"ruleset": "hokm", "ask": "trick-winner", "trump": "S", "trick": ["AD",
 
 @pytest.fixture
 def app(tmp_path, app_database):
-    app = make_app(tmp_path, DATABASE_URL=app_database)
-    with app.app_context():
-        db = app.extensions["tutor_db"]()
-        for name, pw in PASSWORDS.items():
-            add_teacher(db, name, pw)
-        db.commit()
-        db.close()
+    app = app_with_teachers(tmp_path, app_database, PASSWORDS)
     yield app
     dispose(app)
 

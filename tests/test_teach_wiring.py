@@ -28,7 +28,7 @@ from test_teach import (
     post,
     quiz_doc,
 )
-from web_support import csrf_of, dispose, expected, form_for, make_app, unavailable, wrong_value
+from web_support import app_with_teachers, csrf_of, dispose, expected, form_for, make_app, unavailable, wrong_value
 
 from tutor.export.files import check_document, same_value
 from tutor.solve.fingerprint import fingerprint
@@ -41,13 +41,7 @@ pytestmark = pytest.mark.both_databases
 
 @pytest.fixture
 def app(tmp_path, app_database):
-    app = make_app(tmp_path, DATABASE_URL=app_database)
-    with app.app_context():
-        db = app.extensions["tutor_db"]()
-        for name, pw in PASSWORDS.items():
-            add_teacher(db, name, pw)
-        db.commit()
-        db.close()
+    app = app_with_teachers(tmp_path, app_database, PASSWORDS)
     yield app
     dispose(app)
 

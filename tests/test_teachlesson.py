@@ -12,10 +12,9 @@ import re
 import pytest
 from sqlalchemy import select
 from test_teach import PASSWORDS, TRICK, join, login, new_class, post
-from web_support import csrf_of, dispose, make_app
+from web_support import app_with_teachers, csrf_of, dispose
 
 from tutor.export.files import import_lesson, lesson_document
-from tutor.web.accounts import add_teacher
 from tutor.web.db import Assignment, ClassAttempt, ClassFingerprint, TeacherLesson
 
 pytestmark = pytest.mark.both_databases
@@ -31,13 +30,7 @@ BODY = ("Follow **suit** <script>alert(1)</script>\n\n"
 
 @pytest.fixture
 def app(tmp_path, app_database):
-    app = make_app(tmp_path, DATABASE_URL=app_database)
-    with app.app_context():
-        db = app.extensions["tutor_db"]()
-        for name, pw in PASSWORDS.items():
-            add_teacher(db, name, pw)
-        db.commit()
-        db.close()
+    app = app_with_teachers(tmp_path, app_database, PASSWORDS)
     yield app
     dispose(app)
 

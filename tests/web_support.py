@@ -66,6 +66,20 @@ def make_app(tmp_path, **config):
     return create_app(conf, content=ContentStore.shared())  # the content is loaded once per test run
 
 
+def app_with_teachers(tmp_path, database_url: str, passwords: dict[str, str]):
+    """An app (:func:`make_app` on ``database_url``) with a teacher account per ``name: password``."""
+    from tutor.web.accounts import add_teacher
+
+    app = make_app(tmp_path, DATABASE_URL=database_url)
+    with app.app_context():
+        db = app.extensions["tutor_db"]()
+        for name, pw in passwords.items():
+            add_teacher(db, name, pw)
+        db.commit()
+        db.close()
+    return app
+
+
 def dispose(app) -> None:
     """Close the app's database connections (a test's PostgreSQL schema is dropped after it)."""
     app.extensions["tutor_db"].kw["bind"].dispose()
