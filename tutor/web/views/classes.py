@@ -124,15 +124,16 @@ def _assignment_url(cls: Classroom, a: Assignment) -> str:
     return url_for("classes.overview", cid=cls.id, aid=a.id)
 
 
-def _member_assignment(cid: int, aid: int) -> tuple[Classroom, Assignment, int]:
-    """The class, its quiz assignment and the learner's id; 404 unless the learner is a member."""
+def _member_assignment(cid: int, aid: int, doc: str = "quiz_doc") -> tuple[Classroom, Assignment, int]:
+    """The class, its assignment holding a ``doc`` (``quiz_doc``: a quiz; ``lesson_doc``: a
+    teacher's lesson) and the learner's id; 404 unless the learner is a member."""
     learner = current_learner()
     db = get_session()
     if learner is None or C.membership(db, cid, learner.id) is None:
         abort(404)
     a = db.get(Assignment, aid)
     cls = db.get(Classroom, cid)
-    if a is None or cls is None or a.classroom_id != cid or a.quiz_doc is None:
+    if a is None or cls is None or a.classroom_id != cid or getattr(a, doc) is None:
         abort(404)
     return cls, a, learner.id
 
@@ -230,15 +231,7 @@ def results(cid: int, aid: int):
 
 def _member_lesson(cid: int, aid: int) -> tuple[Classroom, Assignment, int]:
     """The class, its lesson assignment and the learner's id; 404 unless the learner is a member."""
-    learner = current_learner()
-    db = get_session()
-    if learner is None or C.membership(db, cid, learner.id) is None:
-        abort(404)
-    a = db.get(Assignment, aid)
-    cls = db.get(Classroom, cid)
-    if a is None or cls is None or a.classroom_id != cid or a.lesson_doc is None:
-        abort(404)
-    return cls, a, learner.id
+    return _member_assignment(cid, aid, "lesson_doc")
 
 
 def _lesson_exercise(cid: int, a: Assignment, n: int, ex, verdict=None, error: str | None = None,
