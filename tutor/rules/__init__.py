@@ -52,13 +52,15 @@ GAMES: tuple[str, ...] = ruleset_names()
 #: Kinds of point: a rule the documents state, an optional variant they name, background (names,
 #: history, vocabulary, worked examples), the documents' own reading list, a definition the
 #: engine counts with, a decision where the documents are silent or disagree.
-KINDS: tuple[str, ...] = ("rule", "variant", "background", "reference", "definition", "decision")
+#: The kind of a point taken where the documents are silent or disagree (K points): it gives why.
+DECISION = "decision"
+KINDS: tuple[str, ...] = ("rule", "variant", "background", "reference", "definition", DECISION)
 #: The heading of the points of each kind on a rules reference page (Babel msgids; translate
 #: with gettext).
 KIND_LABELS: Mapping[str, str] = MappingProxyType({
     "rule": N_("Rules"), "variant": N_("Variants"), "background": N_("Background"),
     "reference": N_("Further reading"), "definition": N_("Definitions"),
-    "decision": N_("Decisions where the documents are silent or disagree"),
+    DECISION: N_("Decisions where the documents are silent or disagree"),
 })
 _DATA = "points.yaml"
 
@@ -123,7 +125,7 @@ class RulePoint:
     @property
     def decision(self) -> bool:
         """True for a decision taken where the source documents are silent or disagree."""
-        return self.kind == "decision"
+        return self.kind == DECISION
 
     def title_in(self, lang: str = "en") -> str:
         """The title in ``lang``, or in English when not translated yet."""
@@ -223,8 +225,8 @@ def _point(d: dict, docs: Mapping[str, Document]) -> RulePoint:
     kind = d.get("kind")
     if kind not in KINDS:
         raise RuleDataError(f"{_DATA}: {where}: kind must be one of {', '.join(KINDS)}, not {kind!r}")
-    reason = _texts(d.get("reason", {}), f"{where}: reason", required=kind == "decision")
-    if reason and kind != "decision":
+    reason = _texts(d.get("reason", {}), f"{where}: reason", required=kind == DECISION)
+    if reason and kind != DECISION:
         raise RuleDataError(f"{_DATA}: {where}: only a decision has a reason")
     sources = []
     for s in _list(d.get("sources", []), f"{where}: sources"):
@@ -236,7 +238,7 @@ def _point(d: dict, docs: Mapping[str, Document]) -> RulePoint:
         if not lines or not all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in lines):
             raise RuleDataError(f"{_DATA}: {where}: source lines must be positive line numbers")
         sources.append(Place(doc, _str(s.get("section"), f"{where}: source section"), lines))
-    if not sources and kind != "decision":
+    if not sources and kind != DECISION:
         raise RuleDataError(f"{_DATA}: {where}: a point that is not a decision needs its sources")
     see = tuple(_str(x, f"{where}: see") for x in _list(d.get("see", []), f"{where}: see"))
     return RulePoint(pid, games, kind, _texts(d.get("title"), f"{where}: title"),
