@@ -17,7 +17,7 @@ from fsrs import Card, Rating, Scheduler
 from lxml import html as lxml_html
 from sqlalchemy import event, select
 from sqlalchemy.orm import Session
-from web_support import csrf_of, dispose, expected, form_for, make_app
+from web_support import Clock, csrf_of, dispose, expected, form_for, make_app
 from web_support import wrong_value as wrong_of
 
 from tutor.content.kinds import KINDS
@@ -29,17 +29,6 @@ pytestmark = pytest.mark.both_databases
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # a Monday
 
-
-class Clock:
-    def __init__(self, at: datetime) -> None:
-        self.at = at
-
-    def __call__(self) -> datetime:
-        return self.at
-
-    def advance(self, **delta) -> datetime:
-        self.at += timedelta(**delta)
-        return self.at
 
 
 @pytest.fixture

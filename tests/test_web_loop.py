@@ -8,7 +8,7 @@ import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from web_support import csrf_of, dispose, expected, form_for, lesson_exercise, make_app, rows, wrong_value
+from web_support import Clock, csrf_of, dispose, expected, form_for, lesson_exercise, make_app, rows, wrong_value
 
 from tutor.content import kinds
 from tutor.content.kinds.walk_through import picks_of, real_winners, seats_of_picks
@@ -19,13 +19,6 @@ from tutor.web.record import stars_for
 FETCH = {"X-Tutor-Fetch": "1"}
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
-
-class Clock:
-    def __init__(self, at: datetime) -> None:
-        self.at = at
-
-    def __call__(self) -> datetime:
-        return self.at
 
 
 @pytest.fixture

@@ -15,6 +15,7 @@ from fsrs import Card, Rating, Scheduler, State
 from markupsafe import escape
 from sqlalchemy import select
 from web_support import (
+    Clock,
     all_rows,
     csrf_of,
     dispose,
@@ -37,19 +38,6 @@ pytestmark = pytest.mark.both_databases
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
-
-class Clock:
-    """The app's clock, moved by hand."""
-
-    def __init__(self, at: datetime) -> None:
-        self.at = at
-
-    def __call__(self) -> datetime:
-        return self.at
-
-    def advance(self, **delta) -> datetime:
-        self.at += timedelta(**delta)
-        return self.at
 
 
 @pytest.fixture

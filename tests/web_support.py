@@ -7,6 +7,7 @@ import os
 import re
 import shutil
 import tempfile
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -64,6 +65,20 @@ def make_app(tmp_path, **config):
             "DATABASE_URL": f"sqlite:///{db}" if db.exists() else migrated_database(db), "RATE_LIMITS": HIGH_LIMITS}
     conf.update(config)
     return create_app(conf, content=ContentStore.shared())  # the content is loaded once per test run
+
+
+class Clock:
+    """The app's clock (``CLOCK`` config), moved by hand: calling it gives the time it is set to."""
+
+    def __init__(self, at: datetime) -> None:
+        self.at = at
+
+    def __call__(self) -> datetime:
+        return self.at
+
+    def advance(self, **delta) -> datetime:
+        self.at += timedelta(**delta)
+        return self.at
 
 
 def app_with_teachers(tmp_path, database_url: str, passwords: dict[str, str]):
