@@ -330,27 +330,30 @@ def test_an_answer_racing_another_for_the_same_review_card_is_kept(tmp_path, pos
     client.post(url, data=data)  # the learner and one wrong attempt exist; now answer the second exercise
     other_ex = next(e for e in step.exercises if e.id != ex.id) if len(step.exercises) > 1 else None
     target = other_ex or ex
-    real = review.review
+    real = review.Card
     calls = []
 
-    def racing(db, learner, ref, ruleset, kind, correct):
-        calls.append(ref)
-        row = real(db, learner, ref, ruleset, kind, correct)  # found no card: a new one is pending
-        if len(calls) == 1:  # meanwhile "another request" commits the same card
+    def racing(*args, **kwargs):
+        # review() makes a Card after reading the learner's card row and before writing it: the
+        # first time (no row found, a new card about to be inserted) "another request" commits the
+        # same card meanwhile, so this one's insert conflicts.
+        calls.append(kwargs)
+        if len(calls) == 1:
             other = create_engine(postgres_url)
             with other.begin() as conn:
+                learner_id = conn.execute(select(Learner.id)).scalar_one()
                 conn.execute(Mistake.__table__.insert().values(
-                    learner_id=learner.id, exercise_ref=ref, ruleset=ruleset, kind=kind, added_at=now(),
-                    due=now(), streak=0))
+                    learner_id=learner_id, exercise_ref=f"lesson:{step.id}:{target.id}", ruleset="hokm",
+                    kind=target.kind, added_at=now(), due=now(), streak=0))
             other.dispose()
-        return row
+        return real(*args, **kwargs)
 
-    monkeypatch.setattr(review, "review", racing)
+    monkeypatch.setattr(review, "Card", racing)
     page = client.get(f"/en/learn/hokm/{step.id}").get_data(as_text=True)
     r = client.post(f"/en/learn/hokm/{step.id}/{target.id}",
                     data=form_for(target, wrong_value(target, expected(target))) | {"csrf_token": csrf_of(page)})
     assert r.status_code == 302
-    assert len(calls) == 2  # tried, conflicted, tried again
+    assert len(calls) == 2  # tried (conflicted), tried again: the card made meanwhile read as a card
     assert rows(app, Attempt) == 2 and rows(app, Learner) == 1
     with app.app_context():
         db = app.extensions["tutor_db"]()

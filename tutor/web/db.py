@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import UTC, datetime
+from typing import cast
 
 from flask import Flask, Response, current_app, g, has_app_context, session
 from sqlalchemy import (
@@ -27,8 +28,10 @@ from sqlalchemy import (
     Index,
     Integer,
     String,
+    Table,
     Text,
     UniqueConstraint,
+    bindparam,
     create_engine,
     event,
     select,
@@ -62,10 +65,12 @@ __all__ = [
     "id_from_request",
     "init_app",
     "learner_for_write",
+    "learner_id_for_write",
     "make_engine",
     "now",
     "read_connection",
     "session_anon",
+    "table_of",
 ]
 
 
@@ -411,6 +416,11 @@ class DeviceCode(Base):
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
 
 
+def table_of(model: type[Base]) -> Table:
+    """The Core table of a model, for the Core statements of the answer path (typed as a table)."""
+    return cast(Table, model.__table__)
+
+
 def _sqlite_pragmas(busy_ms: int):
     def on_connect(dbapi_connection, _record) -> None:
         cur = dbapi_connection.cursor()
@@ -527,17 +537,31 @@ def current_learner() -> Learner | None:
     return found
 
 
-def learner_for_write(db: Session) -> Learner:
-    """The current learner, made in ``db`` if new (not committed); call inside a transaction.
+#: The id of the learner of an anonymous id (parameter ``anon``; built once: statements on the
+#: answer path are built at import, so a request only binds their values).
+_LEARNER_ID = select(table_of(Learner).c.id).where(table_of(Learner).c.anon_id == bindparam("anon"))
+
+
+def learner_id_for_write(conn: Connection) -> int:
+    """The current learner's id (``learner.id``), the row made on ``conn`` if new (not committed);
+    call inside a transaction. One ``SELECT`` for a learner seen before.
 
     Insert-or-get on the unique ``anon_id``: a request that finds the row made by another one
     answering at the same time (another worker, another host) uses it.
     """
     anon = _session_anon() or _new_anon()
-    learner = db.scalar(select(Learner).where(Learner.anon_id == anon))
-    if learner is not None:
-        return learner
-    insert = postgresql.insert if db.get_bind().dialect.name == "postgresql" else sqlite.insert
-    db.execute(insert(Learner).values(anon_id=anon, created_at=now())
-               .on_conflict_do_nothing(index_elements=["anon_id"]))
-    return db.scalars(select(Learner).where(Learner.anon_id == anon)).one()
+    found = conn.execute(_LEARNER_ID, {"anon": anon}).scalar()
+    if found is not None:
+        return int(found)
+    table = table_of(Learner)
+    insert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
+    conn.execute(insert(table).values(anon_id=anon, created_at=now()).on_conflict_do_nothing(index_elements=["anon_id"]))
+    return int(conn.execute(_LEARNER_ID, {"anon": anon}).scalar_one())
+
+
+def learner_for_write(db: Session) -> Learner:
+    """The current learner as a row of ``db``, made if new (not committed): see
+    :func:`learner_id_for_write`."""
+    learner = db.get(Learner, learner_id_for_write(db.connection()))
+    assert learner is not None
+    return learner

@@ -15,9 +15,12 @@ What is kept is never learner-specific:
   with a placeholder instead of its action, which holds the quiz's token); the request's own
   values are put in when the HTML is served. A rendering in which the request's real CSRF token
   appears anyway (a template that called the global ``csrf_token`` directly) is served but not kept;
-* only pages *before* an answer are kept: a page with a verdict, a form error or the learner's
-  given answer is rendered per request. So the HTML kept holds no answer key (the question page
-  never holds one) and nothing a learner typed.
+* pages *before* an answer are kept; a page with a form error or what the learner typed is
+  rendered per request. The one kind of kept HTML that holds a verdict (and so the engine's
+  answer) is a lesson exercise's section answered through ``fetch``
+  (:func:`tutor.web.views.lessons._fragment`): its key holds the answer given, so it is only ever
+  served in reply to that same answer, after the learner has answered. A page before an answer
+  never holds the key.
 
 One learner's own pages (the progress page) are kept apart, in :func:`learner_page_cache`
 (``LEARNER_PAGE_CACHE_SIZE`` entries, default :data:`DEFAULT_LEARNER_SIZE`; ``0`` turns it off),

@@ -18,12 +18,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import glicko2
-from sqlalchemy import select
+from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from tutor.content.exercise import Exercise
 
-from .db import Learner, LearnerRating, QuestionRating, now
+from .db import Learner, LearnerRating, QuestionRating, now, table_of
 
 __all__ = ["BANDS", "PRIORS", "Rating", "learner_rating", "prior", "question_rating", "question_ratings",
            "rate", "target"]
@@ -94,31 +95,47 @@ def target(db: Session, learner: Learner | None, band: str) -> float:
     return learner_rating(db, learner).rating + BANDS.get(band, 0.0)
 
 
-def rate(db: Session, learner: Learner, ref: str, ex: Exercise, correct: bool) -> tuple[Rating, Rating]:
-    """Rate one answer, inside the caller's transaction: returns the learner's and the question's
-    new ratings (both computed from the ratings before this answer)."""
-    lrow = db.get(LearnerRating, learner.id)
-    if lrow is None:
-        lrow = LearnerRating(learner_id=learner.id, rating=START[0], rd=START[1], vol=START[2], games=0)
-        db.add(lrow)
-    qrow = db.get(QuestionRating, ref)
-    if qrow is None:
-        p = prior(ex.difficulty)
-        qrow = QuestionRating(exercise_ref=ref, ruleset=ex.ruleset or "", kind=ex.kind, rating=p.rating, rd=p.rd,
-                              vol=p.vol, attempts=0, right=0)
-        db.add(qrow)
-    player = glicko2.Player(rating=lrow.rating, rd=lrow.rd, vol=lrow.vol)
-    question = glicko2.Player(rating=qrow.rating, rd=qrow.rd, vol=qrow.vol)
-    before_l, before_q = (lrow.rating, lrow.rd), (qrow.rating, qrow.rd)
-    player.update_player([before_q[0]], [before_q[1]], [1 if correct else 0])
-    question.update_player([before_l[0]], [before_l[1]], [0 if correct else 1])
+_LEARNER = table_of(LearnerRating)
+_QUESTION = table_of(QuestionRating)
+
+# The statements of :func:`rate`, built once (parameters ``learner``, ``ref`` and the columns set).
+_LEARNER_ROW = (select(_LEARNER.c.rating, _LEARNER.c.rd, _LEARNER.c.vol, _LEARNER.c.games)
+                .where(_LEARNER.c.learner_id == bindparam("learner")))
+_QUESTION_ROW = (select(_QUESTION.c.rating, _QUESTION.c.rd, _QUESTION.c.vol, _QUESTION.c.attempts, _QUESTION.c.right)
+                 .where(_QUESTION.c.exercise_ref == bindparam("ref")))
+_INSERT_LEARNER = insert(_LEARNER)
+_UPDATE_LEARNER = update(_LEARNER).where(_LEARNER.c.learner_id == bindparam("learner"))
+_INSERT_QUESTION = insert(_QUESTION)
+_UPDATE_QUESTION = update(_QUESTION).where(_QUESTION.c.exercise_ref == bindparam("ref"))
+
+
+def rate(conn: Connection, learner_id: int, ref: str, ex: Exercise, correct: bool) -> tuple[Rating, Rating]:
+    """Rate one answer of the learner ``learner_id`` to the question ``ref``, on ``conn`` inside
+    the caller's transaction: returns the learner's and the question's new ratings (both computed
+    from the ratings before this answer). Core statements: two reads, an insert or update each."""
+    lrow = conn.execute(_LEARNER_ROW, {"learner": learner_id}).first()
+    qrow = conn.execute(_QUESTION_ROW, {"ref": ref}).first()
+    before_l = Rating(lrow.rating, lrow.rd, lrow.vol, lrow.games or 0) if lrow is not None else Rating(*START)
+    before_q = (Rating(qrow.rating, qrow.rd, qrow.vol, qrow.attempts or 0, qrow.right or 0) if qrow is not None
+                else prior(ex.difficulty))
+    player = glicko2.Player(rating=before_l.rating, rd=before_l.rd, vol=before_l.vol)
+    question = glicko2.Player(rating=before_q.rating, rd=before_q.rd, vol=before_q.vol)
+    player.update_player([before_q.rating], [before_q.rd], [1 if correct else 0])
+    question.update_player([before_l.rating], [before_l.rd], [0 if correct else 1])
     at = now()
-    lrow.rating, lrow.rd, lrow.vol = player.rating, player.rd, player.vol
-    lrow.games = (lrow.games or 0) + 1
-    lrow.updated_at = at
-    qrow.rating, qrow.rd, qrow.vol = question.rating, question.rd, question.vol
-    qrow.attempts = (qrow.attempts or 0) + 1
-    qrow.right = (qrow.right or 0) + (1 if correct else 0)
-    qrow.updated_at = at
-    return (Rating(lrow.rating, lrow.rd, lrow.vol, lrow.games),
-            Rating(qrow.rating, qrow.rd, qrow.vol, qrow.attempts, qrow.right))
+    after_l = Rating(player.rating, player.rd, player.vol, before_l.games + 1)
+    after_q = Rating(question.rating, question.rd, question.vol, before_q.games + 1,
+                     before_q.right + (1 if correct else 0))
+    lvalues = {"rating": after_l.rating, "rd": after_l.rd, "vol": after_l.vol, "games": after_l.games,
+               "updated_at": at}
+    qvalues = {"rating": after_q.rating, "rd": after_q.rd, "vol": after_q.vol, "attempts": after_q.games,
+               "right": after_q.right, "updated_at": at}
+    if lrow is None:
+        conn.execute(_INSERT_LEARNER, dict(lvalues, learner_id=learner_id))
+    else:
+        conn.execute(_UPDATE_LEARNER, dict(lvalues, learner=learner_id))
+    if qrow is None:
+        conn.execute(_INSERT_QUESTION, dict(qvalues, exercise_ref=ref, ruleset=ex.ruleset or "", kind=ex.kind))
+    else:
+        conn.execute(_UPDATE_QUESTION, dict(qvalues, ref=ref))
+    return after_l, after_q

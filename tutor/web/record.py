@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from flask import g
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -17,7 +18,7 @@ from tutor.content.exercise import Exercise
 
 from . import ratings, review, skills
 from .db import (Attempt, Learner, PlayedDeal, Quiz, StepProgress, current_learner, get_session, learner_for_write,
-                 read_connection, session_anon)
+                 learner_id_for_write, now, read_connection, session_anon, table_of)
 from .exercises import Verdict
 
 __all__ = ["StepState", "activity", "mark_step_done", "mistakes_of", "played_deal_key", "record_answer", "record_hint",
@@ -54,44 +55,57 @@ def _commit(db: Session, work: Callable[[Session], T]) -> T:
         raise
 
 
+_ATTEMPT = table_of(Attempt)
+_PROGRESS = table_of(StepProgress)
+# The statements of the answer path, built once (a request binds their values; parameters
+# ``learner``, ``step``, ``row`` and the columns set).
+_INSERT_ATTEMPT = insert(_ATTEMPT)
+_PROGRESS_ROW = (select(_PROGRESS.c.id, _PROGRESS.c.done, _PROGRESS.c.solved, _PROGRESS.c.hints, _PROGRESS.c.stars)
+                 .where(_PROGRESS.c.learner_id == bindparam("learner"), _PROGRESS.c.step_id == bindparam("step")))
+_INSERT_PROGRESS = insert(_PROGRESS)
+_UPDATE_PROGRESS = update(_PROGRESS).where(_PROGRESS.c.id == bindparam("row"))
+_WRONG_ANSWERS = (select(func.count()).select_from(_ATTEMPT)
+                  .where(_ATTEMPT.c.learner_id == bindparam("learner"),
+                         _ATTEMPT.c.exercise_ref.like(bindparam("prefix"), escape="/"),
+                         _ATTEMPT.c.correct.is_(False)))
+
+
 def record_answer(ex: Exercise, ref: str, verdict: Verdict, *, quiz: Quiz | None = None,
                   position: int | None = None, also: Callable[[Session], None] | None = None) -> Attempt:
     """Store the attempt and update progress, the mistake's review card, the mastery of each skill
     the verdict's reasons cite and both ratings, all or nothing; ``also(db)``: more writes of the
-    same answer, in the same transaction (one commit)."""
+    same answer, in the same transaction (one commit).
+
+    Returns the attempt (its ``id`` set; not a row of any session). The writes are Core
+    statements on the session's connection, about ten for an answer: this is the path every
+    answer takes, and the ORM's unit of work cost more than all of them together (``tutor bench
+    --pages``)."""
     rules = skills.rules_of(verdict.why)
     column = skills.rules_column(rules)
-
-    solved_row: list[StepProgress] = []
+    solved: list[StepState] = []
 
     def work(db: Session) -> Attempt:
-        solved_row.clear()
-        with db.no_autoflush:  # the reads below do not flush each write before them: one flush
-            return _record(db, solved_row)
-
-    def _record(db: Session, solved_row: list[StepProgress]) -> Attempt:
-        learner = learner_for_write(db)
-        attempt = Attempt(learner_id=learner.id, exercise_ref=ref, ruleset=ex.ruleset or "", kind=ex.kind,
-                          quiz_id=quiz.id if quiz else None, position=position, given=verdict.given,
-                          correct=verdict.correct, rules=column)
-        db.add(attempt)
-        card = review.review(db, learner, ref, ex.ruleset or "", ex.kind, verdict.correct)
-        if card is not None and column and card.rules != column:
-            card.rules = column
-        skills.update_mastery(db, learner, [skills.Skill(ex.ruleset or "", ex.kind, r) for r in rules],
+        solved.clear()
+        conn = db.connection()
+        learner_id = learner_id_for_write(conn)
+        values = {"learner_id": learner_id, "exercise_ref": ref, "ruleset": ex.ruleset or "", "kind": ex.kind,
+                  "quiz_id": quiz.id if quiz else None, "position": position, "given": verdict.given,
+                  "correct": verdict.correct, "rules": column, "created_at": now()}
+        attempt_id = conn.execute(_INSERT_ATTEMPT, values).inserted_primary_key[0]  # type: ignore[index]
+        review.review(conn, learner_id, ref, ex.ruleset or "", ex.kind, verdict.correct, column)
+        skills.update_mastery(conn, learner_id, [skills.Skill(ex.ruleset or "", ex.kind, r) for r in rules],
                               verdict.correct)
-        ratings.rate(db, learner, ref, ex, verdict.correct)
+        ratings.rate(conn, learner_id, ref, ex, verdict.correct)
         if ex.step_id and verdict.correct:
-            solved_row.append(_solve_step_exercise(db, learner, ex))
+            solved.append(_solve_step_exercise(conn, learner_id, ex))
         if also is not None:
             also(db)
-
-        db.flush()
-        return attempt
+            db.flush()
+        return Attempt(id=attempt_id, **values)
     attempt = write(work)
-    if solved_row:  # the step's row as committed: the page answered now need not read it again
-        row = solved_row[0]
-        _remember_step_state(row.step_id, StepState(bool(row.done), list(row.solved or ()), row.stars))
+    if solved:  # the step's row as committed: the page answered now need not read it again
+        assert ex.step_id is not None
+        _remember_step_state(ex.step_id, solved[0])
     return attempt
 
 
@@ -119,7 +133,7 @@ def record_played_deal(ruleset: str, players: int, role: str, seed: int, actions
                           cards=sum(1 for _r, _p, ok in observations if ok),
                           refused=sum(1 for _r, _p, ok in observations if not ok)))
         for game, rule, correct in observations:
-            skills.update_mastery(db, learner, [skills.Skill(game, skills.PLAY_KIND, r)
+            skills.update_mastery(db.connection(), learner.id, [skills.Skill(game, skills.PLAY_KIND, r)
                                                 for r in skills.rules_of([{"rule": rule}])], correct)
         db.flush()
         return True
@@ -135,28 +149,36 @@ def _progress_row(db, learner: Learner, ruleset: str, step_id: str) -> StepProgr
     return row
 
 
-def _solve_step_exercise(db, learner: Learner, ex: Exercise) -> StepProgress:
+def _solve_step_exercise(conn: Connection, learner_id: int, ex: Exercise) -> StepState:
     """Mark ``ex`` (a lesson exercise: ``ex.step_id`` set) answered right on its step's row, and
-    the step done once all its exercises are; returns the row."""
+    the step done once all its exercises are, on ``conn`` inside the caller's transaction;
+    returns the row's new state. Nothing is written when nothing changes (the exercise was
+    answered right before)."""
     from .exercises import content
 
     assert ex.step_id is not None
     step = content().find_step(ex.step_id, "en")
-    row = _progress_row(db, learner, ex.ruleset or "", ex.step_id)
-    solved = set(row.solved or []) | {ex.id}
-    row.solved = sorted(solved)
-    if step is not None and {e.id for e in step.exercises} <= solved:
-        _finish(row, _wrong_answers(db, learner, ex.step_id))
-    return row
+    row = conn.execute(_PROGRESS_ROW, {"learner": learner_id, "step": ex.step_id}).first()
+    before = set(row.solved or ()) if row is not None else set()
+    solved = before | {ex.id}
+    done = bool(row is not None and row.done)
+    stars = row.stars if row is not None else None
+    if step is not None and {e.id for e in step.exercises} <= solved and not (done and stars is not None):
+        done = True
+        stars = stars_for(_wrong_answers(conn, learner_id, ex.step_id), (row.hints or 0) if row is not None else 0)
+    state = StepState(done, sorted(solved), stars)
+    if row is None:
+        conn.execute(_INSERT_PROGRESS, {"learner_id": learner_id, "ruleset": ex.ruleset or "", "step_id": ex.step_id,
+                                        "done": done, "solved": state.solved, "hints": 0, "stars": stars})
+    elif (solved, done, stars) != (before, bool(row.done), row.stars):
+        conn.execute(_UPDATE_PROGRESS, {"row": row.id, "done": done, "solved": state.solved, "stars": stars})
+    return state
 
 
-def _wrong_answers(db: Session, learner: Learner, step_id: str) -> int:
+def _wrong_answers(conn: Connection, learner_id: int, step_id: str) -> int:
     """The learner's wrong answers to the exercises of a lesson step (refs ``lesson:<step>:``)."""
-    from sqlalchemy import func
-
-    return db.scalar(select(func.count()).select_from(Attempt).where(
-        Attempt.learner_id == learner.id, Attempt.exercise_ref.startswith(f"lesson:{step_id}:", autoescape=True),
-        Attempt.correct.is_(False))) or 0
+    prefix = "lesson:" + step_id.replace("/", "//").replace("%", "/%").replace("_", "/_") + ":%"
+    return conn.execute(_WRONG_ANSWERS, {"learner": learner_id, "prefix": prefix}).scalar() or 0
 
 
 def stars_for(wrong: int, hints: int) -> int:

@@ -25,10 +25,11 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, cast
 
 from fsrs import Card, Rating, Scheduler
-from sqlalchemy import select
+from sqlalchemy import Row, bindparam, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
-from .db import Learner, Mistake, now
+from .db import Learner, Mistake, now, table_of
 
 if TYPE_CHECKING:
     from fsrs.card import CardDict
@@ -53,8 +54,10 @@ def _naive(dt: datetime) -> datetime:
     return dt.astimezone(UTC).replace(tzinfo=None)
 
 
-def card_of(row: Mistake) -> Card:
-    """The row's scheduler card; a row from before spaced repetition is a new card, due when added."""
+def card_of(row: Mistake | Row) -> Card:
+    """The row's scheduler card (a :class:`~tutor.web.db.Mistake` or a row of its ``id``,
+    ``card``, ``due`` and ``added_at``); a row from before spaced repetition is a new card, due
+    when added."""
     if row.card:
         return Card.from_dict(cast("CardDict", row.card))  # the JSON that Card.to_dict() gave
     due = (row.due or row.added_at or now()).replace(tzinfo=UTC)
@@ -67,26 +70,42 @@ def due_of(row: Mistake) -> datetime:
     return row.due or row.added_at
 
 
-def review(db: Session, learner: Learner, ref: str, ruleset: str, kind: str, correct: bool) -> Mistake | None:
-    """Schedule ``ref`` after an answer, inside the caller's transaction (nothing is committed).
+_MISTAKE = table_of(Mistake)
+#: The card of one learner's exercise, as :func:`review` reads it (built once).
+_CARD = (select(_MISTAKE.c.id, _MISTAKE.c.card, _MISTAKE.c.due, _MISTAKE.c.added_at, _MISTAKE.c.streak,
+                _MISTAKE.c.rules)
+         .where(_MISTAKE.c.learner_id == bindparam("learner"), _MISTAKE.c.exercise_ref == bindparam("ref")))
 
-    Returns the card's row, or None when a right answer concerns no card.
+
+_INSERT = insert(_MISTAKE)
+#: A card reviewed (parameters ``row`` and the columns set; built once).
+_UPDATE = update(_MISTAKE).where(_MISTAKE.c.id == bindparam("row"))
+
+
+def review(conn: Connection, learner_id: int, ref: str, ruleset: str, kind: str, correct: bool,
+           rules: str | None = None) -> bool:
+    """Schedule ``ref`` after an answer of the learner ``learner_id``, on ``conn`` inside the
+    caller's transaction (nothing is committed): a first wrong answer adds a card, any later
+    answer reviews it. ``rules``: the exercise's rule points (``Mistake.rules``), kept on the card.
+
+    Returns whether the exercise has a card (False: a right answer that concerns none). Core
+    statements, two at most: the card read, then its insert or update.
     """
     at = clock()
-    row = db.scalar(select(Mistake).where(Mistake.learner_id == learner.id, Mistake.exercise_ref == ref))
+    row = conn.execute(_CARD, {"learner": learner_id, "ref": ref}).first()
     if row is None:
         if correct:
-            return None
+            return False
         card = Card(card_id=int(at.timestamp() * 1000), due=at)
-        row = Mistake(learner_id=learner.id, exercise_ref=ref, ruleset=ruleset, kind=kind, added_at=_naive(at),
-                      card=card.to_dict(), due=_naive(card.due), streak=0)
-        db.add(row)
-        return row
+        conn.execute(_INSERT, {"learner_id": learner_id, "exercise_ref": ref, "ruleset": ruleset, "kind": kind,
+                               "added_at": _naive(at), "card": card.to_dict(), "due": _naive(card.due),
+                               "streak": 0, "rules": rules})
+        return True
     card, _log = SCHEDULER.review_card(card_of(row), Rating.Good if correct else Rating.Again, at)
-    row.card = dict(card.to_dict())
-    row.due = _naive(card.due)
-    row.streak = (row.streak or 0) + 1 if correct else 0
-    return row
+    conn.execute(_UPDATE, {"row": row.id, "card": dict(card.to_dict()), "due": _naive(card.due),
+                           "streak": (row.streak or 0) + 1 if correct else 0,
+                           "rules": rules if rules and row.rules != rules else row.rules})
+    return True
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from flask_babel import gettext as _
@@ -37,7 +38,7 @@ from flask_babel import gettext as _
 from tutor.content.kinds import KINDS
 from tutor.content.kinds.base import N_
 
-from .db import Learner, SkillMastery, now
+from .db import SkillMastery, now, table_of
 
 __all__ = [
     "PLAY_KIND",
@@ -133,28 +134,50 @@ def bkt_update(p_known: float, correct: bool) -> float:
     return post + (1 - post) * LEARN
 
 
-def update_mastery(db: Session, learner: Learner, skills: Iterable[Skill], correct: bool) -> list[SkillMastery]:
-    """Move the learner's mastery of each skill after one answer, inside the caller's transaction
-    (a new skill starts at :data:`PRIOR`). Returns the rows."""
+_MASTERY = table_of(SkillMastery)
+#: The update of one mastery row, run once per row changed (parameters ``row``, ``p``, ``n``,
+#: ``r``, ``at``; built once).
+_MASTERY_UPDATE = (update(_MASTERY).where(_MASTERY.c.id == bindparam("row"))
+                   .values(p_known=bindparam("p"), attempts=bindparam("n"), right=bindparam("r"),
+                           updated_at=bindparam("at")))
+
+
+#: A learner's rows of some skills (parameters ``learner``, lists ``rulesets``, ``kinds``, ``rules``).
+_MASTERY_ROWS = (select(_MASTERY.c.id, _MASTERY.c.ruleset, _MASTERY.c.kind, _MASTERY.c.rule, _MASTERY.c.p_known,
+                        _MASTERY.c.attempts, _MASTERY.c.right)
+                 .where(_MASTERY.c.learner_id == bindparam("learner"),
+                        _MASTERY.c.ruleset.in_(bindparam("rulesets", expanding=True)),
+                        _MASTERY.c.kind.in_(bindparam("kinds", expanding=True)),
+                        _MASTERY.c.rule.in_(bindparam("rules", expanding=True))))
+_MASTERY_INSERT = insert(_MASTERY)
+
+
+def update_mastery(conn: Connection, learner_id: int, skills: Iterable[Skill], correct: bool) -> dict[Skill, float]:
+    """Move the mastery of each skill of the learner ``learner_id`` after one answer, on ``conn``
+    inside the caller's transaction (a new skill starts at :data:`PRIOR`). Returns each skill's
+    new ``p_known``. Core statements: one read, then one insert and one update, each for all the
+    rows concerned."""
     skills = list(dict.fromkeys(skills))
     if not skills:
-        return []
-    rows = {(r.ruleset, r.kind, r.rule): r for r in db.scalars(
-        select(SkillMastery).where(SkillMastery.learner_id == learner.id,
-                                   SkillMastery.ruleset.in_({s.ruleset for s in skills}),
-                                   SkillMastery.kind.in_({s.kind for s in skills}),
-                                   SkillMastery.rule.in_({s.rule for s in skills})))}
+        return {}
+    rows = {Skill(r.ruleset, r.kind, r.rule): r for r in conn.execute(_MASTERY_ROWS, {
+        "learner": learner_id, "rulesets": sorted({s.ruleset for s in skills}),
+        "kinds": sorted({s.kind for s in skills}), "rules": sorted({s.rule for s in skills})})}
     at = now()
-    out = []
+    out: dict[Skill, float] = {}
+    new, changed = [], []
     for s in skills:
-        row = rows.get((s.ruleset, s.kind, s.rule))
+        row = rows.get(s)
+        p = bkt_update(row.p_known if row is not None else PRIOR, correct)
+        out[s] = p
         if row is None:
-            row = SkillMastery(learner_id=learner.id, ruleset=s.ruleset, kind=s.kind, rule=s.rule,
-                               p_known=PRIOR, attempts=0, right=0)
-            db.add(row)
-        row.p_known = bkt_update(row.p_known, correct)
-        row.attempts = (row.attempts or 0) + 1
-        row.right = (row.right or 0) + (1 if correct else 0)
-        row.updated_at = at
-        out.append(row)
+            new.append({"learner_id": learner_id, "ruleset": s.ruleset, "kind": s.kind, "rule": s.rule,
+                        "p_known": p, "attempts": 1, "right": int(correct), "updated_at": at})
+        else:
+            changed.append({"row": row.id, "p": p, "n": (row.attempts or 0) + 1,
+                            "r": (row.right or 0) + (1 if correct else 0), "at": at})
+    if new:
+        conn.execute(_MASTERY_INSERT, new)
+    if changed:
+        conn.execute(_MASTERY_UPDATE, changed)
     return out

@@ -185,7 +185,7 @@ def answer(cid: int, aid: int, n: int):
                                                         ClassAttempt.position == n).limit(1)) is None
         C.record(db, a, learner.id, n, verdict)
         if first:  # the first attempt is the score, and what rates the question
-            ratings.rate(db, learner, C.rating_ref(a, _q), ex, verdict.correct)
+            ratings.rate(db.connection(), learner.id, C.rating_ref(a, _q), ex, verdict.correct)
     write(work)
     return redirect(url_for("classes.feedback", cid=cid, aid=aid, n=n))
 

@@ -10,6 +10,8 @@ learner's choices kept (the form's action ends in the exercise's anchor).
 
 from __future__ import annotations
 
+import json
+
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
@@ -185,10 +187,22 @@ def _render_step(lp, s, st, solved: set[str], attempt, error_for, error, typed, 
 
 
 def _fragment(lp, s, ex, attempt=None, error=None, typed=None, hint=False, status=200, verdict=None):
+    """The exercise's section alone (what ``tutor.js`` puts in place after a ``fetch``). The
+    section with a verdict just given is the same for every learner who gave the same answer on
+    the same step state in the same language and suit colours, so it is kept
+    (:mod:`tutor.web.pagecache`) under a key naming all of these, the answer among them: it is
+    only ever served in reply to that very answer."""
     st = step_state(s.id)
     solved = set(st.solved or []) if st else set()
-    x = _exercise_part(lp, s, ex, attempt, solved, ex.id, error, typed, ex.id if hint else None, graded=verdict)
-    return render_template("_fragment.html", x=x), status
+
+    def render(**extra) -> str:
+        x = _exercise_part(lp, s, ex, attempt, solved, ex.id, error, typed, ex.id if hint else None, graded=verdict)
+        return render_template("_fragment.html", x=x, **extra)
+    if verdict is None or attempt is None or error is not None or typed is not None or hint:
+        return render(), status
+    key = ("answered", i18n.current_lang(), four_colour(), s.ruleset, s.id, ex.id, tuple(sorted(solved)),
+           json.dumps(verdict.given, sort_keys=True))
+    return cached(key, lambda: render(csrf_token=csrf_placeholder)), status
 
 
 def _find(ruleset: str, step_id: str, ex_id: str):
