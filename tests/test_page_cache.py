@@ -3,13 +3,16 @@ language, suit colours and step state (done, stars, exercises answered right), n
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from markupsafe import escape
+from werkzeug.datastructures import MultiDict
 from web_support import csrf_of, expected, form_for, lesson_exercise, make_app, wrong_value
 
+from tutor.web import exercises as X
 from tutor.web.pagecache import PageCache, csrf_placeholder
 from tutor.web.views import progress
 
@@ -60,21 +63,41 @@ def test_language_colours_and_state_are_in_the_key(app):
     assert "answered this one right before" not in other  # and not another learner's
 
 
-def test_verdicts_and_errors_are_never_kept(app):
+#: Keys of kept HTML that holds a verdict: each names the answer given (its last part).
+ANSWERED = {"step-answered", "answered", "quiz-feedback"}
+
+
+def test_a_verdict_is_kept_only_under_its_answer_and_errors_are_never_kept(app):
     step, ex = lesson_exercise("hokm", "legal-cards")
     c = app.test_client()
     url = f"/en/learn/hokm/{step.id}"
     page = c.get(url).get_data(as_text=True)
     wrong = form_for(ex, wrong_value(ex, expected(ex))) | {"csrf_token": csrf_of(page)}
     r = c.post(f"{url}/{ex.id}", data=wrong)
-    feedback = c.get(r.headers["Location"]).get_data(as_text=True)
+    feedback_url = r.headers["Location"]
+    feedback = c.get(feedback_url).get_data(as_text=True)
     assert "Not quite" in feedback
+    assert c.get(feedback_url).get_data(as_text=True) == feedback  # served again from what was kept
     bad = c.post(f"{url}/{ex.id}", data={"csrf_token": csrf_of(page)})
     assert bad.status_code == 400
-    for html in app.extensions["tutor_page_cache"]._data.values():
-        assert "Not quite" not in html and "The right answer" not in html and 'role="alert"' not in html
+    kept = app.extensions["tutor_page_cache"]._data
+    verdicts = 0
+    for key, html in kept.items():
+        assert 'role="alert"' not in html  # a form error is never kept
         assert csrf_placeholder() in html and not (_tokens(html) - {csrf_placeholder()})
-    assert "Not quite" not in app.test_client().get(url).get_data(as_text=True)
+        if "Not quite" in html or "The right answer" in html:
+            verdicts += 1
+            assert key[0] in ANSWERED and json.loads(key[-1]) == X.read_form(ex, MultiDict(wrong))  # under the answer
+        if key[0] not in ANSWERED:
+            assert "Not quite" not in html and "verdict good" not in html
+    assert verdicts == 1
+    other = app.test_client()  # another learner: the page before an answer, never the verdict kept
+    assert "Not quite" not in other.get(url).get_data(as_text=True)
+    assert "Not quite" not in other.get(feedback_url).get_data(as_text=True)  # nor through the first one's link
+    page = other.get(url).get_data(as_text=True)
+    right = form_for(ex, expected(ex)) | {"csrf_token": csrf_of(page)}
+    mine = other.get(other.post(f"{url}/{ex.id}", data=right).headers["Location"]).get_data(as_text=True)
+    assert "Not quite" not in mine and "verdict good" in mine  # a different answer: its own verdict
 
 
 def test_the_cache_is_bounded_and_can_be_turned_off(tmp_path):

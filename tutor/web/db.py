@@ -550,6 +550,9 @@ def learner_id_for_write(conn: Connection) -> int:
     answering at the same time (another worker, another host) uses it.
     """
     anon = _session_anon() or _new_anon()
+    known = g.get("tutor_learner")
+    if known is not None and known.anon_id == anon:  # read earlier in this request (current_learner)
+        return int(known.id)
     found = conn.execute(_LEARNER_ID, {"anon": anon}).scalar()
     if found is not None:
         return int(found)

@@ -169,6 +169,14 @@ def step(ruleset: str, step_id: str, error_for: str | None = None, error: str | 
         return cached(key, lambda: _render_step(lp, s, st, solved, None, None, None, None, None,
                                                 csrf_token=csrf_placeholder)), status
     attempt = _attempt_for(request.args.get("a"), f"lesson:{step_id}:")
+    if attempt is not None and error is None and typed is None and set(request.args) == {"a"}:
+        # the page after an answer (the redirect without JavaScript): the same for every learner
+        # who gave this answer at the same point; the key holds the answer, so it is only served
+        # to a learner whose own attempt it is (_attempt_for checked that)
+        answered = ("step-answered", i18n.current_lang(), four_colour(), ruleset, step_id, bool(st and st.done),
+               _stars(st), tuple(sorted(solved)), attempt.exercise_ref, json.dumps(attempt.given, sort_keys=True))
+        return cached(answered, lambda: _render_step(lp, s, st, solved, attempt, None, None, None, None,
+                                                csrf_token=csrf_placeholder)), status
     return _render_step(lp, s, st, solved, attempt, error_for, error, typed, request.args.get("hint")), status
 
 

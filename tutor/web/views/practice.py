@@ -7,13 +7,15 @@ seed give the same questions.
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
+from markupsafe import Markup, escape
 from flask_babel import gettext as _
-from sqlalchemy import select
+from sqlalchemy import Row, bindparam, select
 
 from tutor.content.kinds import KINDS, kinds_for
 
@@ -22,12 +24,13 @@ from tutor import rules as rule_points
 
 from .. import adaptive, dashboard
 from .. import exercises as X
-from ..db import Attempt, Quiz, current_learner, get_session, learner_for_write, now
+from ..db import Attempt, Learner, Quiz, current_learner, get_session, learner_for_write, now, session_anon
 from ..limits import limited
+from ..pagecache import cached, csrf_placeholder
 from ..record import record_answer, write
 from ..review import REPLAY_SIZE
 from ..security import BadInput
-from .common import RULESET_NAMES, exercise_context, ruleset_name, wants_fragment
+from .common import RULESET_NAMES, exercise_context, four_colour, ruleset_name, wants_fragment
 
 bp = Blueprint("practice", __name__, url_prefix="/<lang>")
 
@@ -37,6 +40,10 @@ COUNTS = (5, 10, 15, 20)
 #: The ``ruleset`` stored for a replay of mistakes (questions of every game, no seed).
 MISTAKES_QUIZ = "mixed"
 _PERSIAN_DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹", "0123456789")
+#: Stand for one quiz's own URLs (its answer form's action, the next and retry links: they hold
+#: the quiz's token) in a question's section kept for every quiz that has the question (random
+#: per process, so no page can carry them); put in when the section is served.
+_ACTION, _NEXT, _RETRY = ("quiz-" + what + "-" + secrets.token_hex(8) for what in ("action", "next", "retry"))
 
 
 def draw_quiz(ruleset: str, kinds: list[str], count: int, difficulty: int, seed: int) -> list[str]:
@@ -219,12 +226,15 @@ def replay():
 
 
 def _quiz(token: str) -> Quiz:
-    learner = current_learner()
-    if (learner is None or len(token) > 32 or not token.isascii()
+    """The current learner's quiz ``token``, else 404 (one query: the learner joined on the
+    session's id, not looked up first)."""
+    anon = session_anon()
+    if (anon is None or len(token) > 32 or not token.isascii()
             or not token.replace("-", "").replace("_", "").isalnum()):  # e.g. a NUL byte (PostgreSQL)
         abort(404)
-    quiz = get_session().scalar(select(Quiz).where(Quiz.token == token))
-    if quiz is None or quiz.learner_id != learner.id:
+    quiz = get_session().scalar(select(Quiz).join(Learner, Learner.id == Quiz.learner_id)
+                                .where(Quiz.token == token, Learner.anon_id == anon))
+    if quiz is None:
         abort(404)
     return quiz
 
@@ -236,9 +246,16 @@ def _item(quiz: Quiz, n: int):
     return ref, X.resolve(ref)
 
 
-def _attempts(quiz: Quiz) -> dict[int | None, list[Attempt]]:
-    out: dict[int | None, list[Attempt]] = {}
-    for a in get_session().scalars(select(Attempt).where(Attempt.quiz_id == quiz.id).order_by(Attempt.id)):
+#: A quiz's attempts, oldest first: only what its pages show of them (a Core statement, built once).
+_QUIZ_ATTEMPTS = (select(Attempt.position, Attempt.correct, Attempt.given)
+                  .where(Attempt.quiz_id == bindparam("quiz")).order_by(Attempt.id))
+
+
+def _attempts(quiz: Quiz) -> dict[int | None, list[Row]]:
+    """The quiz's attempts by question number, oldest first: rows of ``position``, ``correct``
+    and ``given``."""
+    out: dict[int | None, list[Row]] = {}
+    for a in get_session().connection().execute(_QUIZ_ATTEMPTS, {"quiz": quiz.id}):
         out.setdefault(a.position, []).append(a)
     return out
 
@@ -247,9 +264,39 @@ def _attempts(quiz: Quiz) -> dict[int | None, list[Attempt]]:
 def question(token: str, n: int, error: str | None = None, status: int = 200, typed=None):
     quiz = _quiz(token)
     ref, ex = _item(quiz, n)
-    ctx = _question_context(quiz, token, n, ex, ref, error=error, typed=typed)
+    if error is not None or typed is not None:
+        ctx = _question_context(quiz, token, n, ex, ref, error=error, typed=typed)
+        return render_template("question.html", quiz=quiz, n=n, total=_total(quiz), game=_game(quiz, ex),
+                               action=ctx["action"], x=ctx, origin=_origin(quiz, n)), status
+
+    def render() -> str:  # the question before an answer: the same in every quiz that has it
+        return render_template("_fragment.html", x=dict(exercise_context(ex, ref), action=_ACTION),
+                               csrf_token=csrf_placeholder)
+    section = cached(("quiz-question", i18n.current_lang(), four_colour(), ref), render,
+                     {_ACTION: str(escape(_answer_action(token, n, ex)))})
     return render_template("question.html", quiz=quiz, n=n, total=_total(quiz), game=_game(quiz, ex),
-                           action=ctx["action"], x=ctx, origin=_origin(quiz, n)), status
+                           x={"verdict": None}, origin=_origin(quiz, n), section=section), status
+
+
+def _answer_action(token: str, n: int, ex) -> str:
+    return url_for("practice.answer", token=token, n=n) + f"#ex-{ex.id}"
+
+
+def _feedback_section(quiz: Quiz, token: str, n: int, ex, ref: str, verdict) -> Markup:
+    """The question's section with the verdict on the answer just given (the page after the
+    answer, and what ``fetch`` puts in place). It is the same in every quiz for the same answer
+    in the same language and suit colours, but for the quiz's own next and retry links, so it is
+    kept (:mod:`tutor.web.pagecache`) under a key that holds the answer given (served only in
+    reply to that answer), with those links put in when served."""
+    ctx = _feedback_context(quiz, token, n, ex, ref, verdict)
+
+    def render() -> str:
+        x = dict(exercise_context(ex, ref, verdict=verdict), next_url=_NEXT, retry_url=_RETRY,
+                 next_label=ctx["next_label"])
+        return render_template("_fragment.html", x=x, csrf_token=csrf_placeholder)
+    key = ("quiz-feedback", i18n.current_lang(), four_colour(), ref, json.dumps(verdict.given, sort_keys=True),
+           ctx["next_label"])
+    return cached(key, render, {_NEXT: str(escape(ctx["next_url"])), _RETRY: str(escape(ctx["retry_url"]))})
 
 
 def _total(quiz: Quiz) -> int:
@@ -291,13 +338,13 @@ def answer(token: str, n: int):
         adaptive.after_answer(db.get(Quiz, quiz.id), n, verdict.correct)
     record_answer(ex, ref, verdict, quiz=quiz, position=n, also=after if first and not verdict.correct else None)
     if wants_fragment():
-        return render_template("_fragment.html", x=_feedback_context(quiz, token, n, ex, ref, verdict))
+        return _feedback_section(quiz, token, n, ex, ref, verdict)
     return redirect(url_for("practice.feedback", token=token, n=n))
 
 
 def _question_context(quiz: Quiz, token: str, n: int, ex, ref: str, error: str | None = None, typed=None) -> dict:
     x = exercise_context(ex, ref, error=error, typed=typed)
-    x["action"] = url_for("practice.answer", token=token, n=n) + f"#ex-{ex.id}"
+    x["action"] = _answer_action(token, n, ex)
     return x
 
 
@@ -319,9 +366,9 @@ def feedback(token: str, n: int):
     if not tries:
         return redirect(url_for("practice.question", token=token, n=n))
     verdict = X.grade(ex, tries[-1].given)
-    ctx = _feedback_context(quiz, token, n, ex, ref, verdict)
     return render_template("question.html", quiz=quiz, n=n, total=_total(quiz), game=_game(quiz, ex),
-                           next_url=ctx["next_url"], retry_url=ctx["retry_url"], x=ctx, origin=_origin(quiz, n))
+                           x={"verdict": verdict}, origin=_origin(quiz, n),
+                           section=_feedback_section(quiz, token, n, ex, ref, verdict))
 
 
 @bp.get("/quiz/<token>/next")
