@@ -12,10 +12,12 @@ asks it once per request and keeps the answer); the same language is made
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from flask import Flask, abort, g, has_request_context, request
 from flask_babel import refresh
+from markupsafe import Markup, escape
 from werkzeug.wrappers import Response
 
 from tutor import i18n
@@ -120,6 +122,51 @@ def lang_url(target: str) -> str:
     return url_for("main.home", lang=target)
 
 
+#: Stand for the links to this page in each language in the header kept rendered (random per
+#: process, so no page can carry them); :func:`site_header` puts the real ones in.
+_LANG_HREF = {code: f"lang-{code}-{secrets.token_hex(8)}" for code in LANGUAGES}
+
+
+def site_header(ruleset: str | None = None) -> Markup:
+    """The site's header (``_header.html``): the same on every page of one section (the menu
+    entry marked current) in one language, but for the links to this page in the other languages,
+    so it is kept rendered (:mod:`tutor.web.pagecache`) per language, section and the game its
+    "Rules" link opens (``ruleset``, the page's game if it has one), and those links put in per
+    request. Rendering it was the larger part of every page not kept whole."""
+    from flask import render_template
+
+    from .pagecache import cached
+    from .views.common import RULESET_NAMES
+
+    endpoint = request.endpoint or ""
+    rules_ruleset = ruleset if ruleset in RULESET_NAMES else RULESET_NAMES[0]
+    key = ("header", i18n.current_lang(), endpoint.split(".", 1)[0], endpoint == "main.home", rules_ruleset)
+    return cached(key, lambda: render_template("_header.html", endpoint=endpoint, rules_ruleset=rules_ruleset,
+                                               lang_href=_LANG_HREF),
+                  {_LANG_HREF[code]: str(escape(lang_url(code))) for code in LANGUAGES})
+
+
+def static_url(filename: str) -> str:
+    """``url_for("static", filename=...)``, worked out once per app and script root (the same for
+    every request)."""
+    from flask import current_app, url_for
+
+    known = current_app.extensions.setdefault("tutor_static_urls", {})
+    key = (filename, request.script_root)
+    found = known.get(key)
+    if found is None:
+        found = known[key] = url_for("static", filename=filename)
+    return found
+
+
+def page_next() -> str:
+    """Where the settings form (suit colours) goes back to (:func:`tutor.web.pagecache.here`); a
+    placeholder inside a page being kept rendered, put in when it is served."""
+    from .pagecache import here, here_placeholder
+
+    return here_placeholder() if g.get("tutor_caching", 0) else here()
+
+
 def _template_globals() -> dict[str, Any]:
     lang = i18n.current_lang()
     return {
@@ -130,6 +177,9 @@ def _template_globals() -> dict[str, Any]:
         "num": i18n.fmt_number,
         "four_colour": request.cookies.get("suits") == "4",  # views.common.four_colour
         "lang_url": lang_url,
+        "site_header": site_header,
+        "static_url": static_url,
+        "page_next": page_next,
     }
 
 

@@ -41,10 +41,10 @@ from typing import Generic, TypeVar
 
 from flask import current_app, g
 from flask_wtf.csrf import generate_csrf
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 __all__ = ["DEFAULT_LEARNER_SIZE", "DEFAULT_SIZE", "PageCache", "cached", "cached_for_learner", "csrf_placeholder",
-           "learner_page_cache", "page_cache"]
+           "here", "here_placeholder", "learner_page_cache", "page_cache"]
 
 #: Entries kept per app unless ``PAGE_CACHE_SIZE`` says otherwise (a step page is 10-30 KB, so
 #: about 20 MB at most).
@@ -57,6 +57,23 @@ V = TypeVar("V")
 
 #: Stands for the request's CSRF token in kept HTML (random per process, so no page can carry it).
 _CSRF = "csrf-" + secrets.token_hex(12)
+
+
+#: Stands for the page's own address (the settings form's ``next``) in kept HTML: a page kept for
+#: several addresses (``?a=`` of different attempts) goes back to the one asked for.
+_HERE = "here-" + secrets.token_hex(12)
+
+
+def here_placeholder() -> str:
+    """What :func:`tutor.web.lang.page_next` gives inside a page being kept."""
+    return _HERE
+
+
+def here() -> str:
+    """Where the settings form (suit colours) goes back to: this page (``GET``), else the home page."""
+    from flask import request, url_for
+
+    return request.full_path if request.method == "GET" else url_for("main.home")
 
 
 def csrf_placeholder() -> str:
@@ -173,6 +190,8 @@ def _fill(html: str, fill: Mapping[str, str] | None, token: bool = True) -> str:
     larger kept page) the request's CSRF token."""
     if token and _CSRF in html:
         html = html.replace(_CSRF, _real_token())
+    if token and _HERE in html:
+        html = html.replace(_HERE, str(escape(here())))
     for placeholder, value in (fill or {}).items():
         html = html.replace(placeholder, value)
     return html

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
+from markupsafe import Markup
 from flask_babel import gettext as _
 
 from tutor import i18n
@@ -186,7 +187,7 @@ def _render_step(lp, s, st, solved: set[str], attempt, error_for, error, typed, 
         if part == "html":
             parts.append({"html": item})
             continue
-        parts.append({"exercise": _exercise_part(lp, s, item, attempt, solved, error_for, error, typed, hint_for)})
+        parts.append({"section": _section(lp, s, item, attempt, solved, error_for, error, typed, hint_for)})
     i = lp.index(s.id)
     return render_template(
         "step.html", ruleset=lp.ruleset, game=ruleset_name(lp.ruleset), step=s, parts=parts,
@@ -194,23 +195,35 @@ def _render_step(lp, s, st, solved: set[str], attempt, error_for, error, typed, 
         done=bool(st and st.done), stars=_stars(st), solved=solved, unit_end=_unit_end_url(lp, s), **extra)
 
 
+def _section(lp, s, item, attempt, solved: set[str], error_for=None, error=None, typed=None, hint_for=None,
+             graded=None) -> Markup:
+    """One exercise's section of a step (on the step's page, or alone after a ``fetch``).
+
+    A section without a form error, typed values or a hint shown is the same for every learner
+    at the same point, so it is kept (:mod:`tutor.web.pagecache`): a question under its exercise,
+    language, suit colours and whether it was answered right before; a verdict under those, the
+    step's answered exercises (its Continue link) and **the answer given**, so it is only ever
+    served in reply to that very answer. A step page rendered anew (another learner's state, a
+    verdict on another exercise) takes its other sections from here."""
+    def render(**extra) -> str:
+        x = _exercise_part(lp, s, item, attempt, solved, error_for, error, typed, hint_for, graded=graded)
+        return render_template("_fragment.html", x=x, **extra)
+    if (error_for == item.id and (error is not None or typed is not None)) or hint_for == item.id:
+        return Markup(render())
+    head = (i18n.current_lang(), four_colour(), s.ruleset, s.id, item.id)
+    if attempt is not None and attempt.exercise_ref == X.ref_of(item):
+        key: tuple = ("answered", *head, tuple(sorted(solved)), json.dumps(attempt.given, sort_keys=True))
+    else:
+        key = ("question", *head, item.id in solved)
+    return cached(key, lambda: render(csrf_token=csrf_placeholder))
+
+
 def _fragment(lp, s, ex, attempt=None, error=None, typed=None, hint=False, status=200, verdict=None):
-    """The exercise's section alone (what ``tutor.js`` puts in place after a ``fetch``). The
-    section with a verdict just given is the same for every learner who gave the same answer on
-    the same step state in the same language and suit colours, so it is kept
-    (:mod:`tutor.web.pagecache`) under a key naming all of these, the answer among them: it is
-    only ever served in reply to that very answer."""
+    """The exercise's section alone (what ``tutor.js`` puts in place after a ``fetch``): see
+    :func:`_section`."""
     st = step_state(s.id)
     solved = set(st.solved or []) if st else set()
-
-    def render(**extra) -> str:
-        x = _exercise_part(lp, s, ex, attempt, solved, ex.id, error, typed, ex.id if hint else None, graded=verdict)
-        return render_template("_fragment.html", x=x, **extra)
-    if verdict is None or attempt is None or error is not None or typed is not None or hint:
-        return render(), status
-    key = ("answered", i18n.current_lang(), four_colour(), s.ruleset, s.id, ex.id, tuple(sorted(solved)),
-           json.dumps(verdict.given, sort_keys=True))
-    return cached(key, lambda: render(csrf_token=csrf_placeholder)), status
+    return _section(lp, s, ex, attempt, solved, ex.id, error, typed, ex.id if hint else None, graded=verdict), status
 
 
 def _find(ruleset: str, step_id: str, ex_id: str):

@@ -288,7 +288,7 @@ def _feedback_section(quiz: Quiz, token: str, n: int, ex, ref: str, verdict) -> 
     in the same language and suit colours, but for the quiz's own next and retry links, so it is
     kept (:mod:`tutor.web.pagecache`) under a key that holds the answer given (served only in
     reply to that answer), with those links put in when served."""
-    ctx = _feedback_context(quiz, token, n, ex, ref, verdict)
+    ctx = _feedback_links(quiz, token, n)
 
     def render() -> str:
         x = dict(exercise_context(ex, ref, verdict=verdict), next_url=_NEXT, retry_url=_RETRY,
@@ -348,14 +348,13 @@ def _question_context(quiz: Quiz, token: str, n: int, ex, ref: str, error: str |
     return x
 
 
-def _feedback_context(quiz: Quiz, token: str, n: int, ex, ref: str, verdict) -> dict:
-    x = exercise_context(ex, ref, verdict=verdict)
-    x["next_url"] = url_for("practice.question", token=token, n=n + 1) if n < len(quiz.refs) else \
-        url_for("practice.adaptive_next", token=token) if quiz.mode == adaptive.MODE else \
-        url_for("practice.results", token=token)
-    x["next_label"] = _("Next question") if n < _total(quiz) else _("See my results")
-    x["retry_url"] = url_for("practice.question", token=token, n=n)
-    return x
+def _feedback_links(quiz: Quiz, token: str, n: int) -> dict:
+    """Where the feedback on question ``n`` leads: ``next_url``, ``next_label``, ``retry_url``."""
+    return {"next_url": url_for("practice.question", token=token, n=n + 1) if n < len(quiz.refs) else
+            url_for("practice.adaptive_next", token=token) if quiz.mode == adaptive.MODE else
+            url_for("practice.results", token=token),
+            "next_label": _("Next question") if n < _total(quiz) else _("See my results"),
+            "retry_url": url_for("practice.question", token=token, n=n)}
 
 
 @bp.get("/quiz/<token>/<int:n>/feedback")
