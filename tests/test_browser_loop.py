@@ -307,12 +307,19 @@ def test_reduced_motion_has_no_animation(browser, live, lang):
 
 # ----------------------------------------------------------------------------- flow and stars
 
-def answer_step_right(page: Page, step) -> None:
-    for ex in step.exercises:
+def answer_step_right(page: Page, step, stars: int | None = None) -> None:
+    """Answer every exercise of ``step`` right and follow Continue; ``stars``: before leaving, the
+    step's header (updated in place by the last answer, no reload) shows it done with these stars."""
+    for i, ex in enumerate(step.exercises):
         section = page.locator(f"#ex-{ex.id}")
         give(section, ex, expected(ex))
         section.locator("button[type=submit]").click()
         expect(page.locator(f"#ex-{ex.id} .verdict.good")).to_be_visible()
+        if stars is not None:
+            last = i == len(step.exercises) - 1
+            expect(page.locator(".step-head .done-mark")).to_have_count(1 if last else 0)
+            if last:
+                expect(page.locator(".step-head .stars .star-on")).to_have_text("★" * stars)
         page.locator(f"#ex-{ex.id} a.continue").click()
 
 
@@ -325,7 +332,7 @@ def test_continue_leads_through_a_whole_unit(page: Page, live, lang):
     for s in unit.steps:
         expect(page.locator("h1")).to_have_text(s.title)
         if s.exercises:
-            answer_step_right(page, s)
+            answer_step_right(page, s, stars=3)
         else:
             page.locator(".step-nav button[type=submit]").click()
     # the unit's summary: every step done, three stars each
@@ -356,7 +363,7 @@ def test_stars_appear_on_the_path(page: Page, live, lang):
     expect(page.locator(f"#ex-{ex.id} form.answer-form [type=submit]").first).to_be_visible()
     expect(page.locator(f"#ex-{ex.id} .verdict")).to_have_count(0)
     assert page.evaluate("window.tutorMarker") == "kept"
-    answer_step_right(page, one)
+    answer_step_right(page, one, stars=2)
     # a hint, then right: two stars (the hint shows the rule, not the answer)
     page.goto(f"{base}/{lang}/learn/hokm/{two.id}")
     first = two.exercises[0]
@@ -366,7 +373,7 @@ def test_stars_appear_on_the_path(page: Page, live, lang):
     assert page.evaluate("document.activeElement.id") == f"hint-{first.id}"
     expect(page.locator(f"#ex-{first.id} .verdict")).to_have_count(0)
     expect(page.locator(f"#ex-{first.id} .hint-button")).to_have_count(0)
-    answer_step_right(page, two)
+    answer_step_right(page, two, stars=2)
     page.goto(f"{base}/{lang}/learn/hokm/")
     for s, n in ((one, 2), (two, 2)):
         stars = page.locator(f".step-item.done:has(a[href='/{lang}/learn/hokm/{s.id}']) .stars")

@@ -277,3 +277,14 @@ def test_a_page_kept_for_several_addresses_links_to_its_own(app):
     assert seen[0] != seen[1]  # two attempts, two addresses
     other = app.test_client().get("/en/practice/").get_data(as_text=True)  # the same header kept, another page
     assert 'href="/fa/practice/" lang="fa"' in other and f"/fa/learn/hokm/{step.id}" not in other
+
+
+def test_a_head_request_first_does_not_spoil_the_page_kept(app):
+    """A link checker's HEAD before anyone opened the page: the page kept is the GET's, its
+    language links lead to this page (found by a learner check, 2026-12-01)."""
+    step, _ex = lesson_exercise("hokm", "legal-cards")
+    url = f"/te/learn/hokm/{step.id}"
+    assert app.test_client().head(url).status_code == 200
+    html = app.test_client().get(url).get_data(as_text=True)
+    assert f'href="/en/learn/hokm/{step.id}" lang="en"' in html and 'href="/en/" lang="en"' not in html
+    assert f'name="next" value="{url}"' in html  # back to this page, without a stray "?"

@@ -259,3 +259,26 @@ def test_streak_and_daily_goal_on_home(client, clock):
         post(client, step, ex, form_for(ex, expected(ex)))
     html = client.get("/fa/").get_data(as_text=True)
     assert "۱ روز پشت سر هم" in html and "هدف روزانه: ۱۰ از ۱۰ پاسخ" in html and "به هدف رسیدی" in html
+
+
+def test_the_answer_that_finishes_a_step_sends_its_header_done_with_its_stars(client):
+    """Through fetch only the exercise's section comes back; the answer that finishes the step
+    also brings the step's header line, done with its stars (one wrong answer first: two), and
+    no later answer does."""
+    lp = X.content().lesson_path("hokm", "en")
+    step = next(s for s in lp.steps if len(s.exercises) == 1)
+    ex = step.exercises[0]
+    url = f"/en/learn/hokm/{step.id}"
+    token = csrf_of(client.get(url).get_data(as_text=True))
+    wrong = client.post(f"{url}/{ex.id}", data=form_for(ex, wrong_value(ex, expected(ex))) | {"csrf_token": token},
+                        headers=FETCH).get_data(as_text=True)
+    assert "data-step-meta" not in wrong
+    right = client.post(f"{url}/{ex.id}", data=form_for(ex, expected(ex)) | {"csrf_token": token},
+                        headers=FETCH).get_data(as_text=True)
+    meta = re.search(r"<div data-step-meta hidden>(.*?)</div>", right, re.S)
+    assert meta is not None
+    assert f"Step {lp.index(step.id) + 1} of {len(lp)}" in meta.group(1) and "✓ done" in meta.group(1)
+    assert 'aria-label="2 of 3 stars"' in meta.group(1) and ">★★<" in meta.group(1)
+    again = client.post(f"{url}/{ex.id}", data=form_for(ex, expected(ex)) | {"csrf_token": token},
+                        headers=FETCH).get_data(as_text=True)
+    assert "data-step-meta" not in again  # already done: the header has it

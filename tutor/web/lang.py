@@ -111,7 +111,9 @@ def lang_url(target: str) -> str:
     from werkzeug.routing import BuildError
 
     endpoint = request.endpoint
-    if request.method == "GET" and endpoint and request.view_args is not None and g.get("url_lang"):
+    # HEAD is a GET without the body (Flask runs the GET view): the same links, so a page kept
+    # rendered after a HEAD (a link checker's, a monitor's) is the GET's page
+    if request.method in ("GET", "HEAD") and endpoint and request.view_args is not None and g.get("url_lang"):
         try:
             # a played deal lives in its query string (views/play.py): keep it
             query: dict[str, Any] = request.args.to_dict() if endpoint.startswith("play.") else {}

@@ -70,10 +70,13 @@ def here_placeholder() -> str:
 
 
 def here() -> str:
-    """Where the settings form (suit colours) goes back to: this page (``GET``), else the home page."""
+    """Where the settings form (suit colours) goes back to: this page with its query (``GET`` or
+    ``HEAD``), else the home page."""
     from flask import request, url_for
 
-    return request.full_path if request.method == "GET" else url_for("main.home")
+    if request.method not in ("GET", "HEAD"):
+        return url_for("main.home")
+    return request.full_path if request.query_string else request.path
 
 
 def csrf_placeholder() -> str:

@@ -166,7 +166,7 @@ def _solve_step_exercise(conn: Connection, learner_id: int, ex: Exercise) -> Ste
     if step is not None and {e.id for e in step.exercises} <= solved and not (done and stars is not None):
         done = True
         stars = stars_for(_wrong_answers(conn, learner_id, ex.step_id), (row.hints or 0) if row is not None else 0)
-    state = StepState(done, sorted(solved), stars)
+    state = StepState(done, sorted(solved), stars, finished=done and not (row is not None and row.done))
     if row is None:
         conn.execute(_INSERT_PROGRESS, {"learner_id": learner_id, "ruleset": ex.ruleset or "", "step_id": ex.step_id,
                                         "done": done, "solved": state.solved, "hints": 0, "stars": stars})
@@ -277,6 +277,8 @@ class StepState:
     done: bool
     solved: list[str]
     stars: int | None
+    #: the answer just recorded finished the step (it was not done before)
+    finished: bool = False
 
 
 def step_state(step_id: str) -> StepState | None:

@@ -87,7 +87,7 @@ class TrickWinner(ExerciseKind):
         i = (verdict.given - (leader if isinstance(leader, int) else 0)) % players
         out = []
         if 0 <= i < len(trick):
-            out.append(names.text(N_("The card you picked, the %(card)s of %(who)s, does not win the trick."),
+            out.append(names.text(N_("The card you picked, the %(card)s played by %(who)s, does not win the trick."),
                                   card=i18n.card_label(trick[i]), who=names.seat(verdict.given)))
         return out + names.reasons(verdict.why[-1:])
 

@@ -151,6 +151,10 @@
         section.replaceWith(fresh);
         enhance(fresh);
         fresh.classList.add("arrived");
+        // an answer that finished the step: its header shows it done, with the stars earned
+        var meta = t.content.querySelector("[data-step-meta] .meta");
+        var head = document.querySelector(".step-head .meta");
+        if (meta && head) { head.replaceWith(meta); }
         var bar = document.querySelector(".quiz-head progress");
         if (bar && !isHint && fresh.querySelector(".verdict")) {
           bar.value = Math.min(bar.max, (parseFloat(bar.getAttribute("value")) || 0) + 1);
