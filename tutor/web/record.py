@@ -70,7 +70,7 @@ _WRONG_ANSWERS = (select(func.count()).select_from(_ATTEMPT)
                          _ATTEMPT.c.correct.is_(False)))
 
 
-def record_answer(ex: Exercise, ref: str, verdict: Verdict, *, quiz: Quiz | None = None,
+def record_answer(ex: Exercise, ref: str, verdict: Verdict, *, quiz_id: int | None = None,
                   position: int | None = None, also: Callable[[Session], None] | None = None) -> Attempt:
     """Store the attempt and update progress, the mistake's review card, the mastery of each skill
     the verdict's reasons cite and both ratings, all or nothing; ``also(db)``: more writes of the
@@ -89,7 +89,7 @@ def record_answer(ex: Exercise, ref: str, verdict: Verdict, *, quiz: Quiz | None
         conn = db.connection()
         learner_id = learner_id_for_write(conn)
         values = {"learner_id": learner_id, "exercise_ref": ref, "ruleset": ex.ruleset or "", "kind": ex.kind,
-                  "quiz_id": quiz.id if quiz else None, "position": position, "given": verdict.given,
+                  "quiz_id": quiz_id, "position": position, "given": verdict.given,
                   "correct": verdict.correct, "rules": column, "created_at": now()}
         attempt_id = conn.execute(_INSERT_ATTEMPT, values).inserted_primary_key[0]  # type: ignore[index]
         review.review(conn, learner_id, ref, ex.ruleset or "", ex.kind, verdict.correct, column)

@@ -24,7 +24,7 @@ from tutor import rules as rule_points
 
 from .. import adaptive, dashboard
 from .. import exercises as X
-from ..db import Attempt, Learner, Quiz, current_learner, get_session, learner_for_write, now, session_anon
+from ..db import Attempt, Learner, Quiz, current_learner, get_session, learner_for_write, now, session_anon, table_of
 from ..limits import limited
 from ..pagecache import cached, csrf_placeholder
 from ..record import record_answer, write
@@ -39,6 +39,9 @@ RULESET_KINDS: dict[str, tuple[str, ...]] = {r: tuple(kinds_for(r)) for r in RUL
 COUNTS = (5, 10, 15, 20)
 #: The ``ruleset`` stored for a replay of mistakes (questions of every game, no seed).
 MISTAKES_QUIZ = "mixed"
+#: A quiz as the pages read it: a :class:`~tutor.web.db.Quiz` or a row of its columns.
+QuizRow = Quiz | Row
+
 _PERSIAN_DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹", "0123456789")
 #: Stand for one quiz's own URLs (its answer form's action, the next and retry links: they hold
 #: the quiz's token) in a question's section kept for every quiz that has the question (random
@@ -225,21 +228,26 @@ def replay():
     return redirect(url_for("practice.question", token=quiz.token, n=1))
 
 
-def _quiz(token: str) -> Quiz:
-    """The current learner's quiz ``token``, else 404 (one query: the learner joined on the
-    session's id, not looked up first)."""
+#: A learner's quiz by its token (parameters ``token``, ``anon``): all its columns, the learner
+#: joined on the session's id (a Core statement, built once).
+_QUIZ = (select(*table_of(Quiz).c).join(Learner, Learner.id == Quiz.learner_id)
+         .where(Quiz.token == bindparam("token"), Learner.anon_id == bindparam("anon")))
+
+
+def _quiz(token: str) -> QuizRow:
+    """The current learner's quiz ``token`` as a read-only row (its columns as attributes; a
+    write loads the :class:`~tutor.web.db.Quiz` itself), else 404. One query."""
     anon = session_anon()
     if (anon is None or len(token) > 32 or not token.isascii()
             or not token.replace("-", "").replace("_", "").isalnum()):  # e.g. a NUL byte (PostgreSQL)
         abort(404)
-    quiz = get_session().scalar(select(Quiz).join(Learner, Learner.id == Quiz.learner_id)
-                                .where(Quiz.token == token, Learner.anon_id == anon))
+    quiz = get_session().connection().execute(_QUIZ, {"token": token, "anon": anon}).first()
     if quiz is None:
         abort(404)
     return quiz
 
 
-def _item(quiz: Quiz, n: int):
+def _item(quiz: QuizRow, n: int):
     if not 1 <= n <= len(quiz.refs):
         abort(404)
     ref = quiz.refs[n - 1]
@@ -251,7 +259,7 @@ _QUIZ_ATTEMPTS = (select(Attempt.position, Attempt.correct, Attempt.given)
                   .where(Attempt.quiz_id == bindparam("quiz")).order_by(Attempt.id))
 
 
-def _attempts(quiz: Quiz) -> dict[int | None, list[Row]]:
+def _attempts(quiz: QuizRow) -> dict[int | None, list[Row]]:
     """The quiz's attempts by question number, oldest first: rows of ``position``, ``correct``
     and ``given``."""
     out: dict[int | None, list[Row]] = {}
@@ -282,7 +290,7 @@ def _answer_action(token: str, n: int, ex) -> str:
     return url_for("practice.answer", token=token, n=n) + f"#ex-{ex.id}"
 
 
-def _feedback_section(quiz: Quiz, token: str, n: int, ex, ref: str, verdict) -> Markup:
+def _feedback_section(quiz: QuizRow, token: str, n: int, ex, ref: str, verdict) -> Markup:
     """The question's section with the verdict on the answer just given (the page after the
     answer, and what ``fetch`` puts in place). It is the same in every quiz for the same answer
     in the same language and suit colours, but for the quiz's own next and retry links, so it is
@@ -299,14 +307,14 @@ def _feedback_section(quiz: Quiz, token: str, n: int, ex, ref: str, verdict) -> 
     return cached(key, render, {_NEXT: str(escape(ctx["next_url"])), _RETRY: str(escape(ctx["retry_url"]))})
 
 
-def _total(quiz: Quiz) -> int:
+def _total(quiz: QuizRow) -> int:
     """Questions in the quiz: for adaptive practice, the session's size (its refs grow)."""
     if quiz.mode == adaptive.MODE:
         return max(len(quiz.refs), int((quiz.target or {}).get("size") or 0))
     return len(quiz.refs)
 
 
-def _origin(quiz: Quiz, n: int) -> str | None:
+def _origin(quiz: QuizRow, n: int) -> str | None:
     """Why adaptive practice chose question ``n``, for the learner; None for other quizzes."""
     steps = (quiz.target or {}).get("steps") or [] if quiz.mode == adaptive.MODE else []
     if not 1 <= n <= len(steps):
@@ -315,7 +323,7 @@ def _origin(quiz: Quiz, n: int) -> str | None:
             "new": _("Something new"), "retry": _("Another try at a recent mistake")}.get(steps[n - 1])
 
 
-def _game(quiz: Quiz, ex) -> str:
+def _game(quiz: QuizRow, ex) -> str:
     return ruleset_name(ex.ruleset or quiz.ruleset)
 
 
@@ -336,19 +344,19 @@ def answer(token: str, n: int):
 
     def after(db):  # adaptive practice keeps a fresh mistake to retry: in the answer's transaction
         adaptive.after_answer(db.get(Quiz, quiz.id), n, verdict.correct)
-    record_answer(ex, ref, verdict, quiz=quiz, position=n, also=after if first and not verdict.correct else None)
+    record_answer(ex, ref, verdict, quiz_id=quiz.id, position=n, also=after if first and not verdict.correct else None)
     if wants_fragment():
         return _feedback_section(quiz, token, n, ex, ref, verdict)
     return redirect(url_for("practice.feedback", token=token, n=n))
 
 
-def _question_context(quiz: Quiz, token: str, n: int, ex, ref: str, error: str | None = None, typed=None) -> dict:
+def _question_context(quiz: QuizRow, token: str, n: int, ex, ref: str, error: str | None = None, typed=None) -> dict:
     x = exercise_context(ex, ref, error=error, typed=typed)
     x["action"] = _answer_action(token, n, ex)
     return x
 
 
-def _feedback_links(quiz: Quiz, token: str, n: int) -> dict:
+def _feedback_links(quiz: QuizRow, token: str, n: int) -> dict:
     """Where the feedback on question ``n`` leads: ``next_url``, ``next_label``, ``retry_url``."""
     return {"next_url": url_for("practice.question", token=token, n=n + 1) if n < len(quiz.refs) else
             url_for("practice.adaptive_next", token=token) if quiz.mode == adaptive.MODE else
