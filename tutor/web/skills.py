@@ -142,27 +142,26 @@ _MASTERY_UPDATE = (update(_MASTERY).where(_MASTERY.c.id == bindparam("row"))
                            updated_at=bindparam("at")))
 
 
-#: A learner's rows of some skills (parameters ``learner``, lists ``rulesets``, ``kinds``, ``rules``).
+#: A learner's rows of one kind in one ruleset, every rule (parameters ``learner``, ``ruleset``,
+#: ``kind``; a few rows at most, and no list parameter to expand per call).
 _MASTERY_ROWS = (select(_MASTERY.c.id, _MASTERY.c.ruleset, _MASTERY.c.kind, _MASTERY.c.rule, _MASTERY.c.p_known,
                         _MASTERY.c.attempts, _MASTERY.c.right)
-                 .where(_MASTERY.c.learner_id == bindparam("learner"),
-                        _MASTERY.c.ruleset.in_(bindparam("rulesets", expanding=True)),
-                        _MASTERY.c.kind.in_(bindparam("kinds", expanding=True)),
-                        _MASTERY.c.rule.in_(bindparam("rules", expanding=True))))
+                 .where(_MASTERY.c.learner_id == bindparam("learner"), _MASTERY.c.ruleset == bindparam("ruleset"),
+                        _MASTERY.c.kind == bindparam("kind")))
 _MASTERY_INSERT = insert(_MASTERY)
 
 
 def update_mastery(conn: Connection, learner_id: int, skills: Iterable[Skill], correct: bool) -> dict[Skill, float]:
     """Move the mastery of each skill of the learner ``learner_id`` after one answer, on ``conn``
     inside the caller's transaction (a new skill starts at :data:`PRIOR`). Returns each skill's
-    new ``p_known``. Core statements: one read, then one insert and one update, each for all the
-    rows concerned."""
+    new ``p_known``. Core statements: one read per kind and ruleset among the skills (an answer's
+    skills share both), then one insert and one update, each for all the rows concerned."""
     skills = list(dict.fromkeys(skills))
     if not skills:
         return {}
-    rows = {Skill(r.ruleset, r.kind, r.rule): r for r in conn.execute(_MASTERY_ROWS, {
-        "learner": learner_id, "rulesets": sorted({s.ruleset for s in skills}),
-        "kinds": sorted({s.kind for s in skills}), "rules": sorted({s.rule for s in skills})})}
+    rows = {Skill(r.ruleset, r.kind, r.rule): r
+            for ruleset, kind in sorted({(s.ruleset, s.kind) for s in skills})  # one query for an answer's skills
+            for r in conn.execute(_MASTERY_ROWS, {"learner": learner_id, "ruleset": ruleset, "kind": kind})}
     at = now()
     out: dict[Skill, float] = {}
     new, changed = [], []
