@@ -34,7 +34,7 @@ def test_two_learners_get_the_same_step_each_with_their_own_token(app):
     page_b = b.get(url).get_data(as_text=True)
     cache = app.extensions["tutor_page_cache"]
     assert cache.hits >= 1  # the second learner was served the kept page
-    assert [k for k in cache._data if k[0] == "step"] == [("step", "en", False, "hokm", step.id, False, 0, ())]
+    assert [k for k in cache._data if k[2][0] == "step"] == [("", "en", ("step", "en", False, "hokm", step.id, False, 0, ()))]
     ta, tb = _tokens(page_a), _tokens(page_b)
     assert len(ta) == 1 and len(tb) == 1 and ta != tb  # each page carries its own learner's token
     assert csrf_placeholder() not in page_a + page_b
@@ -67,6 +67,18 @@ def test_language_colours_and_state_are_in_the_key(app):
 ANSWERED = {"step-answered", "answered", "quiz-feedback"}
 
 
+def kept(app, store: str | None = None) -> list[tuple[str, tuple, str]]:
+    """Every entry kept: ``(store, key as the view gave it, html)``; a key is kept scoped by the
+    script root and the links' language, ``(root, lang, key)``."""
+    from tutor.web.pagecache import STORES
+
+    out = []
+    for name, (_setting, _default, ext) in STORES.items():
+        if store in (None, name) and ext in app.extensions:
+            out += [(name, key[2], html) for key, html in app.extensions[ext]._data.items()]
+    return out
+
+
 def test_a_verdict_is_kept_only_under_its_answer_and_errors_are_never_kept(app):
     step, ex = lesson_exercise("hokm", "legal-cards")
     c = app.test_client()
@@ -80,14 +92,14 @@ def test_a_verdict_is_kept_only_under_its_answer_and_errors_are_never_kept(app):
     assert c.get(feedback_url).get_data(as_text=True) == feedback  # served again from what was kept
     bad = c.post(f"{url}/{ex.id}", data={"csrf_token": csrf_of(page)})
     assert bad.status_code == 400
-    kept = app.extensions["tutor_page_cache"]._data
     verdicts = 0
-    for key, html in kept.items():
+    for store, key, html in kept(app):
         assert 'role="alert"' not in html  # a form error is never kept
         assert not (_tokens(html) - {csrf_placeholder()}) and (csrf_placeholder() in html) == ("<form" in html)
         if "Not quite" in html or "The right answer" in html:
             verdicts += 1
             assert key[0] in ANSWERED and json.loads(key[-1]) == X.read_form(ex, MultiDict(wrong))  # under the answer
+            assert store == "open"  # with what learners' input multiplies, apart from the content
         if key[0] not in ANSWERED:
             assert "Not quite" not in html and "verdict good" not in html
     assert verdicts == 2  # the section, and the page after the answer around it
@@ -152,7 +164,7 @@ def test_progress_page_is_kept_for_its_learner_until_they_answer_or_rename(tmp_p
     _answer(b, ex, step, right=True)
     other = b.get("/en/progress/").get_data(as_text=True)
     assert "Parisa" not in other and not (_tokens(other) & _tokens(named))
-    assert all(k[1][0] in {_learner_id(app, c) for c in (a, b)} for k in cache._data)
+    assert all(k[2][1][0] in {_learner_id(app, c) for c in (a, b)} for k in cache._data)
 
 
 def _learner_id(app, client) -> int:
@@ -288,3 +300,26 @@ def test_a_head_request_first_does_not_spoil_the_page_kept(app):
     html = app.test_client().get(url).get_data(as_text=True)
     assert f'href="/en/learn/hokm/{step.id}" lang="en"' in html and 'href="/en/" lang="en"' not in html
     assert f'name="next" value="{url}"' in html  # back to this page, without a stray "?"
+
+
+def test_a_page_without_a_valid_language_keeps_nothing_wrong_for_others(app):
+    """A 404 for a made-up language prefix is written in the reader's language (here Persian)
+    but links to English pages: what it keeps must not reach the Persian pages (found by an
+    attack on the caches, 2026-12-01)."""
+    assert app.test_client().get("/zz/", headers={"Accept-Language": "fa"}).status_code == 404
+    step, _ex = lesson_exercise("hokm", "legal-cards")
+    for url in ("/fa/", f"/fa/learn/hokm/{step.id}"):
+        html = app.test_client().get(url).get_data(as_text=True)
+        assert 'class="brand" href="/fa/"' in html and 'href="/fa/practice/"' in html, url
+        assert 'href="/en/practice/"' not in html, url
+
+
+def test_a_page_under_another_script_root_keeps_nothing_wrong_for_others(app):
+    """The app reached under a prefix (SCRIPT_NAME) links under it; the pages kept then must not
+    carry that prefix to requests without it."""
+    step, _ex = lesson_exercise("hokm", "legal-cards")
+    url = f"/en/learn/hokm/{step.id}"
+    prefixed = app.test_client().get(url, base_url="http://localhost/elsewhere/").get_data(as_text=True)
+    assert 'href="/elsewhere/en/practice/"' in prefixed
+    plain = app.test_client().get(url).get_data(as_text=True)
+    assert "/elsewhere/" not in plain and 'href="/en/practice/"' in plain

@@ -40,6 +40,7 @@ __all__ = [
     "Verdict",
     "engine_solution",
     "find_step",
+    "generated",
     "grade",
     "lesson_path",
     "parse",
@@ -108,6 +109,12 @@ def ref_of(ex: Exercise, generated: tuple | None = None) -> str:
     if ex.step_id:
         return f"lesson:{ex.step_id}:{ex.id}"
     return f"quiz:{ex.id}"
+
+
+def generated(ref: str) -> bool:
+    """Whether ``ref`` names a generated question (``gen:...``: one per seed, made on demand by the
+    engine, so without a bound on how many there are)."""
+    return ref.startswith("gen:")
 
 
 def resolve(ref: object) -> Exercise:

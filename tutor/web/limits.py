@@ -70,7 +70,9 @@ class Action:
 
 def generated_ref() -> bool:
     """Whether the request names a generated exercise (``gen:...``), made on demand by the engine."""
-    return str((request.view_args or {}).get("ref", "")).startswith("gen:")
+    from .exercises import generated
+
+    return generated(str((request.view_args or {}).get("ref", "")))
 
 
 ACTIONS: dict[str, Action] = {

@@ -22,6 +22,12 @@ What is kept is never learner-specific:
   served in reply to that same answer, after the learner has answered. A page before an answer
   never holds the key.
 
+Every key is kept scoped by the script root and the language ``url_for`` puts in links
+(:func:`_scoped`), so no request can keep HTML whose links are wrong for the next one. HTML whose
+keys learners' input multiplies (a verdict per answer given, a generated question per seed) is
+kept in a store of its own (``open``, :data:`STORES`), so that many of those cannot push out the
+pages every learner reads.
+
 One learner's own pages (the progress page) are kept apart, in :func:`learner_page_cache`
 (``LEARNER_PAGE_CACHE_SIZE`` entries, default :data:`DEFAULT_LEARNER_SIZE`; ``0`` turns it off),
 by :func:`cached_for_learner`: the key names the learner and a version of everything the page
@@ -43,13 +49,15 @@ from flask import current_app, g
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
 
-__all__ = ["DEFAULT_LEARNER_SIZE", "DEFAULT_SIZE", "PageCache", "cached", "cached_for_learner", "csrf_placeholder",
+__all__ = ["DEFAULT_LEARNER_SIZE", "DEFAULT_OPEN_SIZE", "DEFAULT_SIZE", "STORES", "PageCache", "cached", "cached_for_learner", "csrf_placeholder",
            "here", "here_placeholder", "learner_page_cache", "page_cache"]
 
 #: Entries kept per app unless ``PAGE_CACHE_SIZE`` says otherwise: step pages (10-30 KB), exercise
 #: sections and headers (2-10 KB); a simulated learners' mix over all games and languages filled
 #: 4,096 entries with 38 MB, and 1,024 entries missed two and a half times as often.
 DEFAULT_SIZE = 4096
+#: Entries of the ``open`` store (verdicts, generated questions) unless ``OPEN_PAGE_CACHE_SIZE`` says otherwise.
+DEFAULT_OPEN_SIZE = 2048
 #: Learner-specific entries kept per app unless ``LEARNER_PAGE_CACHE_SIZE`` says otherwise (a
 #: progress page is 20-40 KB, so about 10 MB at most).
 DEFAULT_LEARNER_SIZE = 256
@@ -123,13 +131,33 @@ class PageCache(Generic[V]):
         return len(self._data)
 
 
-def page_cache() -> PageCache[str]:
-    """The current app's cache (made at first use with ``PAGE_CACHE_SIZE`` entries)."""
-    cache = current_app.extensions.get("tutor_page_cache")
+#: The stores of :func:`cached`: ``content`` for HTML whose keys the content bounds (pages and
+#: questions before an answer, headers), ``open`` for HTML whose keys learners' input multiplies
+#: (a verdict on each answer given, a generated question per seed), so that many of those cannot
+#: push the content out. Store -> (config key of its size, default size, ``app.extensions`` key).
+STORES = {"content": ("PAGE_CACHE_SIZE", DEFAULT_SIZE, "tutor_page_cache"),
+          "open": ("OPEN_PAGE_CACHE_SIZE", DEFAULT_OPEN_SIZE, "tutor_open_page_cache")}
+
+
+def page_cache(store: str = "content") -> PageCache[str]:
+    """The current app's cache ``store`` (a key of :data:`STORES`; made at first use with its
+    size: ``PAGE_CACHE_SIZE`` or ``OPEN_PAGE_CACHE_SIZE`` entries)."""
+    setting, default, name = STORES[store]
+    cache = current_app.extensions.get(name)
     if cache is None:
-        cache = current_app.extensions.setdefault(
-            "tutor_page_cache", PageCache[str](current_app.config.get("PAGE_CACHE_SIZE", DEFAULT_SIZE)))
+        cache = current_app.extensions.setdefault(name, PageCache[str](current_app.config.get(setting, default)))
     return cache
+
+
+def _scoped(key: Hashable) -> Hashable:
+    """``key`` with what every URL in a page depends on besides its own arguments: the script root
+    (the app mounted under a prefix) and the language that ``url_for`` puts in links (``g.lang``,
+    unset on a page whose URL had no valid language: an error page in the reader's language
+    links to English pages). Without them a request could keep a page whose links are wrong for
+    everyone after it."""
+    from flask import request
+
+    return (request.script_root, g.get("lang"), key)
 
 
 def learner_page_cache() -> PageCache[tuple[str, datetime]]:
@@ -149,6 +177,7 @@ def cached_for_learner(key: Hashable, render: Callable[[], tuple[str, datetime]]
     ``at``, both naive UTC). ``render()`` returns ``(html rendered with csrf_token=csrf_placeholder,
     served until)``; the request's CSRF token is put in when served."""
     cache = learner_page_cache()
+    key = _scoped(key)
     hit = cache.get(key)
     if hit is not None and at < hit[1]:
         return Markup(_fill(hit[0], None))
@@ -163,11 +192,14 @@ def cached_for_learner(key: Hashable, render: Callable[[], tuple[str, datetime]]
     return Markup(_fill(html, None, depth == 0))
 
 
-def cached(key: Hashable, render: Callable[[], str], fill: Mapping[str, str] | None = None) -> Markup:
+def cached(key: Hashable, render: Callable[[], str], fill: Mapping[str, str] | None = None,
+           store: str = "content") -> Markup:
     """The HTML of ``render()`` (a template rendered with ``csrf_token=csrf_placeholder`` and the
-    placeholders of ``fill`` in place of request values), kept under ``key``, with the request's
-    CSRF token and the values of ``fill`` (placeholder -> text, already HTML-safe) put in."""
-    cache = page_cache()
+    placeholders of ``fill`` in place of request values), kept under ``key`` (scoped by
+    :func:`_scoped`) in ``store`` (see :data:`STORES`), with the request's CSRF token and the
+    values of ``fill`` (placeholder -> text, already HTML-safe) put in."""
+    cache = page_cache(store)
+    key = _scoped(key)
     html = cache.get(key)
     if html is None:
         depth = g.get("tutor_caching", 0)

@@ -177,7 +177,7 @@ def step(ruleset: str, step_id: str, error_for: str | None = None, error: str | 
         answered = ("step-answered", i18n.current_lang(), four_colour(), ruleset, step_id, bool(st and st.done),
                _stars(st), tuple(sorted(solved)), attempt.exercise_ref, json.dumps(attempt.given, sort_keys=True))
         return cached(answered, lambda: _render_step(lp, s, st, solved, attempt, None, None, None, None,
-                                                csrf_token=csrf_placeholder)), status
+                                                    csrf_token=csrf_placeholder), store="open"), status
     return _render_step(lp, s, st, solved, attempt, error_for, error, typed, request.args.get("hint")), status
 
 
@@ -213,9 +213,10 @@ def _section(lp, s, item, attempt, solved: set[str], error_for=None, error=None,
     head = (i18n.current_lang(), four_colour(), s.ruleset, s.id, item.id)
     if attempt is not None and attempt.exercise_ref == X.ref_of(item):
         key: tuple = ("answered", *head, tuple(sorted(solved)), json.dumps(attempt.given, sort_keys=True))
+        store = "open"
     else:
-        key = ("question", *head, item.id in solved)
-    return cached(key, lambda: render(csrf_token=csrf_placeholder))
+        key, store = ("question", *head, item.id in solved), "content"
+    return cached(key, lambda: render(csrf_token=csrf_placeholder), store=store)
 
 
 def _fragment(lp, s, ex, attempt=None, error=None, typed=None, hint=False, status=200, verdict=None):

@@ -281,7 +281,8 @@ def question(token: str, n: int, error: str | None = None, status: int = 200, ty
         return render_template("_fragment.html", x=dict(exercise_context(ex, ref), action=_ACTION),
                                csrf_token=csrf_placeholder)
     section = cached(("quiz-question", i18n.current_lang(), four_colour(), ref), render,
-                     {_ACTION: str(escape(_answer_action(token, n, ex)))})
+                     {_ACTION: str(escape(_answer_action(token, n, ex)))},
+                     store="open" if X.generated(ref) else "content")
     return render_template("question.html", quiz=quiz, n=n, total=_total(quiz), game=_game(quiz, ex),
                            x={"verdict": None}, origin=_origin(quiz, n), section=section), status
 
@@ -304,7 +305,8 @@ def _feedback_section(quiz: QuizRow, token: str, n: int, ex, ref: str, verdict) 
         return render_template("_fragment.html", x=x, csrf_token=csrf_placeholder)
     key = ("quiz-feedback", i18n.current_lang(), four_colour(), ref, json.dumps(verdict.given, sort_keys=True),
            ctx["next_label"])
-    return cached(key, render, {_NEXT: str(escape(ctx["next_url"])), _RETRY: str(escape(ctx["retry_url"]))})
+    return cached(key, render, {_NEXT: str(escape(ctx["next_url"])), _RETRY: str(escape(ctx["retry_url"]))},
+                  store="open")
 
 
 def _total(quiz: QuizRow) -> int:
