@@ -54,8 +54,8 @@ def test_bench_prints_the_calls_beside_the_bare_ones(capsys):
     assert status == (0 if "at most 10x" in verdict else 1)
 
 
-def test_bench_pages_prints_the_four_ratios(capsys):
-    """``tutor bench --pages`` times the four pages of issue 9 against /healthz in process and
+def test_bench_pages_prints_a_ratio_per_page(capsys):
+    """``tutor bench --pages`` times the four pages of issue 9 and the rest of the mix against /healthz in process and
     prints one row each with its ratio (the figures depend on the machine: not asserted)."""
     from tutor.pagebench import PAGES, TARGETS
 

@@ -546,3 +546,29 @@ def test_any_scenario_and_key_is_a_question_or_a_message_at_a_field(scenario, ke
             assert len(e.errors) == 1 and set(e.errors) <= {"kind", "scenario", "key"}
         else:
             assert kinds.grade(exercise_of(q), key).correct
+
+
+def test_guesses_at_one_teacher_from_many_addresses_share_one_budget(tmp_path, app_database):
+    """The per-address log-in limit does not stop guesses spread over many addresses; the per-name
+    budget does (names compared trimmed and case-folded), and another teacher's log-in is not
+    affected."""
+    from web_support import app_with_teachers
+
+    app = app_with_teachers(tmp_path, app_database, {"dina": "dina-password-1", "omid": "omid-password-1"},
+                            RATE_LIMITS={"login": "100/minute", "login-name": "3/minute"})
+    try:
+        statuses = []
+        for i, name in enumerate(["dina", " DINA", "Dina ", "dina"]):
+            c = app.test_client()
+            token = csrf_of(c.get("/en/teach/login").text)
+            r = c.post("/en/teach/login", data={"csrf_token": token, "name": name, "password": "wrong-password"},
+                       environ_base={"REMOTE_ADDR": f"198.51.100.{i + 1}"})
+            statuses.append(r.status_code)
+        assert statuses == [400, 400, 400, 429]  # four addresses, one name: the fourth guess refused
+        c = app.test_client()
+        token = csrf_of(c.get("/en/teach/login").text)
+        r = c.post("/en/teach/login", data={"csrf_token": token, "name": "omid", "password": "omid-password-1"},
+                   environ_base={"REMOTE_ADDR": "198.51.100.9"})
+        assert r.status_code == 302  # another name: its own budget
+    finally:
+        dispose(app)

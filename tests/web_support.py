@@ -81,11 +81,12 @@ class Clock:
         return self.at
 
 
-def app_with_teachers(tmp_path, database_url: str, passwords: dict[str, str]):
-    """An app (:func:`make_app` on ``database_url``) with a teacher account per ``name: password``."""
+def app_with_teachers(tmp_path, database_url: str, passwords: dict[str, str], **config):
+    """An app (:func:`make_app` on ``database_url``, with ``config``) with a teacher account per
+    ``name: password``."""
     from tutor.web.accounts import add_teacher
 
-    app = make_app(tmp_path, DATABASE_URL=database_url)
+    app = make_app(tmp_path, DATABASE_URL=database_url, **config)
     with app.app_context():
         db = app.extensions["tutor_db"]()
         for name, pw in passwords.items():

@@ -238,8 +238,9 @@ def export_quiz(path: str, fmt: str, lang: str, *, key: bool = False) -> bytes:
                                     "p50/p99 latency, errors); exit status 1 if a request failed"}),
              (("--pages",), {"action": "store_true",
                              "help": "measure pages in the app's own process instead (Flask test client): a lesson "
-                                     "step, a quiz question, an answer sent by fetch and the progress page of a "
-                                     "learner with 10,000 attempts, each as a ratio to /healthz"}),
+                                     "step, a quiz question, an answer sent by fetch, the progress page of a "
+                                     "learner with 10,000 attempts, a quiz answer, a quiz's feedback and its "
+                                     "results, each as a ratio to /healthz"}),
              (("--database",), {"choices": ["sqlite", "postgresql"], "default": "sqlite",
                                 "help": "with --load: a new SQLite file, or a new schema in the PostgreSQL "
                                         "database of --postgres-url (default sqlite)"}),

@@ -3,7 +3,7 @@
 The app is made as production makes it (CSRF on, the rate limiter counting, the request log
 written, to a stream kept in memory), on a new SQLite database migrated to head in a temporary
 folder, and driven by Flask's test client: no network, no server, so the figures are the app's
-own CPU time per request. Four requests are timed, each beside ``GET /healthz`` in the same run:
+own CPU time per request. Seven requests are timed, each beside ``GET /healthz`` in the same run:
 
 * ``step page`` — ``GET`` a Hokm lesson step with a ``legal-cards`` exercise, by a learner who has
   answered on it before;
@@ -18,7 +18,11 @@ own CPU time per request. Four requests are timed, each beside ``GET /healthz`` 
   the redirect to the feedback (302, not followed);
 * ``progress page (10,000 attempts)`` — ``GET`` the progress page of a second learner seeded with
   10,000 attempts over lesson and generated exercises, 16% of them wrong (their mistakes queue
-  holds one review card per exercise answered wrong).
+  holds one review card per exercise answered wrong);
+* the rest of the load test's mix (:mod:`tutor.locustfile`), reported without a target:
+  ``quiz answer`` (the first question's answer posted as a form without script: 302 to its
+  feedback), ``quiz feedback`` and ``quiz results`` (of a second quiz of that learner, each of its
+  questions answered once).
 
 A pass times ``batch`` requests of each kind back to back, ``/healthz`` first; the cost of a kind
 is the median time of its requests in the pass, its ratio that over the median of ``/healthz``
@@ -43,7 +47,8 @@ from typing import Any
 __all__ = ["PAGES", "TARGETS", "main", "page_costs", "seed_learner"]
 
 #: The rows printed, in order.
-PAGES = ("step page", "question page", "answer (fetch)", "progress page (10,000 attempts)")
+PAGES = ("step page", "question page", "answer (fetch)", "progress page (10,000 attempts)", "quiz answer",
+         "quiz feedback", "quiz results")
 #: Largest ratio to /healthz wanted per row (issue 9); a row without one is only reported.
 TARGETS = {"step page": 2.0, "answer (fetch)": 1.5, "progress page (10,000 attempts)": 3.0}
 #: The answer's body as ``tutor.js`` sends it (:func:`page_costs` ``answer_body="multipart/form-data"``
@@ -152,6 +157,13 @@ def _measure(app: Any, repeats: int, batch: int, attempts: int, answer_body: str
     quiz = c.post("/en/practice/", data={"csrf_token": token, "game": "hokm", "count": "5", "difficulty": "1",
                                          "seed": "7"})
     question_url = quiz.headers["Location"]
+    q_fields = _quiz_answers(app, question_url, token)
+    quiz_answer_url = question_url  # question 1
+    done_quiz = c.post("/en/practice/", data={"csrf_token": token, "game": "hokm", "count": "5", "difficulty": "1",
+                                              "seed": "8"}).headers["Location"]
+    done_base = done_quiz.rsplit("/", 1)[0]
+    for n, f in enumerate(_quiz_answers(app, done_quiz, token), 1):  # each question answered once
+        c.post(f"{done_base}/{n}", data=f)
     heavy = app.test_client()
     mistakes = seed_learner(app, "bench-heavy-learner", attempts)
     with heavy.session_transaction() as sess:
@@ -162,8 +174,11 @@ def _measure(app: Any, repeats: int, batch: int, attempts: int, answer_body: str
         "question page": lambda: c.get(question_url).status_code,
         "answer (fetch)": answer,
         "progress page (10,000 attempts)": lambda: heavy.get("/en/progress/").status_code,
+        "quiz answer": lambda: c.post(quiz_answer_url, data=dict(q_fields[0])).status_code,
+        "quiz feedback": lambda: c.get(f"{done_base}/1/feedback").status_code,
+        "quiz results": lambda: c.get(f"{done_base}/results").status_code,
     }
-    expect = {"answer (fetch)": (200, 302)}  # the section in place, or the redirect without it
+    expect = {"answer (fetch)": (200, 302), "quiz answer": (302,)}  # the answer: its section, or a redirect
     health = lambda: c.get("/healthz").status_code  # noqa: E731
     for name, fn in runs.items():  # warm-up: imports, compiled templates, caches
         _timed(fn, 2, expect.get(name, (200,)))
@@ -183,6 +198,28 @@ def _measure(app: Any, repeats: int, batch: int, attempts: int, answer_body: str
             "pages": {p: {"us": 1e6 * statistics.median(costs[p]), "ratio": statistics.median(ratios[p])}
                       for p in PAGES},
             "mistakes": mistakes}
+
+
+def _quiz_answers(app: Any, question_url: str, token: str) -> list[dict]:
+    """The form of the engine's right answer to each question of the quiz at ``question_url``
+    (its first question's URL), with the CSRF token."""
+    from .content import kinds
+    from .content.kinds import KINDS
+    from .web import exercises as X
+    from .web.db import Quiz
+
+    quiz_token = question_url.rstrip("/").split("/")[-2]
+    out = []
+    with app.test_request_context("/en/"):
+        db = app.extensions["tutor_db"]()
+        try:
+            refs = db.query(Quiz).filter_by(token=quiz_token).one().refs
+        finally:
+            db.close()
+        for ref in refs:
+            ex = X.resolve(ref)
+            out.append(dict(KINDS[ex.kind].form_fields(ex, kinds.expected_answer(ex)[0]), csrf_token=token))
+    return out
 
 
 def main(repeats: int = 5, batch: int = 60, as_json: bool = False) -> int:

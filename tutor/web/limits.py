@@ -34,7 +34,7 @@ from flask import Flask, request, session
 from flask_limiter import Limiter
 from limits import parse_many
 
-__all__ = ["ACTIONS", "Action", "apply", "by_address", "by_everyone", "by_learner", "env_name", "generated_ref",
+__all__ = ["ACTIONS", "Action", "apply", "by_address", "by_everyone", "by_learner", "by_login_name", "env_name", "generated_ref",
            "init_app", "limit_of", "limited"]
 
 F = TypeVar("F", bound=Callable)
@@ -49,6 +49,14 @@ def by_learner() -> str:
     """Budget key of the learner in the session cookie, else of the client address."""
     anon = session.get("learner")
     return f"learner:{anon}" if isinstance(anon, str) and anon else by_address()
+
+
+def by_login_name() -> str:
+    """Budget key of the teacher name a log-in form names (trimmed, case-folded, at most 40
+    characters: the longest name an account can have), so that guesses at one account from many
+    addresses share one budget."""
+    name = request.form.get("name", "") if request.method == "POST" else ""
+    return "name:" + name.strip().casefold()[:40]
 
 
 def by_everyone() -> str:
@@ -90,6 +98,9 @@ ACTIONS: dict[str, Action] = {
                           "the table editor's live answers, POST /api/v1/table/check, and the no-script "
                           "Ask the rules form (per address)"),
     "login": Action("5/minute;20/hour", by_address, "teachers logging in and signing up (per address)"),
+    "login-name": Action("10/minute;100/hour", by_login_name,
+                         "teachers logging in, per name logged in as, from all addresses together (guesses "
+                         "at one account from many addresses)"),
     "redeem": Action("5/minute;20/hour", by_address, "joining a class with its code, and redeeming a personal code on the device page (per address)"),
     "api-generate": Action("5/second;120/minute", by_address,
                            "GET /api/v1/exercises/gen:... and the answers to them, per address: each new "

@@ -111,7 +111,7 @@ def login(form: LoginForm | None = None, error: str | None = None, status: int =
 
 
 @bp.post("/login")
-@limited("login")
+@limited("login", "login-name")
 def login_post():
     form = LoginForm()
     if not form.validate():
