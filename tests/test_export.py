@@ -456,3 +456,25 @@ def test_paper_and_lms_prompts_do_not_ask_for_a_click(lang, click):
     sheet = worksheet_html(doc, lang)
     assert click not in sheet and sheet.count("<h2 id=\"q") == len(doc["questions"])
     assert click not in moodle_xml(import_quiz(dump_quiz(doc)), lang)
+
+
+@pytest.mark.parametrize(("lang", "digits"), [("en", "0123456789"), ("fa", "۰۱۲۳۴۵۶۷۸۹")])
+def test_pdf_pages_are_numbered_in_the_sheets_digits(tmp_path, lang, digits):
+    """Each page of a worksheet PDF says "n / total" in the sheet's digits (a Persian sheet used to
+    show "6 / 2" on page 2 of 6: the number is now isolated left to right; looked at as an image)."""
+    import shutil
+
+    from web_support import unavailable
+
+    if not shutil.which("pdftotext"):
+        unavailable("pdftotext", "not on PATH", "install poppler-utils (apt-get install poppler-utils)")
+    client = make_app(tmp_path).test_client()
+    r = client.get(f"/{lang}/worksheet/hokm/pdf?count=10&seed=3")
+    path = tmp_path / "sheet.pdf"
+    path.write_bytes(r.data)
+    second = subprocess.run(["pdftotext", "-f", "2", "-l", "2", str(path), "-"], capture_output=True, text=True,
+                            check=True).stdout
+    found = re.findall(f"([{digits}]+)\\s*/\\s*([{digits}]+)", second)  # the footer: the page's last text
+    assert found, second[-200:]
+    page, total = (int(n.translate(str.maketrans(digits, "0123456789"))) for n in found[-1])
+    assert page == 2 and total >= 2
