@@ -198,3 +198,22 @@ def test_a_played_deal_counts_toward_mastery_once(db_app):
     # the dashboard names the played skills in the learner's language
     page = careless.get("/fa/progress/").get_data(as_text=True)
     assert "دست‌های بازی‌شده" in page and "Played deals" not in page and " play<" not in page
+
+
+@pytest.mark.both_databases
+def test_a_deal_taken_up_from_a_shared_address_counts_only_the_moves_made(db_app):
+    """One learner plays a deal to one move before its end and shares the address; another opens
+    it and makes the last move: that finishes the deal for them, and it counts that one move, not
+    the first learner's cards (a leftover of the last session's review)."""
+    url = "/en/play/hokm?players=4&role=opponent&seed=11"
+    first, taker = db_app.test_client(), db_app.test_client()
+    _end, last = play_to_end(first, url)
+    shared, final_move = last.split("&do=")
+    assert taker.get(shared).status_code == 200
+    r = taker.get(shared + "&do=" + final_move)
+    assert r.status_code == 303
+    mine = {rule: v for (lid, rule), v in played_skills(db_app).items() if lid == learner_id(db_app, taker)}
+    assert sum(n for _p, n, _r in mine.values()) == 1  # one move observed: the last card
+    with db_app.app_context(), db_app.extensions["tutor_db"]() as db:
+        row = db.scalars(select(PlayedDeal).where(PlayedDeal.learner_id == learner_id(db_app, taker))).one()
+        assert (row.cards, row.refused) == (1, 0)

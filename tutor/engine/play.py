@@ -475,8 +475,8 @@ def bot_card(legal: int, hand: int, trick: Sequence[int], leader: int, seat: int
 # What a played deal exercised
 
 def played_deal_observations(info: Any, options: Any, seed: int, you: int | None, actions: Sequence[str],
-                             refused: Sequence[tuple[int, str]] = (), role: str | None = None
-                             ) -> list[tuple[str, str, bool]]:
+                             refused: Sequence[tuple[int, str]] = (), role: str | None = None,
+                             since: int = 0) -> list[tuple[str, str, bool]]:
     """The rule points a learner's deal exercised, as ``(ruleset, rule_point, correct)``.
 
     ``info``: the :class:`~tutor.engine.rulesets.RulesetInfo`; ``actions``: the learner's accepted
@@ -484,8 +484,10 @@ def played_deal_observations(info: Any, options: Any, seed: int, you: int | None
     had been accepted. Each accepted card counts ``correct=True`` for the rule that decided which
     cards were legal then (e.g. H14 when following suit, H15 when void); each refused one
     ``correct=False`` for the rule it broke (the engine's reason); each decision (naming trump,
-    stand or beg, give or run, discard, bunch) ``correct=True`` for its rule point. Raises as
-    :func:`replay`.
+    stand or beg, give or run, discard, bunch) ``correct=True`` for its rule point. ``since``:
+    only the actions from the ``since``-th accepted one on (counted from 0), and the refusals
+    tried then or later, are observed (the moves this learner made of a deal they took up from
+    a shared address part-way). Raises as :func:`replay`.
     """
     coach = info.coach(options)
     out: list[tuple[str, str, bool]] = []
@@ -500,7 +502,7 @@ def played_deal_observations(info: Any, options: Any, seed: int, you: int | None
     _run_bots(deal, rng)
     tokens: list[str | None] = [*actions, None]
     for n, token in enumerate(tokens):
-        for bad in by_n.get(n, ()):
+        for bad in by_n.get(n, ()) if n >= since else ():
             try:
                 tried = coach.parse(bad, deal.state, you)
                 coach.engine.apply(deal.state, tried)
@@ -512,7 +514,9 @@ def played_deal_observations(info: Any, options: Any, seed: int, you: int | None
         if token is None:
             break
         action = coach.parse(token, deal.state, you)
-        if coach.played_card(deal.state, action) is not None:
+        if n < since:
+            pass
+        elif coach.played_card(deal.state, action) is not None:
             out.append((info.name, coach.play_reason(deal.state, you).rule, True))
         else:
             out.append((info.name, coach.decision_rule(deal.state, action), True))

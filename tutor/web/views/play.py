@@ -17,7 +17,7 @@ import secrets
 from typing import Any
 from urllib.parse import urlencode
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 
 from tutor import i18n
@@ -122,6 +122,7 @@ def deal(ruleset: str):
             raise BadInput(_("This deal cannot be rebuilt from its address.")) from None
         todo = args.get("do")
         if todo:
+            _took_up(ruleset, players, role, seed, len(actions))
             try:
                 new, why = try_action(coach, d, todo)
             except BadFieldError:
@@ -143,6 +144,33 @@ def deal(ruleset: str):
     return render_template("play.html", **ctx)
 
 
+#: The session's note of the deal this learner is playing: ``{"deal": "ruleset|players|role|seed",
+#: "n": the fewest accepted actions at which they sent a move}``, so that a deal taken up part-way
+#: from a shared address counts only the moves they made (one note: the deal in hand).
+_TAKEN_UP = "play_from"
+
+
+def _deal_key(ruleset: str, players: int, role: str, seed: int) -> str:
+    return f"{ruleset}|{players}|{role}|{seed}"
+
+
+def _took_up(ruleset: str, players: int, role: str, seed: int, n: int) -> None:
+    """Note that this learner sent a move of the deal when ``n`` actions had been accepted."""
+    key = _deal_key(ruleset, players, role, seed)
+    note = session.get(_TAKEN_UP)
+    if not isinstance(note, dict) or note.get("deal") != key or not isinstance(note.get("n"), int) or note["n"] > n:
+        session[_TAKEN_UP] = {"deal": key, "n": n}
+
+
+def _taken_up_at(ruleset: str, players: int, role: str, seed: int) -> int:
+    """The fewest accepted actions at which this learner sent a move of the deal (0: from the start)."""
+    note = session.get(_TAKEN_UP)
+    if isinstance(note, dict) and note.get("deal") == _deal_key(ruleset, players, role, seed):
+        n = note.get("n")
+        return n if isinstance(n, int) and n >= 0 else 0
+    return 0
+
+
 def _count(info: RulesetInfo, coach: Coach, players: int, role: str, seed: int, d: Deal,
            refused: list[tuple[int, str]]) -> bool:
     """Count the deal the learner has just finished toward their mastery of the rules it exercised
@@ -150,8 +178,11 @@ def _count(info: RulesetInfo, coach: Coach, players: int, role: str, seed: int, 
     answer on its rule, each refusal in the address a wrong one on the rule it broke. Once per
     learner and deal (:func:`tutor.web.record.record_played_deal`): sending the last move again,
     or replaying the finished address, counts nothing. Only the move that ends the deal counts it,
-    so opening someone's finished deal by its address counts nothing either."""
-    observations = played_deal_observations(info, coach.options, seed, d.you, d.learner_actions, refused)
+    so opening someone's finished deal by its address counts nothing either; and a deal taken up
+    part-way from someone's address counts only the moves made here (:func:`_took_up`)."""
+    since = _taken_up_at(info.name, players, role, seed)
+    observations = played_deal_observations(info, coach.options, seed, d.you, d.learner_actions, refused,
+                                            since=since)
     return record_played_deal(info.name, players, role, seed, d.learner_actions, observations)
 
 
