@@ -40,6 +40,9 @@ def test_chromium_found_from_the_variable_or_path(tmp_path, monkeypatch):
 def give(page: Page, scope, ex, value) -> None:
     """Answer ``ex`` in the page by clicking cards/options and typing numbers, as a learner would."""
     for name, v in form_for(ex, value).items():
+        # the field is there before it is counted: right after a link is followed the URL has
+        # changed while the new page may not be parsed yet (seen with the suite in two processes)
+        scope.locator(f"input[name='{name}']").first.wait_for(state="attached")
         for item in v if isinstance(v, list) else [v]:
             box = scope.locator(f"input[name='{name}'][value='{item}']")
             if box.count():
