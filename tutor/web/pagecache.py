@@ -15,12 +15,12 @@ What is kept is never learner-specific:
   with a placeholder instead of its action, which holds the quiz's token); the request's own
   values are put in when the HTML is served. A rendering in which the request's real CSRF token
   appears anyway (a template that called the global ``csrf_token`` directly) is served but not kept;
-* pages *before* an answer are kept; a page with a form error or what the learner typed is
-  rendered per request. The one kind of kept HTML that holds a verdict (and so the engine's
-  answer) is a lesson exercise's section answered through ``fetch``
-  (:func:`tutor.web.views.lessons._fragment`): its key holds the answer given, so it is only ever
-  served in reply to that same answer, after the learner has answered. A page before an answer
-  never holds the key.
+* pages *before* an answer are kept; a page with a form error, a hint or what the learner typed
+  is rendered per request. HTML that holds a verdict (and so the engine's answer: an exercise's
+  section after an answer, a lesson step's page after one, :func:`tutor.web.views.lessons._section`
+  and :func:`tutor.web.views.practice._feedback_section`) is kept under a key that holds the answer
+  given, so it is only ever served in reply to that same answer, after the learner has answered.
+  A page before an answer never holds the key.
 
 Every key is kept scoped by the script root and the language ``url_for`` puts in links
 (:func:`_scoped`), so no request can keep HTML whose links are wrong for the next one. HTML whose
@@ -49,8 +49,8 @@ from flask import current_app, g
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
 
-__all__ = ["DEFAULT_LEARNER_SIZE", "DEFAULT_OPEN_SIZE", "DEFAULT_SIZE", "STORES", "PageCache", "cached", "cached_for_learner", "csrf_placeholder",
-           "here", "here_placeholder", "learner_page_cache", "page_cache"]
+__all__ = ["DEFAULT_LEARNER_SIZE", "DEFAULT_OPEN_SIZE", "DEFAULT_SIZE", "STORES", "PageCache", "cached",
+           "cached_for_learner", "csrf_placeholder", "here", "here_placeholder", "learner_page_cache", "page_cache"]
 
 #: Entries kept per app unless ``PAGE_CACHE_SIZE`` says otherwise: step pages (10-30 KB), exercise
 #: sections and headers (2-10 KB); a simulated learners' mix over all games and languages filled

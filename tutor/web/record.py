@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from tutor.content.exercise import Exercise
 
 from . import ratings, review, skills
-from .db import (Attempt, Learner, PlayedDeal, Quiz, StepProgress, current_learner, get_session, learner_for_write,
+from .db import (Attempt, Learner, PlayedDeal, StepProgress, current_learner, get_session, learner_for_write,
                  learner_id_for_write, now, read_connection, session_anon, table_of)
 from .exercises import Verdict
 

@@ -31,7 +31,6 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.engine import Connection
-from sqlalchemy.orm import Session
 
 from flask_babel import gettext as _
 

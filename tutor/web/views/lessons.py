@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
-from markupsafe import Markup
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from tutor import i18n
 from tutor import rules as rule_points
@@ -175,7 +175,7 @@ def step(ruleset: str, step_id: str, error_for: str | None = None, error: str | 
         # who gave this answer at the same point; the key holds the answer, so it is only served
         # to a learner whose own attempt it is (_attempt_for checked that)
         answered = ("step-answered", i18n.current_lang(), four_colour(), ruleset, step_id, bool(st and st.done),
-               _stars(st), tuple(sorted(solved)), attempt.exercise_ref, json.dumps(attempt.given, sort_keys=True))
+                    _stars(st), tuple(sorted(solved)), attempt.exercise_ref, json.dumps(attempt.given, sort_keys=True))
         return cached(answered, lambda: _render_step(lp, s, st, solved, attempt, None, None, None, None,
                                                     csrf_token=csrf_placeholder), store="open"), status
     return _render_step(lp, s, st, solved, attempt, error_for, error, typed, request.args.get("hint")), status

@@ -13,8 +13,8 @@ import secrets
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
-from markupsafe import Markup, escape
 from flask_babel import gettext as _
+from markupsafe import Markup, escape
 from sqlalchemy import Row, bindparam, select
 
 from tutor.content.kinds import KINDS, kinds_for
@@ -272,10 +272,9 @@ def _attempts(quiz: QuizRow) -> dict[int | None, list[Row]]:
 def question(token: str, n: int, error: str | None = None, status: int = 200, typed=None):
     quiz = _quiz(token)
     ref, ex = _item(quiz, n)
-    if error is not None or typed is not None:
+    if error is not None or typed is not None:  # the learner's choices kept, the error beside them
         ctx = _question_context(quiz, token, n, ex, ref, error=error, typed=typed)
-        return render_template("question.html", quiz=quiz, n=n, total=_total(quiz), game=_game(quiz, ex),
-                               action=ctx["action"], x=ctx, origin=_origin(quiz, n)), status
+        return _page(quiz, n, ex, Markup(render_template("_fragment.html", x=ctx)), answered=False), status
 
     def render() -> str:  # the question before an answer: the same in every quiz that has it
         return render_template("_fragment.html", x=dict(exercise_context(ex, ref), action=_ACTION),
@@ -283,8 +282,14 @@ def question(token: str, n: int, error: str | None = None, status: int = 200, ty
     section = cached(("quiz-question", i18n.current_lang(), four_colour(), ref), render,
                      {_ACTION: str(escape(_answer_action(token, n, ex)))},
                      store="open" if X.generated(ref) else "content")
+    return _page(quiz, n, ex, section, answered=False), status
+
+
+def _page(quiz: QuizRow, n: int, ex, section: Markup, answered: bool) -> str:
+    """Question ``n``'s page around its exercise's ``section``: the quiz's header and progress
+    (``answered``: this question counts as answered)."""
     return render_template("question.html", quiz=quiz, n=n, total=_total(quiz), game=_game(quiz, ex),
-                           x={"verdict": None}, origin=_origin(quiz, n), section=section), status
+                           origin=_origin(quiz, n), section=section, answered=answered)
 
 
 def _answer_action(token: str, n: int, ex) -> str:
@@ -375,9 +380,7 @@ def feedback(token: str, n: int):
     if not tries:
         return redirect(url_for("practice.question", token=token, n=n))
     verdict = X.grade(ex, tries[-1].given)
-    return render_template("question.html", quiz=quiz, n=n, total=_total(quiz), game=_game(quiz, ex),
-                           x={"verdict": verdict}, origin=_origin(quiz, n),
-                           section=_feedback_section(quiz, token, n, ex, ref, verdict))
+    return _page(quiz, n, ex, _feedback_section(quiz, token, n, ex, ref, verdict), answered=True)
 
 
 @bp.get("/quiz/<token>/next")
