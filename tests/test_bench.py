@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tutor.bench import REASON_RATIO_LIMIT, REASON_ROWS, call_costs, reason_ratios, reason_verdict
@@ -69,3 +71,38 @@ def test_bench_pages_prints_a_ratio_per_page(capsys):
         assert ratio > 0, line
         assert ("target <=" in line) == (name in TARGETS), line
     assert "10,000 attempts" in out and "review cards" in out
+    beside = re.search(r"^beside its floor: answer \(fetch\) ([\d.]+)x floor: answer, step page ([\d.]+)x floor: page$",
+                       out, re.MULTILINE)
+    assert beside and float(beside[1]) > 0 and float(beside[2]) > 0, out
+
+
+def test_the_floor_routes_are_only_in_the_benchmarks_app(tmp_path):
+    """The floor routes answer in the app the benchmarks make (:func:`tutor.pagebench.add_floor_routes`)
+    — each post checked for CSRF and counted against the answer's limit, the answer committing one
+    attempt — and nowhere else."""
+    from sqlalchemy import create_engine, func, select
+
+    from tutor.migrations import upgrade
+    from tutor.pagebench import FLOOR_ANSWER, FLOOR_PAGE, FLOOR_POST, add_floor_routes
+    from tutor.web import create_app
+    from tutor.web.db import Attempt
+
+    url = f"sqlite:///{tmp_path / 'f.sqlite3'}"
+    upgrade(url)
+    config = {"TUTOR_ENV": "development", "SECRET_KEY": "t" * 40, "DATABASE_URL": url,
+              "INSTANCE_PATH": str(tmp_path / "instance"), "SESSION_COOKIE_SECURE": False,
+              "RATE_LIMITS": {"answer": "2/minute"}}
+    plain = create_app(dict(config)).test_client()
+    assert plain.get(FLOOR_PAGE).status_code == 404
+    app = create_app(dict(config))
+    add_floor_routes(app)
+    c = app.test_client()
+    page = c.get(FLOOR_PAGE)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True))
+    assert page.status_code == 200 and token
+    assert c.post(FLOOR_ANSWER, data={}).status_code == 400  # no CSRF token
+    assert c.post(FLOOR_POST, data={}).status_code == 400
+    assert c.post(FLOOR_POST, data={"csrf_token": token[1]}).status_code == 200  # counted: one answer left
+    assert [c.post(FLOOR_ANSWER, data={"csrf_token": token[1]}).status_code for _ in range(2)] == [200, 429]
+    with create_engine(url).connect() as conn:
+        assert conn.scalar(select(func.count()).select_from(Attempt).where(Attempt.exercise_ref == "floor")) == 1

@@ -94,7 +94,7 @@ def test_load_script_runs_a_short_load_on_sqlite_without_errors():
     figures = {}
     row = (r" +([\d,]+) requests/s +p50 +([\d.]+) ms +p99 +([\d.]+) ms +(\d+) errors +"
            r"CPU per request: server ([\d.]+) ms, client ([\d.]+) ms$")
-    for label in ("healthz (2 users)", "mix (2 users)", "mix at 20/s"):
+    for label in ("healthz (2 users)", "mix (2 users)", "mix at 20/s", "floor (2 users)"):
         m = re.search(rf"^load {re.escape(label)}{row}", out, re.MULTILINE)
         assert m, (label, out)
         rate, p50, p99, errors = float(m[1].replace(",", "")), float(m[2]), float(m[3]), int(m[4])
@@ -104,6 +104,10 @@ def test_load_script_runs_a_short_load_on_sqlite_without_errors():
     assert 5 <= figures["mix at 20/s"] <= 30, out  # the fixed rate is kept, roughly, on a busy machine too
     m = re.search(r"^load mix/healthz ratio ([\d.]+) \(target >= 0\.60: (met|MISSED)\)$", out, re.MULTILINE)
     assert m and float(m[1]) > 0, out
+    floor = re.search(r"^load floor/healthz ratio ([\d.]+) \(.*\); mix/floor ([\d.]+)$", out, re.MULTILINE)
+    assert floor and float(floor[1]) > 0, out
+    f, mix = float(floor[1]), float(m[1])  # each printed to 2 decimals: mix/floor as far as they allow
+    assert abs(float(floor[2]) - mix / f) <= 0.005 * (1 / f + mix / f**2) + 0.006, out
     assert re.search(r"^load p99 at 20/s [\d.]+ ms \(target < 100 ms: (met|MISSED)\)$", out, re.MULTILINE), out
     assert re.search(r"^load errors 0 \(target 0: met\)$", out, re.MULTILINE), out
     assert time.monotonic() - t0 < 120

@@ -234,13 +234,14 @@ def export_quiz(path: str, fmt: str, lang: str, *, key: bool = False) -> bytes:
                                     "a deal's cost in trivial calls"}),
              (("--load",), {"action": "store_true",
                             "help": "load test instead (locust): gunicorn with 2 workers, a learner's mix of pages "
-                                    "and form posts against /healthz, and the mix at a fixed rate (requests/s, "
-                                    "p50/p99 latency, errors); exit status 1 if a request failed"}),
+                                    "and form posts against /healthz, the mix at a fixed rate and the mix's floor "
+                                    "(requests/s, p50/p99 latency, errors); exit status 1 if a request failed"}),
              (("--pages",), {"action": "store_true",
                              "help": "measure pages in the app's own process instead (Flask test client): a lesson "
                                      "step, a quiz question, an answer sent by fetch, the progress page of a "
                                      "learner with 10,000 attempts, a quiz answer, a quiz's feedback and its "
-                                     "results, each as a ratio to /healthz"}),
+                                     "results, and three floors (a checked post, a committed answer, a page), "
+                                     "each as a ratio to /healthz"}),
              (("--database",), {"choices": ["sqlite", "postgresql"], "default": "sqlite",
                                 "help": "with --load: a new SQLite file, or a new schema in the PostgreSQL "
                                         "database of --postgres-url (default sqlite)"}),

@@ -17,7 +17,16 @@ Then locust (headless, the users of :mod:`tutor.locustfile`) runs these phases, 
 * ``mix`` — the learner's mix (lesson step, answer, feedback, next step; quiz setup, questions,
   answers, feedback, results) from the same number of users without pause;
 * ``mix at R/s`` — the same mix sent at a fixed ``rate`` (R requests/s in all, from R/10 users
-  at 10 requests/s each): the latency at that load.
+  at 10 requests/s each): the latency at that load;
+* ``floor`` — the mix's shape reduced to what no learner's request can do without, from ``users``
+  users without pause: two page reads to one answer, as in the mix (18 of its 27 requests read a
+  page, 9 post a form), on the floor routes (:func:`tutor.pagebench.add_floor_routes`: a page that
+  reads one row and gives a CSRF token; an answer that passes the CSRF check and the rate limit and
+  commits one attempt row, and nothing more). Its ratio to ``healthz`` is the most any mix of that
+  shape can reach on this stack: the mix's target is read beside it.
+
+The server is the production app with the two floor routes added (``tutor.pagebench:floor_app()``);
+the other phases never call them.
 
 Each phase gives requests/s (requests finished in the phase after its first second, per second),
 p50 and p99 latency in milliseconds (as the client measured them, over the same requests) and the
@@ -110,10 +119,10 @@ START_SECONDS = 90
 
 @contextmanager
 def gunicorn_server(env: dict[str, str], workers: int = 2, log_path: str | None = None,
-                    migrate: bool = True) -> Iterator[Server]:
+                    migrate: bool = True, app: str = "tutor.web:create_app()") -> Iterator[Server]:
     """Migrate the database of ``env`` (``tutor db upgrade``, the deploy step; unless ``migrate``
     is false, for a second server on a database already migrated), start gunicorn
-    (``workers`` sync workers, app ``tutor.web:create_app()``) on a free port of 127.0.0.1 and
+    (``workers`` sync workers, the WSGI app ``app``, by default the production app) on a free port of 127.0.0.1 and
     yield it once ``/healthz`` answers; stop it afterwards. The server's standard error (its logs)
     goes to ``log_path`` (default a temporary file). Raises RuntimeError if it does not start in :data:`START_SECONDS`."""
     if migrate:
@@ -125,7 +134,7 @@ def gunicorn_server(env: dict[str, str], workers: int = 2, log_path: str | None 
         with open(log_path, "w+b") as log:  # a file: a full pipe would stall the server
             proc = subprocess.Popen(
                 [sys.executable, "-m", "gunicorn", "-w", str(workers), "-b", f"127.0.0.1:{port}",
-                 "--log-level", "warning", "tutor.web:create_app()"],
+                 "--log-level", "warning", app],
                 env=env, stdout=subprocess.DEVNULL, stderr=log)
             try:
                 deadline = time.monotonic() + START_SECONDS
@@ -281,8 +290,9 @@ def run_load(database: str = "sqlite", seconds: float = 10.0, rate: float = 200.
              redis_url: str | None = None, log_path: str | None = None) -> dict:
     """Run the load test (see the module docstring). Returns ``{"database", "workers", "users",
     "rate", "seconds", "repeats", "limits", "load average": [before, after], "runs": [{phase:
-    figures}], "median": {phase: {...}}, "ratio": float, "errors": int, "targets": {...}}`` with
-    phases ``healthz``, ``mix``, ``mix at rate``. The machine's 1-minute load average before and
+    figures}], "median": {phase: {...}}, "ratio": float (mix/healthz), "floor ratio": float
+    (floor/healthz), "errors": int, "targets": {...}}`` with phases ``healthz``, ``mix``, ``mix at
+    rate``, ``floor``. The machine's 1-minute load average before and
     after is given because other programs on the machine change every figure. Raises ValueError
     for a bad parameter, RuntimeError if gunicorn or locust fails to run."""
     if seconds <= 0 or rate <= 0 or repeats < 1 or users < 1 or workers < 1:
@@ -300,7 +310,7 @@ def run_load(database: str = "sqlite", seconds: float = 10.0, rate: float = 200.
                 env["TUTOR_REDIS_URL"] = redis_url
             limits_in = "redis" if env.get("TUTOR_REDIS_URL", "").strip() else "memory"
             runs = []
-            with gunicorn_server(env, workers, log_path) as server:
+            with gunicorn_server(env, workers, log_path, app="tutor.pagebench:floor_app()") as server:
                 with open(os.path.join(inst, "plan.json"), "w", encoding="utf-8") as f:
                     json.dump(plan.result(), f)
                 _locust(server.port, "Learner", users, min(3.0, seconds / 2), 0.0, inst)  # warm-up, not counted
@@ -309,17 +319,20 @@ def run_load(database: str = "sqlite", seconds: float = 10.0, rate: float = 200.
                         "healthz": _phase(server, "Health", users, seconds, 0.0, inst),
                         "mix": _phase(server, "Learner", users, seconds, 0.0, inst),
                         "mix at rate": _phase(server, "Learner", rate_users, seconds, rate / rate_users, inst),
+                        "floor": _phase(server, "Floor", users, seconds, 0.0, inst),
                     })
     median = {phase: {k: statistics.median(r[phase][k] for r in runs)
                       for k in ("requests/s", "p50 ms", "p99 ms", "server cpu ms", "client cpu ms")}
               | {"errors": sum(r[phase]["errors"] for r in runs)}
               for phase in runs[0]}
-    ratio = statistics.median(r["mix"]["requests/s"] / r["healthz"]["requests/s"] if r["healthz"]["requests/s"] else 0.0
-                              for r in runs)
+    def ratio_of(phase: str) -> float:
+        return statistics.median(r[phase]["requests/s"] / r["healthz"]["requests/s"] if r["healthz"]["requests/s"]
+                                 else 0.0 for r in runs)
+    ratio = ratio_of("mix")
     errors = sum(m["errors"] for m in median.values())
     return {"database": database, "workers": workers, "users": users, "rate": rate, "seconds": seconds,
             "repeats": repeats, "limits": limits_in, "load average": [load_before, os.getloadavg()[0]],
-            "runs": runs, "median": median, "ratio": ratio, "errors": errors,
+            "runs": runs, "median": median, "ratio": ratio, "floor ratio": ratio_of("floor"), "errors": errors,
             "targets": {"ratio": ratio >= RATIO_TARGET, "p99 at rate": median["mix at rate"]["p99 ms"] < P99_TARGET_MS,
                         "errors": errors == 0}}
 
@@ -351,7 +364,7 @@ def main(database: str = "sqlite", seconds: float = 10.0, rate: float = 200.0, r
           f"{repeats} run(s) of {seconds:g} s per phase, medians; machine load average "
           f"{res['load average'][0]:.1f} before, {res['load average'][1]:.1f} after ({os.cpu_count()} cores)")
     labels = {"healthz": f"healthz ({users} users)", "mix": f"mix ({users} users)",
-              "mix at rate": f"mix at {rate:g}/s"}
+              "mix at rate": f"mix at {rate:g}/s", "floor": f"floor ({users} users)"}
     for phase, label in labels.items():
         m = res["median"][phase]
         print(f"load {label:22} {m['requests/s']:9,.0f} requests/s   p50 {m['p50 ms']:7.2f} ms   "
@@ -360,6 +373,9 @@ def main(database: str = "sqlite", seconds: float = 10.0, rate: float = 200.0, r
     mark = {True: "met", False: "MISSED"}
     t = res["targets"]
     print(f"load mix/healthz ratio {res['ratio']:.2f} (target >= {RATIO_TARGET:.2f}: {mark[t['ratio']]})")
+    print(f"load floor/healthz ratio {res['floor ratio']:.2f} (the most a mix of two page reads to one answer "
+          "reaches here: a CSRF token per page, the CSRF check, the rate limit and one committed row per answer); "
+          f"mix/floor {res['ratio'] / res['floor ratio'] if res['floor ratio'] else 0.0:.2f}")
     print(f"load p99 at {rate:g}/s {res['median']['mix at rate']['p99 ms']:.1f} ms "
           f"(target < {P99_TARGET_MS:g} ms: {mark[t['p99 at rate']]})")
     print(f"load errors {res['errors']} (target 0: {mark[t['errors']]})")

@@ -1,9 +1,11 @@
 """The users of the load test (:mod:`tutor.loadtest`, ``tutor bench --load``), for locust.
 
 Run by :mod:`tutor.loadtest` as ``python -m locust -f tutor/locustfile.py --headless ... Learner``
-(or ``Health``), one locust process per phase; not meant to be run by hand. Two users:
+(``Health``, ``Floor``), one locust process per phase; not meant to be run by hand. Three users:
 
 * :class:`Health` — ``GET /healthz`` without pause: the ceiling the mix is compared with.
+* :class:`Floor` — the mix's floor: two reads of a page with a form to one answer, on the routes
+  that do only what such requests cannot do without (:func:`tutor.pagebench.add_floor_routes`).
 * :class:`Learner` — a learner's mix, one request per task run, as a browser sends them (a
   redirect is fetched as the next request): open a lesson step (``GET``), answer one of its
   exercises with a real form post carrying the CSRF token read from the page (``POST``, 302; a
@@ -118,6 +120,27 @@ class Health(_Paced):
     @task
     def healthz(self) -> None:
         self._send("GET", "/healthz", "/healthz", 200)
+
+
+class Floor(_Paced):
+    """The floor of the mix (:mod:`tutor.loadtest`): the floor page twice, then the floor answer
+    (a form post with the page's CSRF token), again and again: the mix's two page reads to one
+    answer, each doing only what no learner's request can do without. Each user keeps its cookie."""
+
+    def on_start(self) -> None:
+        super().on_start()
+        self._n = 0
+        self._token = ""
+
+    @task
+    def step(self) -> None:
+        self._n += 1
+        if self._n % 3:
+            r = self._send("GET", "/bench-floor/page", "/bench-floor/page", 200)
+            m = _CSRF.search(r.text or "") if r.status_code == 200 else None
+            self._token = m.group(1) if m else self._token
+        else:
+            self._send("POST", "/bench-floor/answer", "/bench-floor/answer", 200, data={"csrf_token": self._token})
 
 
 class Learner(_Paced):

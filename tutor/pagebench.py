@@ -22,7 +22,15 @@ own CPU time per request. Seven requests are timed, each beside ``GET /healthz``
 * the rest of the load test's mix (:mod:`tutor.locustfile`), reported without a target:
   ``quiz answer`` (the first question's answer posted as a form without script: 302 to its
   feedback), ``quiz feedback`` and ``quiz results`` (of a second quiz of that learner, each of its
-  questions answered once).
+  questions answered once);
+* two *floors*, the least any request of its sort can cost in this app, on routes the benchmark
+  adds to its own app (:func:`add_floor_routes`; the app served to learners has none):
+  ``floor: post`` is a form post that passes the CSRF check and the count against the ``answer``
+  rate limit and writes nothing; ``floor: answer`` is a form post that only does what every answer must — the CSRF check, the
+  count against the ``answer`` rate limit, the learner looked up and one attempt row inserted and
+  committed — and answers a fixed fragment: no grading, no progress, no page; ``floor: page`` a
+  ``GET`` that reads one row of the learner's and gives a form's CSRF token. The answer's target is beside its floor:
+  what is left between them is the grading, the progress and the verdict's section.
 
 A pass times ``batch`` requests of each kind back to back, ``/healthz`` first; the cost of a kind
 is the median time of its requests in the pass, its ratio that over the median of ``/healthz``
@@ -44,11 +52,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["PAGES", "TARGETS", "main", "page_costs", "seed_learner"]
+__all__ = ["FLOOR_ANSWER", "FLOOR_PAGE", "FLOOR_POST", "PAGES", "TARGETS", "add_floor_routes", "floor_app", "main", "page_costs",
+           "seed_learner"]
 
 #: The rows printed, in order.
 PAGES = ("step page", "question page", "answer (fetch)", "progress page (10,000 attempts)", "quiz answer",
-         "quiz feedback", "quiz results")
+         "quiz feedback", "quiz results", "floor: post", "floor: answer", "floor: page")
+#: The floor routes (:func:`add_floor_routes`).
+FLOOR_POST, FLOOR_ANSWER, FLOOR_PAGE = "/bench-floor/post", "/bench-floor/answer", "/bench-floor/page"
 #: Largest ratio to /healthz wanted per row (issue 9); a row without one is only reported.
 TARGETS = {"step page": 2.0, "answer (fetch)": 1.5, "progress page (10,000 attempts)": 3.0}
 #: The answer's body as ``tutor.js`` sends it (:func:`page_costs` ``answer_body="multipart/form-data"``
@@ -99,6 +110,64 @@ def seed_learner(app: Any, anon: str, attempts: int = HEAVY_ATTEMPTS, seed: int 
     return len(wrong)
 
 
+def add_floor_routes(app: Any) -> None:
+    """Add the floor routes to ``app`` (before its first request; for benchmarks only):
+
+    * ``POST`` :data:`FLOOR_POST` — CSRF-checked like every form post and counted against the
+      ``answer`` rate limit; writes nothing; answers ``<p>ok</p>`` (200);
+    * ``POST`` :data:`FLOOR_ANSWER` — CSRF-checked like every form post, counted against the
+      ``answer`` rate limit, inserts one attempt row of the session's learner (made if new) and
+      commits, as :func:`tutor.web.record.record_answer` does first; answers ``<p>ok</p>`` (200);
+    * ``GET`` :data:`FLOOR_PAGE` — reads the id of the session's learner's latest attempt and
+      answers a form's CSRF token, as every page with a form has one:
+      ``<input name="csrf_token" value="...">`` (200).
+    """
+    from flask_wtf.csrf import generate_csrf
+    from markupsafe import escape
+    from sqlalchemy import bindparam, insert, select
+
+    from .web import limits
+    from .web.db import Attempt, Learner, get_session, learner_id_for_write, now, read_connection, session_anon, table_of
+
+    attempts, learners = table_of(Attempt), table_of(Learner)
+    # built once, as the answer path's statements are (tutor.web.record)
+    add = insert(attempts)
+    last = (select(attempts.c.id).join(learners, learners.c.id == attempts.c.learner_id)
+            .where(learners.c.anon_id == bindparam("anon")).order_by(attempts.c.id.desc()).limit(1))
+
+    @limits.limited("answer")
+    def floor_post() -> str:
+        return "<p>ok</p>"
+
+    @limits.limited("answer")
+    def floor_answer() -> str:
+        db = get_session()
+        conn = db.connection()
+        conn.execute(add, {"learner_id": learner_id_for_write(conn), "exercise_ref": "floor", "ruleset": "hokm",
+                           "kind": "legal-cards", "given": {}, "correct": True, "created_at": now()})
+        db.commit()
+        return "<p>ok</p>"
+
+    def floor_page() -> str:
+        read_connection().execute(last, {"anon": session_anon() or ""}).first()
+        return f'<input name="csrf_token" value="{escape(generate_csrf())}">'
+
+    app.add_url_rule(FLOOR_POST, "bench_floor_post", floor_post, methods=["POST"])
+    app.add_url_rule(FLOOR_ANSWER, "bench_floor_answer", floor_answer, methods=["POST"])
+    app.add_url_rule(FLOOR_PAGE, "bench_floor_page", floor_page)
+    limits.apply(app)
+
+
+def floor_app() -> Any:
+    """The app as :func:`tutor.web.create_app` makes it from the environment, with the floor
+    routes (:func:`add_floor_routes`): what the load test serves (``tutor.pagebench:floor_app()``)."""
+    from .web import create_app
+
+    app = create_app()
+    add_floor_routes(app)
+    return app
+
+
 def _timed(fn: Callable[[], Any], batch: int, expect: tuple[int, ...]) -> float:
     times = []
     for _ in range(batch):
@@ -125,6 +194,7 @@ def page_costs(repeats: int = 5, batch: int = 60, attempts: int = HEAVY_ATTEMPTS
         app = create_app({"TUTOR_ENV": "development", "SECRET_KEY": "bench-" + "k" * 40, "DATABASE_URL": url,
                           "INSTANCE_PATH": str(Path(tmp) / "instance"), "SESSION_COOKIE_SECURE": False,
                           "RATE_LIMITS": {a: "1000000/minute" for a in limits.ACTIONS}})
+        add_floor_routes(app)
         try:  # the request log is written (to standard error, kept in memory meanwhile)
             return _measure(app, repeats, batch, attempts, answer_body)
         finally:
@@ -177,6 +247,11 @@ def _measure(app: Any, repeats: int, batch: int, attempts: int, answer_body: str
         "quiz answer": lambda: c.post(quiz_answer_url, data=dict(q_fields[0])).status_code,
         "quiz feedback": lambda: c.get(f"{done_base}/1/feedback").status_code,
         "quiz results": lambda: c.get(f"{done_base}/results").status_code,
+        "floor: post": lambda: c.post(FLOOR_POST, data={"csrf_token": token}, content_type=answer_body,
+                                      headers=fetch_headers).status_code,
+        "floor: answer": lambda: c.post(FLOOR_ANSWER, data={"csrf_token": token}, content_type=answer_body,
+                                        headers=fetch_headers).status_code,
+        "floor: page": lambda: c.get(FLOOR_PAGE).status_code,
     }
     expect = {"answer (fetch)": (200, 302), "quiz answer": (302,)}  # the answer: its section, or a redirect
     health = lambda: c.get("/healthz").status_code  # noqa: E731
@@ -237,4 +312,7 @@ def main(repeats: int = 5, batch: int = 60, as_json: bool = False) -> int:
         verdict = "" if target is None else (f"  target <= {target:g}x: " + ("met" if f["ratio"] <= target else "NOT met"))
         print(f"page {name:34} {f['us']:>9,.0f} us   ratio {f['ratio']:5.2f}{verdict}")
     print(f"(the progress page's learner: {HEAVY_ATTEMPTS:,} attempts, {results['mistakes']:,} review cards)")
+    pages = results["pages"]
+    print(f"beside its floor: answer (fetch) {pages['answer (fetch)']['us'] / pages['floor: answer']['us']:.2f}x "
+          f"floor: answer, step page {pages['step page']['us'] / pages['floor: page']['us']:.2f}x floor: page")
     return 0
