@@ -196,6 +196,29 @@
     if (el && el.matches("section.exercise")) { focusOn(el.querySelector(".prompt") || el); }
   }
 
+  // The suit-colour switch (the footer's settings form) goes back to where the learner was on the
+  // page: the exercise they last worked on (a choice, an answer sent in place, its verdict), else
+  // the address's own fragment (an exercise or a rule point linked to). Reaching the footer
+  // scrolls the page, so where it is scrolled to says nothing. Only a plain fragment (#ex-e1,
+  // #rule-H14) joins the form's next, and the server keeps no other; without this file the page
+  // opens at its top, as before.
+  var PLACE = /^#[A-Za-z0-9_-]+$/;
+  var workedOn = "";
+
+  function noteWork(e) {
+    var section = e.target.closest && e.target.closest("section.exercise[id]");
+    if (section) { workedOn = "#" + section.id; }
+  }
+
+  function keepPlace(form) {
+    var next = form.querySelector("input[name=next]");
+    if (!next) { return; }
+    form.addEventListener("submit", function () {
+      var place = workedOn || window.location.hash;
+      next.value = next.value.split("#")[0] + (PLACE.test(place) ? place : "");
+    });
+  }
+
   function enhance(root) {
     root.querySelectorAll(".tricks.stepwise").forEach(stepwise);
     root.querySelectorAll(".tricks[data-players]").forEach(pager);
@@ -208,7 +231,11 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("form.setup").forEach(setupKinds);
+    document.querySelectorAll("form.settings").forEach(keepPlace);
+    document.addEventListener("focusin", noteWork);
+    document.addEventListener("click", noteWork);
     enhance(document);
-    window.addEventListener("hashchange", focusHash);
+    // a link followed to another place on the page: the place is the address's again
+    window.addEventListener("hashchange", function () { workedOn = ""; focusHash(); });
   });
 })();
