@@ -151,10 +151,12 @@
         section.replaceWith(fresh);
         enhance(fresh);
         fresh.classList.add("arrived");
-        // an answer that finished the step: its header shows it done, with the stars earned
-        var meta = t.content.querySelector("[data-step-meta] .meta");
-        var head = document.querySelector(".step-head .meta");
-        if (meta && head) { head.replaceWith(meta); }
+        // what the answer changed in the page's header (_page_meta.html): a step it finished shows
+        // done with the stars earned, a class lesson its count of exercises answered right
+        t.content.querySelectorAll("[data-page-meta] > [id]").forEach(function (line) {
+          var old = document.getElementById(line.id);
+          if (old) { old.replaceWith(line); }
+        });
         var bar = document.querySelector(".quiz-head progress");
         if (bar && !isHint && fresh.querySelector(".verdict")) {
           bar.value = Math.min(bar.max, (parseFloat(bar.getAttribute("value")) || 0) + 1);
