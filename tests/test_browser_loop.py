@@ -1,7 +1,8 @@
 """The learner's loop in Debian's Chromium (pytest-playwright), in en, fa (right to left), bg, te:
 walk-through marks per trick, choices marked right and wrong, an empty submit kept in place,
-answers in place without a reload (and the same with JavaScript off), "Continue" through a whole
-unit, stars on the path, hints, and axe-core on every learner page type.
+answers in place without a reload (and the same with JavaScript off), the suit-colour switch
+coming back to the exercise, "Continue" through a whole unit, stars on the path, hints, and
+axe-core on every learner page type.
 
 Every mark is asserted on what is drawn: classes, the ✓/✗ text and the computed colours.
 """
@@ -304,6 +305,70 @@ def test_reduced_motion_has_no_animation(browser, live, lang):
     section.locator("button[type=submit]").click()
     expect(page.locator(f"#ex-{ex.id}.arrived")).to_have_count(1)
     assert css(page.locator(f"#ex-{ex.id} .verdict"), "animation-name") == "tutor-arrive"
+    context.close()
+
+
+# ----------------------------------------------------------------------------- the suit colours
+
+BLUE = "rgb(29, 79, 184)"         # --blue-suit #1d4fb8, diamonds in four colours
+
+
+def switch_suit_colours(page: Page) -> None:
+    """Send the footer's suit-colour switch as a learner would (the page scrolls to the footer)."""
+    page.locator("footer form[action$='/settings'] button[type=submit]").click()
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_suit_colours_switch_comes_back_to_the_exercise(browser, live, lang):
+    """The footer's switch opens the page again where the learner was: at the exercise linked to
+    (the address's fragment), and at the exercise answered in place (the address has none),
+    the cards drawn in the other colours."""
+    base, _app = live
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    step = step_of("hokm", lang, lambda s: len(s.exercises) >= 2)
+    ex = step.exercises[-1]
+    url = f"{base}/{lang}/learn/hokm/{step.id}"
+    page.goto(url)
+    section = page.locator(f"#ex-{ex.id}")
+    expect(section).not_to_be_in_viewport()  # far down the page: coming back there is seen
+    assert page.locator(".card.s-D").count() > 0
+    # linked to: the address's fragment
+    page.goto(f"{url}#ex-{ex.id}")
+    expect(section).to_be_in_viewport()
+    switch_suit_colours(page)
+    expect(page).to_have_url(f"{url}#ex-{ex.id}")
+    expect(page.locator("body")).to_have_class("four-colour")
+    expect(section).to_be_in_viewport()
+    assert page.evaluate("window.scrollY") > 0
+    assert css(page.locator(".card.s-D").first, "color") == BLUE
+    # answered in place: the address has no fragment, the exercise answered is the place
+    page.goto(url)
+    give(section, ex, expected(ex))
+    section.locator("button[type=submit]").click()
+    expect(page.locator(f"#ex-{ex.id} .verdict.good")).to_be_visible()
+    assert page.url == url
+    switch_suit_colours(page)
+    expect(page).to_have_url(f"{url}#ex-{ex.id}")
+    expect(page.locator("body")).to_have_class("two-colour")
+    expect(section).to_be_in_viewport()
+    assert page.evaluate("window.scrollY") > 0
+    assert css(page.locator(".card.s-D").first, "color") != BLUE
+    context.close()
+
+
+def test_suit_colours_switch_without_js_opens_the_page_again(browser, live):
+    """Without JavaScript the switch works as before: the same page (its top), other colours."""
+    base, _app = live
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    step = step_of("hokm", "en", lambda s: len(s.exercises) >= 2)
+    url = f"{base}/en/learn/hokm/{step.id}"
+    page.goto(f"{url}#ex-{step.exercises[-1].id}")
+    switch_suit_colours(page)
+    expect(page).to_have_url(url)
+    expect(page.locator("body")).to_have_class("four-colour")
+    assert css(page.locator(".card.s-D").first, "color") == BLUE
     context.close()
 
 

@@ -7,6 +7,7 @@ one answer wrong; the teacher sees that wrong answer, the statistics with the qu
 ratings, and downloads the CSV, the PDF worksheet and its key (their text read back with
 pdftotext) and the Moodle XML (parsed with lxml). The axe test authors from a pasted scenario. axe-core (axe-playwright-python)
 finds no violation on the teacher pages and the learner's class pages, in English and Persian.
+A learner answering a teacher's lesson in place sees its count of exercises answered right follow.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from playwright.sync_api import Page, expect
 from sqlalchemy import select
 from web_support import expected, form_for, unavailable
 
+from tutor import i18n
 from tutor.web.accounts import add_teacher
 from tutor.web.authoring import exercise_of
 from tutor.web.db import Teacher, TeacherQuiz
@@ -284,3 +286,65 @@ def test_teacher_and_class_pages_pass_axe(page: Page, live, browser, lang):
     result = axe.run(fresh)
     assert result.violations_count == 0, result.generate_report()
     fresh.close()
+
+
+NO_TRUMP = {"ruleset": "hokm", "ask": "trick-winner", "trump": "H", "trick": ["AD", "2S", "KD", "JS"]}
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_class_lesson_count_follows_answers_in_place(page: Page, live, browser, lang):
+    """A learner answers a teacher's lesson (in English) with JavaScript: each verdict comes in
+    place, without a reload, and the header's count of exercises answered right follows it, in
+    the page's language and digits."""
+    base, app = live
+    name = f"count-{lang}"
+    _teacher(app, name)
+    _log_in(page, base, name)
+    page.fill("#lesson-title", f"Count {lang}")
+    page.fill("#lesson-goal", "Know who wins a trick")
+    page.fill("#lesson-body", "A **trump** wins.\n\n```exercise\nid: t1\nkind: trick-winner\nprompt: Who wins?\n"
+              f"difficulty: 1\nscenario: {json.dumps(TRICK)}\nexpect: {{winner: 3}}\n```\n\nNo trump played.\n\n"
+              "```exercise\nid: t2\nkind: trick-winner\nprompt: And now?\ndifficulty: 1\n"
+              f"scenario: {json.dumps(NO_TRUMP)}\nexpect: {{winner: 0}}\n```\n")
+    page.get_by_role("button", name="New lesson").click()
+    lid = int(re.search(r"/lessons/(\d+)", page.url).group(1))
+    page.goto(f"{base}/en/teach/")
+    page.fill("#class-name", f"Count {lang} class")
+    page.get_by_role("button", name="New class").click()
+    code = page.locator(".join-code").inner_text().strip()
+    page.select_option("#what", f"lesson:{lid}")
+    page.get_by_role("button", name="Assign").click()
+    expect(page.locator("#h-assign + ul")).to_contain_text(f"Count {lang}")
+    learner = browser.new_page()
+    learner.goto(f"{base}/{lang}/join?code={code}")
+    learner.fill("#nickname", "Omid")
+    learner.locator("form.panel button[type=submit]").click()
+    learner.locator(".assignments a").first.click()
+    expect(learner).to_have_url(re.compile(rf"/{lang}/classes/\d+/lessons/\d+/$"))
+
+    def count(right: int) -> str:
+        with i18n.using(lang):
+            return i18n.gettext("%(right)s of %(total)s exercises answered right", right=i18n.fmt_number(right),
+                                total=i18n.fmt_number(2))
+    progress = learner.locator("#lesson-progress")
+    expect(progress).to_have_text(count(0))
+    learner.evaluate("window.tutorMarker = 'kept'")
+
+    def answer(ex: str, seat: int, verdict: str) -> None:
+        section = learner.locator(f"#ex-{ex}")
+        section.locator(f"label:has(> input[name='seat'][value='{seat}'])").click()
+        section.locator("button[type=submit]").click()
+        expect(learner.locator(f"#ex-{ex} .verdict.{verdict}")).to_be_visible()
+    answer("t1", 0, "wrong")
+    expect(progress).to_have_text(count(0))
+    learner.locator("#ex-t1 a.retry").click()  # the question again, in place
+    expect(learner.locator("#ex-t1 button[type=submit]")).to_be_visible()
+    answer("t1", 3, "good")
+    expect(progress).to_have_text(count(1))
+    answer("t2", 0, "good")
+    expect(progress).to_have_text(count(2))
+    expect(learner.locator("#lesson-progress")).to_have_count(1)
+    assert learner.evaluate("window.tutorMarker") == "kept"  # no reload: the count came in place
+    learner.reload()
+    expect(progress).to_have_text(count(2))
+    learner.close()

@@ -14,6 +14,7 @@ from sqlalchemy import select
 from test_teach import PASSWORDS, TRICK, join, login, new_class, post
 from web_support import app_with_teachers, csrf_of, dispose
 
+from tutor import i18n
 from tutor.export.files import import_lesson, lesson_document
 from tutor.web.db import Assignment, ClassAttempt, ClassFingerprint, TeacherLesson
 
@@ -112,6 +113,38 @@ def test_assigned_lesson_is_answered_and_followed(app):
     cls_page = t.get(f"/en/teach/classes/{cid}").text
     assert "Zari" in cls_page and "2 of 2 exercises answered right" in cls_page
     assert "Trumps" in cls_page
+
+
+@pytest.mark.parametrize(("lang", "counts"), [("en", ("0 of 2", "1 of 2")), ("fa", ("۰ از ۲", "۱ از ۲"))])
+def test_an_answer_through_fetch_brings_the_lessons_count(app, lang, counts):
+    """Through fetch only the exercise's section comes back; with it, hidden, the lesson's count of
+    exercises answered right as this answer left it (tutor.js puts it in place of the page's
+    #lesson-progress), in the page's language and digits (the lesson itself is in English); a
+    malformed answer brings no count."""
+    _t, _lid, cid, code, aid = _assigned(app)
+    learner = app.test_client()
+    join(learner, code, "Zari")
+    url = f"/{lang}/classes/{cid}/lessons/{aid}/"
+    with i18n.using(lang):
+        said = [i18n.gettext("%(right)s of %(total)s exercises answered right", right=c.split()[0],
+                             total=c.split()[-1]) for c in counts]
+    page = learner.get(url).text
+    assert f'<p class="meta" id="lesson-progress">{said[0]}</p>' in page
+    fetch = {"X-Tutor-Fetch": "1"}
+
+    def meta(r) -> str | None:
+        found = re.search(r"<div data-page-meta hidden>(.*?)</div>", r.text, re.S)
+        return found.group(1) if found else None
+    wrong = learner.post(f"{url}1", headers=fetch, data={"csrf_token": csrf_of(page), "seat": "0"})
+    assert wrong.status_code == 200 and "<html" not in wrong.text
+    assert meta(wrong) == f'<p class="meta" id="lesson-progress">{said[0]}</p>'
+    right = learner.post(f"{url}1", headers=fetch, data={"csrf_token": csrf_of(page), "seat": "3"})
+    assert meta(right) == f'<p class="meta" id="lesson-progress">{said[1]}</p>'
+    again = learner.post(f"{url}1", headers=fetch, data={"csrf_token": csrf_of(page), "seat": "0"})
+    assert meta(again) == f'<p class="meta" id="lesson-progress">{said[1]}</p>'  # once right, it counts
+    bad = learner.post(f"{url}2", headers=fetch, data={"csrf_token": csrf_of(page)})
+    assert bad.status_code == 400 and "data-page-meta" not in bad.text
+    assert f'<p class="meta" id="lesson-progress">{said[1]}</p>' in learner.get(url).text
 
 
 def test_a_lesson_with_problems_cannot_be_assigned(app):

@@ -154,6 +154,24 @@ def test_settings_refuse_offsite_redirect(client):
     assert r.headers["Location"] == "/en/"
 
 
+def test_settings_go_back_to_the_place_on_the_page(client):
+    """tutor.js adds where the learner was on the page (an exercise's anchor) to the form's next:
+    the redirect keeps that fragment, so the browser opens the page there again."""
+    page = client.get("/en/").get_data(as_text=True)
+    target = "/en/learn/hokm/some-step?a=12#ex-trick_2"
+    r = client.post("/en/settings", data={"suits": "4", "next": target, "csrf_token": csrf_of(page)})
+    assert r.status_code == 302 and r.headers["Location"] == target
+
+
+@pytest.mark.parametrize("nxt", ["/en/learn/#ex 1", "/en/learn/#ex-1#x", "/en/learn/#<b>", "/en/learn/#ex.1",
+                                 "/en/learn/#", "#ex-1", "//evil.example/#ex-1", "/en/learn/#ex-1\t",
+                                 "/en/learn/#ex-1/evil", "/en/learn/#javascript:alert(1)"])
+def test_settings_refuse_a_fragment_that_is_not_a_plain_place(client, nxt):
+    page = client.get("/en/").get_data(as_text=True)
+    r = client.post("/en/settings", data={"suits": "4", "next": nxt, "csrf_token": csrf_of(page)})
+    assert r.status_code == 302 and r.headers["Location"] == "/en/"
+
+
 def test_healthz(client):
     r = client.get("/healthz")
     assert r.status_code == 200 and r.get_json() == {"status": "ok"}

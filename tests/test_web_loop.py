@@ -272,13 +272,13 @@ def test_the_answer_that_finishes_a_step_sends_its_header_done_with_its_stars(cl
     token = csrf_of(client.get(url).get_data(as_text=True))
     wrong = client.post(f"{url}/{ex.id}", data=form_for(ex, wrong_value(ex, expected(ex))) | {"csrf_token": token},
                         headers=FETCH).get_data(as_text=True)
-    assert "data-step-meta" not in wrong
+    assert "data-page-meta" not in wrong
     right = client.post(f"{url}/{ex.id}", data=form_for(ex, expected(ex)) | {"csrf_token": token},
                         headers=FETCH).get_data(as_text=True)
-    meta = re.search(r"<div data-step-meta hidden>(.*?)</div>", right, re.S)
+    meta = re.search(r"<div data-page-meta hidden>(.*?)</div>", right, re.S)
     assert meta is not None
     assert f"Step {lp.index(step.id) + 1} of {len(lp)}" in meta.group(1) and "✓ done" in meta.group(1)
     assert 'aria-label="2 of 3 stars"' in meta.group(1) and ">★★<" in meta.group(1)
     again = client.post(f"{url}/{ex.id}", data=form_for(ex, expected(ex)) | {"csrf_token": token},
                         headers=FETCH).get_data(as_text=True)
-    assert "data-step-meta" not in again  # already done: the header has it
+    assert "data-page-meta" not in again  # already done: the header has it

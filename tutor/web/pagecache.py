@@ -80,7 +80,8 @@ def here_placeholder() -> str:
 
 def here() -> str:
     """Where the settings form (suit colours) goes back to: this page with its query (``GET`` or
-    ``HEAD``), else the home page."""
+    ``HEAD``), else the home page. ``tutor.js`` adds the place on the page (a fragment such as
+    ``#ex-e1``) when the form is sent; the browser never sends a fragment, so none is here."""
     from flask import request, url_for
 
     if request.method not in ("GET", "HEAD"):

@@ -151,10 +151,12 @@
         section.replaceWith(fresh);
         enhance(fresh);
         fresh.classList.add("arrived");
-        // an answer that finished the step: its header shows it done, with the stars earned
-        var meta = t.content.querySelector("[data-step-meta] .meta");
-        var head = document.querySelector(".step-head .meta");
-        if (meta && head) { head.replaceWith(meta); }
+        // what the answer changed in the page's header (_page_meta.html): a step it finished shows
+        // done with the stars earned, a class lesson its count of exercises answered right
+        t.content.querySelectorAll("[data-page-meta] > [id]").forEach(function (line) {
+          var old = document.getElementById(line.id);
+          if (old) { old.replaceWith(line); }
+        });
         var bar = document.querySelector(".quiz-head progress");
         if (bar && !isHint && fresh.querySelector(".verdict")) {
           bar.value = Math.min(bar.max, (parseFloat(bar.getAttribute("value")) || 0) + 1);
@@ -196,6 +198,29 @@
     if (el && el.matches("section.exercise")) { focusOn(el.querySelector(".prompt") || el); }
   }
 
+  // The suit-colour switch (the footer's settings form) goes back to where the learner was on the
+  // page: the exercise they last worked on (a choice, an answer sent in place, its verdict), else
+  // the address's own fragment (an exercise or a rule point linked to). Reaching the footer
+  // scrolls the page, so where it is scrolled to says nothing. Only a plain fragment (#ex-e1,
+  // #rule-H14) joins the form's next, and the server keeps no other; without this file the page
+  // opens at its top, as before.
+  var PLACE = /^#[A-Za-z0-9_-]+$/;
+  var workedOn = "";
+
+  function noteWork(e) {
+    var section = e.target.closest && e.target.closest("section.exercise[id]");
+    if (section) { workedOn = "#" + section.id; }
+  }
+
+  function keepPlace(form) {
+    var next = form.querySelector("input[name=next]");
+    if (!next) { return; }
+    form.addEventListener("submit", function () {
+      var place = workedOn || window.location.hash;
+      next.value = next.value.split("#")[0] + (PLACE.test(place) ? place : "");
+    });
+  }
+
   function enhance(root) {
     root.querySelectorAll(".tricks.stepwise").forEach(stepwise);
     root.querySelectorAll(".tricks[data-players]").forEach(pager);
@@ -208,7 +233,11 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("form.setup").forEach(setupKinds);
+    document.querySelectorAll("form.settings").forEach(keepPlace);
+    document.addEventListener("focusin", noteWork);
+    document.addEventListener("click", noteWork);
     enhance(document);
-    window.addEventListener("hashchange", focusHash);
+    // a link followed to another place on the page: the place is the address's again
+    window.addEventListener("hashchange", function () { workedOn = ""; focusHash(); });
   });
 })();

@@ -280,7 +280,7 @@ def lesson(cid: int, aid: int, error_at: int | None = None, error: str | None = 
 @bp.post("/classes/<int:cid>/lessons/<int:aid>/<int:n>")
 @limited("answer")
 def lesson_answer(cid: int, aid: int, n: int):
-    _cls, a, _lid = _member_lesson(cid, aid)
+    _cls, a, lid = _member_lesson(cid, aid)
     exercises = C.lesson_exercises(a)
     if not 1 <= n <= len(exercises):
         abort(404)
@@ -298,6 +298,8 @@ def lesson_answer(cid: int, aid: int, n: int):
         learner = learner_for_write(db)
         C.record(db, a, learner.id, n, verdict)
     write(work)
-    if wants_fragment():
-        return _lesson_exercise_html(a, _lesson_exercise(cid, a, n, ex, verdict=verdict))
+    if wants_fragment():  # the section, and the lesson's count as this answer left it (tutor.js puts it in place)
+        right, total = C.lesson_progress(len(exercises), C.attempts_of(a.id, lid), lid)
+        return _lesson_exercise_html(a, _lesson_exercise(cid, a, n, ex, verdict=verdict)) + Markup(
+            render_template("_page_meta.html", page_meta={"progress": {"right": right, "total": total}}))
     return redirect(url_for("classes.lesson", cid=cid, aid=aid) + f"#ex-{ex.id}")

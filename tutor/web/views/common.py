@@ -45,14 +45,16 @@ def wants_fragment() -> bool:
 
 
 def safe_next(target: str | None, default: str) -> str:
-    """A same-site path to go back to, or ``default``."""
+    """A same-site path to go back to (with its query, and a plain fragment such as ``#ex-e1``:
+    where the learner was on the page), or ``default``."""
     if target and _SAFE_PATH.fullmatch(target) and not target.startswith("//"):
         return target
     return default
 
 
-#: A same-site path: no scheme, no host, no backslash, no control character or space.
-_SAFE_PATH = re.compile(r"/[A-Za-z0-9/_.~%?=&+:;,@!-]*")
+#: A same-site path: no scheme, no host, no backslash, no control character or space; then at
+#: most a fragment of letters, digits, ``_`` and ``-`` (an element's id on the page).
+_SAFE_PATH = re.compile(r"/[A-Za-z0-9/_.~%?=&+:;,@!-]*(?:#[A-Za-z0-9_-]+)?")
 
 
 def exercise_context(ex: Exercise, ref: str, verdict: X.Verdict | None = None, error: str | None = None,

@@ -261,8 +261,8 @@ def answer(ruleset: str, step_id: str, ex_id: str):
         section, status = _fragment(lp, s, ex, attempt=attempt, verdict=verdict)
         st = step_state(s.id)  # as this answer left it
         if st is not None and st.finished:  # this answer finished the step: its header shows it done, with its stars
-            section += Markup(render_template("_step_meta.html", meta={
-                "position": lp.index(s.id) + 1, "total": len(lp), "done": True, "stars": _stars(st)}))
+            section += Markup(render_template("_page_meta.html", page_meta={"step": {
+                "position": lp.index(s.id) + 1, "total": len(lp), "done": True, "stars": _stars(st)}}))
         return section, status
     return redirect(url_for("lessons.step", ruleset=ruleset, step_id=step_id, a=attempt.id) + f"#ex-{ex_id}")
 
