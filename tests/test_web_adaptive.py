@@ -430,3 +430,18 @@ def test_progress_page_of_a_learner_with_10000_attempts_is_bounded(client, app):
     assert all("LIMIT" in s.upper() for s in statements if s.lstrip().upper().startswith("SELECT MISTAKE."))
     page2 = client.get("/en/progress/?page=1").get_data(as_text=True)
     assert len(lxml_html.fromstring(page2).cssselect(".mistake-list li")) == 20
+
+
+def test_practising_a_rule_without_questions_says_so_once(client):
+    """A rule point no question cites (C1, a rule of the deck) offers no form; a start posted anyway
+    is a 400 whose alert is the page's one statement of it (not repeated in the panel)."""
+    page = client.get("/en/practice/rule/C1")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and 'name="rule" value="C1"' not in html
+    assert html.count("No question practises this rule yet.") == 1
+    r = client.post("/en/practice/adaptive", data={"csrf_token": csrf_of(client.get("/en/practice/").get_data(as_text=True)),
+                                                    "rule": "C1", "band": "harder"})
+    doc = lxml_html.fromstring(r.get_data(as_text=True))
+    assert r.status_code == 400
+    assert [p.text_content() for p in doc.cssselect("[role=alert]")] == ["No question practises this rule yet."]
+    assert r.get_data(as_text=True).count("No question practises this rule yet.") == 1
