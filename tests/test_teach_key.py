@@ -1,7 +1,7 @@
 """The answer key of a question a teacher writes: seats and teams numbered as people number them,
 from 1 ("seat 1" is 1), while everything stored, exported and sent to the engine keeps the
-engine's seats, from 0; a seat that does not exist is a message beside the key; a stored
-question's key shown in the same form reads back as the same question."""
+engine's seats, from 0; a seat that does not exist is a message beside the key; editing a
+question shows its key in the same form, so editing and saving it unchanged changes nothing."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import re
 import pytest
 from lxml import etree
 from lxml import html as lxml_html
-from test_teach import TRICK, add_authored, app, login, new_quiz, post, quiz_doc  # noqa: F401
+from test_teach import TRICK, add_authored, add_generated, app, login, new_quiz, post, quiz_doc  # noqa: F401
 from web_support import dispose, make_app
 
 from tutor.content import kinds
@@ -19,6 +19,7 @@ from tutor.content.kinds import KINDS
 from tutor.web.authoring import (
     FieldErrors,
     authored_question,
+    edit_fields,
     exercise_of,
     generated_question,
     key_of,
@@ -162,7 +163,7 @@ def test_every_kinds_key_reads_back_as_the_same_question(plain_app, kind):
             ex = exercise_of(q)
             expected, _ = kinds.expected_answer(ex)
             key = key_of(q)
-            again = authored_question(kind, json.dumps(q["scenario"]), key, difficulty=difficulty, points=3)
+            again = authored_question(kind, edit_fields(q)["scenario"], key, difficulty=difficulty, points=3)
             assert {k: v for k, v in again.items() if k != "id"} == {k: v for k, v in q.items() if k != "id"}
             raw = kinds.from_key(ex, KINDS[kind].typed(read_key(key)))
             assert kinds.parse_answer(ex, raw) == expected
@@ -172,3 +173,67 @@ def test_every_kinds_key_reads_back_as_the_same_question(plain_app, kind):
                 assert json.loads(key)["trick_winners"] == [w + 1 for w in expected["trick_winners"]]
             seen += 1
         assert seen
+
+
+# ------------------------------------------------------------------------------ editing a question
+
+def test_editing_a_question_shows_its_key_from_1_and_saving_it_unchanged_changes_nothing(app):  # noqa: F811
+    t = login(app.test_client(), "ana")
+    qid = new_quiz(t)
+    assert add_authored(t, qid, TRICK, "4", points="3", prompt_en="Who takes it?", prompt_fa="کی می‌برد؟").status_code == 302
+    assert add_generated(t, qid, seed=42).status_code == 302
+    before = quiz_doc(app, qid)
+    quiz_page = lxml_html.fromstring(t.get(f"/en/teach/quizzes/{qid}").text)
+    link = quiz_page.cssselect("#question-1 a.button")[0]
+    assert link.text_content() == "Edit" and link.get("href") == f"/en/teach/quizzes/{qid}/questions/1/edit"
+    assert link.get("aria-label") == "Edit question 1"
+    url = f"/en/teach/quizzes/{qid}/questions/1/edit"
+    page = t.get(url)
+    assert page.status_code == 200
+    doc = lxml_html.fromstring(page.text)
+    assert doc.get_element_by_id("key").get("value") == "4"  # seat 4, as the teacher typed it
+    assert json.loads(doc.get_element_by_id("scenario").text_content()) == TRICK  # the scenario from 0
+    assert doc.cssselect("#kind option[selected]")[0].get("value") == "trick-winner"
+    assert doc.get_element_by_id("points").get("value") == "3"
+    assert doc.get_element_by_id("prompt_fa").get("value") == "کی می‌برد؟"
+    assert doc.cssselect("h1")[0].text_content() == "Edit question 1"
+    # saved as shown: the same quiz, question for question
+    form = {"kind": "trick-winner", "scenario": doc.get_element_by_id("scenario").text_content(),
+            "key": "4", "difficulty": "1", "points": "3",
+            **{f"prompt_{lang}": doc.get_element_by_id(f"prompt_{lang}").get("value") or "" for lang in ("en", "fa", "bg", "te")}}
+    r = post(t, url, form)
+    assert r.status_code == 302 and r.headers["Location"].endswith(f"/quizzes/{qid}#question-1")
+    assert quiz_doc(app, qid) == before
+    # the generated question too: its key is shown from 1 and saves back unchanged
+    doc2 = lxml_html.fromstring(t.get(f"/en/teach/quizzes/{qid}/questions/2/edit").text)
+    form2 = {"kind": "legal-cards", "scenario": doc2.get_element_by_id("scenario").text_content(),
+             "key": doc2.get_element_by_id("key").get("value"), "difficulty": "1", "points": "2"}
+    assert post(t, f"/en/teach/quizzes/{qid}/questions/2/edit", form2).status_code == 302
+    assert quiz_doc(app, qid) == before
+    # a wrong key is refused beside the field, nothing changes
+    r = post(t, url, form | {"key": "3"})
+    assert r.status_code == 400 and key_error(r.text).startswith("The engine disagrees with this key")
+    r = post(t, url, form | {"key": "0"})
+    assert r.status_code == 400 and "there is no seat 0" in key_error(r.text)
+    assert quiz_doc(app, qid) == before
+    # a change is saved in place, same id
+    other = {**TRICK, "trick": ["AD", "JS", "KD", "2S"]}  # the jack is now the second card: seat 2
+    assert post(t, url, form | {"scenario": json.dumps(other), "key": "2", "points": "5"}).status_code == 302
+    after = quiz_doc(app, qid)["questions"]
+    assert after[0]["id"] == before["questions"][0]["id"] and after[0]["scenario"] == other
+    assert after[0]["expect"] == {"winner": 1, "card": "JS"} and after[0]["points"] == 5
+    assert after[1] == before["questions"][1]
+
+
+def test_editing_is_only_for_the_quizs_teacher_and_its_questions(app):  # noqa: F811
+    a = login(app.test_client(), "ana")
+    qid = new_quiz(a)
+    add_authored(a, qid, TRICK, "4")
+    b = login(app.test_client(), "bob")
+    assert b.get(f"/en/teach/quizzes/{qid}/questions/1/edit").status_code == 404
+    assert a.get(f"/en/teach/quizzes/{qid}/questions/2/edit").status_code == 404
+    assert a.get(f"/en/teach/quizzes/{qid}/questions/0/edit").status_code == 404
+    r = post(b, f"/en/teach/quizzes/{qid}/questions/1/edit",
+             {"kind": "trick-winner", "scenario": json.dumps(TRICK), "key": "4", "difficulty": "1", "points": "9"},
+             page="/en/teach/")
+    assert r.status_code == 404 and quiz_doc(app, qid)["questions"][0]["points"] == 1

@@ -15,9 +15,9 @@ Questions come from two places, both answered by the engine before they are stor
   from 0). The key is read by the kind (``typed``/``from_key``/``precheck``/``parse``) and graded
   by the engine like a learner's answer; a key the engine disagrees with, or naming a seat that
   does not exist, is a :class:`FieldErrors` at the ``key`` field, saying the engine's answer and
-  its reasons. :func:`key_of` is a stored question's key in that same form: read back, it gives
-  the same question. Nothing here knows any kind by name: everything comes from the kinds
-  registry.
+  its reasons. :func:`key_of` is a stored question's key in that same form, so editing a
+  question and saving it unchanged stores the same question. Nothing here knows any kind by
+  name: everything comes from the kinds registry.
 * :func:`generated_question` — a kind, ruleset, difficulty and seed
   (:func:`tutor.content.generators.generate`); the preview (:func:`exercise_of`) is exactly the
   question learners get.
@@ -44,8 +44,9 @@ from tutor.engine import BadFieldError, TutorError
 
 from . import exercises as X
 
-__all__ = ["MAX_POINTS", "MAX_QUESTIONS", "FieldErrors", "answer_text", "authored_question", "exercise_of",
-           "files_of", "generated_question", "imported_questions", "key_of", "move", "new_doc", "read_key"]
+__all__ = ["MAX_POINTS", "MAX_QUESTIONS", "FieldErrors", "answer_text", "authored_question", "edit_fields", "edited",
+           "exercise_of", "files_of", "generated_question", "imported_questions", "key_of", "move", "new_doc",
+           "read_key"]
 
 #: Most questions in one quiz, and most points of one question.
 MAX_QUESTIONS = 50
@@ -177,6 +178,35 @@ def key_of(q: Mapping[str, Any]) -> str:
     ex = exercise_of(q)
     expected, _answer = kinds.expected_answer(ex)
     return kinds.key_text(ex, expected)
+
+
+def edit_fields(q: Mapping[str, Any]) -> dict[str, Any]:
+    """The authoring form's fields of a stored question, to edit it: its kind, scenario (JSON),
+    key (:func:`key_of`; empty if the engine now rejects the scenario), difficulty, points and
+    prompts."""
+    try:
+        key = key_of(q)
+    except (TutorError, kinds.ExerciseError):
+        key = ""
+    prompt = q.get("prompt")
+    if not isinstance(prompt, Mapping):
+        prompt = {}
+    return {"kind": q["kind"], "scenario": json.dumps(q["scenario"], ensure_ascii=False), "key": key,
+            "difficulty": str(q.get("difficulty", 1)), "points": q.get("points") or 1,
+            **{f"prompt_{lang}": prompt.get(lang, "") for lang in LANGUAGES}}
+
+
+def edited(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict:
+    """The question ``new`` (from :func:`authored_question`) in the place of ``old``: ``old``'s id
+    kept, and its ``you`` and ``teaches`` too while the kind and the game stay the same (the
+    form has no field for them)."""
+    out = dict(new)
+    out["id"] = old["id"]
+    if old.get("kind") == new["kind"] and (old.get("scenario") or {}).get("ruleset") == new["scenario"].get("ruleset"):
+        for name in ("you", "teaches"):
+            if name in old:
+                out[name] = old[name]
+    return out
 
 
 def generated_question(ruleset: str, kind_name: str, difficulty: int, seed: int, *, points: int = 1,
