@@ -36,6 +36,7 @@ def test_ids_beyond_the_largest_row_key_are_404_not_500(app):  # noqa: F811
                 (ana, f"/en/teach/classes/{cid}/assignments/{big}/results.csv"),
                 (ana, f"/en/teach/classes/{big}/qr.svg"),
                 (ana, f"/en/teach/quizzes/{qid}/questions/{big}/preview"),
+                (ana, f"/en/teach/quizzes/{qid}/questions/{big}/edit"),
                 (learner, f"/en/classes/{cid}/assignments/{big}/"),
                 (learner, f"/en/classes/{big}/assignments/{aid}/1"),
                 (learner, f"/en/classes/{cid}/assignments/{aid}/{big}"),

@@ -91,7 +91,7 @@ def _build(page: Page, base: str, app, title: str, on_table: bool = False) -> tu
     else:
         page.select_option("#kind", "trick-winner")
         page.fill("#scenario", json.dumps(TRICK))
-    page.fill("#key", "0")  # wrong: the jack of spades (seat 3) wins
+    page.fill("#key", "1")  # wrong: the jack of spades (seat 4) wins
     if on_table:  # flagged live, beside the key, before saving
         page.locator("#key").press("Tab")
         live = page.locator("#key ~ .field-error.expect-error")
@@ -105,10 +105,10 @@ def _build(page: Page, base: str, app, title: str, on_table: bool = False) -> tu
     if on_table:  # the form came back with the scenario: the editor draws it again
         page.wait_for_function("document.querySelector('.table-editor').getAttribute('aria-busy') === null")
         expect(page.locator(".ed-zone[data-field=trick] .ed-placed")).to_have_count(4)
-    page.fill("#key", "3")
+    page.fill("#key", "4")
     if on_table:
         page.locator("#key").press("Tab")
-        expect(page.locator("#key ~ .field-error.expect-error")).to_have_text("")
+        expect(page.locator("#key ~ .field-error.expect-error:not(:empty)")).to_have_count(0)
         expect(page.locator(".ed-answer dd[data-field=winner]")).to_have_text("your left-hand opponent")
     page.get_by_role("button", name="Check and add").click()
     expect(page.locator("#question-1")).to_contain_text("Trick winner")
@@ -132,6 +132,51 @@ def _build(page: Page, base: str, app, title: str, on_table: bool = False) -> tu
     page.get_by_role("button", name="Assign").click()
     expect(page.locator("#h-assign + ul")).to_contain_text(title)
     return qid, cid, code
+
+
+@pytest.mark.parametrize(("lang", "message"), [
+    ("en", "Seats are numbered from 1 to 4, as on the table: there is no seat 5."),
+    ("fa", "جایگاه‌ها مانند روی میز از ۱ تا ۴ شماره می‌خورند: جایگاه ۵ وجود ندارد."),
+])
+def test_the_key_takes_seats_from_1_and_an_edit_shows_it_so(page: Page, live, lang, message):
+    """On the table editor the jack of spades is drawn at seat 4, and the key takes it as 4; a
+    seat 5 is said once beside the key, live and after saving; the edit page shows the key as 4
+    and saving it unchanged keeps the quiz as it was (the engine's seat 3 stored)."""
+    base, app = live
+    name = f"seats-{lang}"
+    _teacher(app, name)
+    _log_in(page, base, name, lang)
+    page.goto(f"{base}/{lang}/teach/")
+    page.fill("#quiz-title", "Seats")
+    page.locator("#quiz-title").press("Enter")
+    page.wait_for_url(re.compile(r"/quizzes/\d+"))
+    qid = int(re.search(r"/quizzes/(\d+)", page.url).group(1))
+    page.select_option("#kind", "trick-winner")
+    page.fill("#scenario", json.dumps(TRICK))
+    page.locator("#scenario").dispatch_event("input")
+    page.fill("#key", "5")
+    page.locator("#key").press("Tab")
+    expect(page.locator("#key ~ .field-error.expect-error")).to_have_text(message)
+    page.locator("form.authoring button[type=submit]").click()
+    expect(page.locator("#key-error")).to_have_text(message)
+    page.wait_for_function("document.querySelector('.table-editor').getAttribute('aria-busy') === null")
+    expect(page.locator("#key")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator(".field:has(#key)").get_by_text(message, exact=True)).to_have_count(1)  # once, beside the key
+    assert _doc(app, qid)["questions"] == []
+    page.fill("#key", "4")
+    page.locator("form.authoring button[type=submit]").click()
+    expect(page.locator("#question-1")).to_be_visible()
+    before = _doc(app, qid)
+    assert before["questions"][0]["expect"] == {"winner": 3, "card": "JS"}
+    page.locator("#question-1 a.button").first.click()
+    expect(page).to_have_url(re.compile(rf"/{lang}/teach/quizzes/{qid}/questions/1/edit$"))
+    expect(page.locator("#key")).to_have_value("4")
+    page.wait_for_function("document.querySelector('.table-editor').getAttribute('aria-busy') === null")
+    expect(page.locator(".ed-zone[data-field=trick] .ed-placed")).to_have_count(4)
+    expect(page.locator("#key ~ .field-error.expect-error")).to_have_count(0)  # the engine agrees with 4
+    page.locator("form.authoring button[type=submit]").click()
+    expect(page).to_have_url(re.compile(rf"/{lang}/teach/quizzes/{qid}#question-1$"))
+    assert _doc(app, qid) == before
 
 
 def _click_answer(page: Page, ex, value) -> None:
@@ -267,6 +312,7 @@ def test_teacher_and_class_pages_pass_axe(page: Page, live, browser, lang):
     lid = int(re.search(r"/lessons/(\d+)", page.url).group(1))
     expect(page.locator(".lesson .exercise")).to_be_visible()
     teacher_pages = [f"/{lang}/teach/", f"/{lang}/teach/lessons/{lid}", f"/{lang}/teach/quizzes/{qid}", f"/{lang}/teach/quizzes/{qid}/questions/1/preview",
+                     f"/{lang}/teach/quizzes/{qid}/questions/1/edit",
                      f"/{lang}/teach/classes/{cid}", f"/{lang}/teach/classes/{cid}/assignments/{aid}"]
     for url in teacher_pages:
         page.goto(base + url)

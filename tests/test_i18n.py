@@ -256,6 +256,18 @@ def test_fmt_number():
     assert _in("bg", i18n.fmt_number, 12345) == "12\xa0345"
 
 
+@pytest.mark.parametrize(("lang", "week", "across"), [
+    ("en", "24\u2009–\u200930 Nov", "28 Nov\u2009–\u20094 Dec"),  # day first, as the app's other dates
+    ("fa", "۲۴ تا ۳۰ نوامبر", "۲۸ نوامبر تا ۴ دسامبر"),
+    ("bg", "24.11. – 30.11.", "28.11. – 4.12."),
+    ("te", "24–30 నవం", "28 నవం – 4 డిసెం"),
+])
+def test_fmt_day_range_is_the_span_in_the_language(lang, week, across):
+    from datetime import date
+    assert _in(lang, i18n.fmt_day_range, date(2025, 11, 24), date(2025, 11, 30)) == week
+    assert _in(lang, i18n.fmt_day_range, date(2025, 11, 28), date(2025, 12, 4)) == across
+
+
 def test_plurals_pick_the_right_form():
     assert [i18n.points_label(n) for n in (1, 2)] == ["1 point", "2 points"]
     assert [_in("bg", i18n.points_label, n) for n in (1, 3)] == ["1 точка", "3 точки"]

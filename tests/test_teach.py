@@ -168,7 +168,7 @@ def test_teacher_cli_adds_a_teacher(app, monkeypatch, capsys):
 def test_teacher_a_gets_404_for_teacher_b(app):
     a = login(app.test_client(), "ana")
     qid = new_quiz(a)
-    assert add_authored(a, qid, TRICK, "3").status_code == 302
+    assert add_authored(a, qid, TRICK, "4").status_code == 302
     cid, _code = new_class(a)
     aid = assign(a, cid, qid)
     b = login(app.test_client(), "bob")
@@ -192,7 +192,7 @@ def test_teacher_a_gets_404_for_teacher_b(app):
 def test_a_learner_cannot_see_another_class(app):
     t = login(app.test_client(), "ana")
     qid = new_quiz(t)
-    add_authored(t, qid, TRICK, "3")
+    add_authored(t, qid, TRICK, "4")
     c1, code1 = new_class(t, "Class Alpha")
     c2, _code2 = new_class(t, "Class Beta")
     a1, a2 = assign(t, c1, qid), assign(t, c2, qid)
@@ -214,7 +214,7 @@ def test_a_learner_cannot_see_another_class(app):
 def test_a_wrong_answer_key_is_flagged_at_the_field(app):
     t = login(app.test_client(), "ana")
     qid = new_quiz(t)
-    r = add_authored(t, qid, TRICK, "0")  # the engine: seat 3 (the jack of spades) wins
+    r = add_authored(t, qid, TRICK, "1")  # the engine: seat 4 (the jack of spades) wins, not seat 1
     assert r.status_code == 400
     m = re.search(r'<p class="field-error" id="key-error" role="alert">([^<]*)</p>', r.text)
     assert m and "The engine disagrees with this key" in m.group(1)
@@ -222,7 +222,7 @@ def test_a_wrong_answer_key_is_flagged_at_the_field(app):
     assert re.search(r'<textarea[^>]* name="scenario"', r.text) and re.search(r'<select[^>]* name="kind"', r.text)
     assert 'aria-invalid="true"' in r.text and json.dumps(TRICK).replace('"', "&#34;") in r.text  # input kept
     assert quiz_doc(app, qid)["questions"] == []
-    assert add_authored(t, qid, TRICK, "3").status_code == 302
+    assert add_authored(t, qid, TRICK, "4").status_code == 302
     q = quiz_doc(app, qid)["questions"][0]
     assert q["kind"] == "trick-winner" and q["expect"] == {"winner": 3, "card": "JS"} and q["points"] == 1
     assert q["scenario"] == TRICK and q["teaches"]
@@ -252,7 +252,7 @@ def test_generated_question_preview_is_the_learners_question_and_reorder_points(
     assert r.status_code == 200 and "What learners will see" in r.text
     assert quiz_doc(app, qid)["questions"] == []
     assert add_generated(t, qid, seed=42).status_code == 302
-    assert add_authored(t, qid, TRICK, "3").status_code == 302
+    assert add_authored(t, qid, TRICK, "4").status_code == 302
     doc = quiz_doc(app, qid)
     gen = doc["questions"][0]
     assert gen["kind"] == "legal-cards" and gen["points"] == 2 and "seed" not in json.dumps(gen)
@@ -274,7 +274,7 @@ def test_generated_question_preview_is_the_learners_question_and_reorder_points(
 def test_prompts_in_four_languages_are_kept_and_shown(app):
     t = login(app.test_client(), "ana")
     qid = new_quiz(t)
-    add_authored(t, qid, TRICK, "3", prompt_en="Who takes it?", prompt_fa="کی می‌برد؟")
+    add_authored(t, qid, TRICK, "4", prompt_en="Who takes it?", prompt_fa="کی می‌برد؟")
     q = quiz_doc(app, qid)["questions"][0]
     assert q["prompt"] == {"en": "Who takes it?", "fa": "کی می‌برد؟"}
     assert "کی می‌برد؟" in t.get(f"/fa/teach/quizzes/{qid}/questions/1/preview").text
@@ -301,7 +301,7 @@ def test_lesson_preview_is_sanitised_and_shows_exercises(app):
 def _class_with_quiz(app):
     t = login(app.test_client(), "ana")
     qid = new_quiz(t)
-    assert add_authored(t, qid, TRICK, "3").status_code == 302
+    assert add_authored(t, qid, TRICK, "4").status_code == 302
     assert add_generated(t, qid, seed=7).status_code == 302
     cid, code = new_class(t)
     aid = assign(t, cid, qid)
@@ -544,8 +544,9 @@ def test_any_scenario_and_key_is_a_question_or_a_message_at_a_field(scenario, ke
             q = authored_question(kind, json.dumps(sc), json.dumps(key))
         except FieldErrors as e:
             assert len(e.errors) == 1 and set(e.errors) <= {"kind", "scenario", "key"}
-        else:
-            assert kinds.grade(exercise_of(q), key).correct
+        else:  # the key counts seats and sides from 1, the learner's raw answer from 0
+            ex = exercise_of(q)
+            assert kinds.grade(ex, kinds.from_key(ex, kinds.KINDS[kind].typed(key))).correct
 
 
 def test_guesses_at_one_teacher_from_many_addresses_share_one_budget(tmp_path, app_database):

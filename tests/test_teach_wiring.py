@@ -49,7 +49,7 @@ def app(tmp_path, app_database):
 def _teacher_quiz(app):
     t = login(app.test_client(), "ana")
     qid = new_quiz(t, "Trumps and tricks")
-    assert add_authored(t, qid, TRICK, "3", points="4").status_code == 302
+    assert add_authored(t, qid, TRICK, "4", points="4").status_code == 302
     assert add_generated(t, qid, seed=7, points=2).status_code == 302
     return t, qid
 
@@ -100,7 +100,7 @@ def test_stateless_endpoints_refuse_class_questions(app):
     r = learner.post("/en/ask", data={"csrf_token": csrf_of(page), "scenario": json.dumps(reordered)})
     assert r.status_code == 403 and "a question of a class quiz" in r.text and "The engine's answer" not in r.text
     # the teacher authoring on the editor is not refused
-    r = t.post("/api/v1/table/check", json={"scenario": TRICK, "kind": "trick-winner", "key": "3"})
+    r = t.post("/api/v1/table/check", json={"scenario": TRICK, "kind": "trick-winner", "key": "4"})
     assert r.status_code == 200 and r.get_json()["ok"] is True
     # the OpenAPI document lists the code
     doc = learner.get("/api/v1/openapi.json").get_json()
@@ -118,8 +118,8 @@ def test_a_typed_key_is_judged_live_at_the_key(app):
     qid = new_quiz(t)
     saved = add_authored(t, qid, TRICK, "2")
     assert saved.status_code == 400 and "The engine disagrees with this key" in saved.text
-    assert t.post("/api/v1/table/check", json={"scenario": TRICK, "key": "3"}).status_code == 400  # key needs kind
-    ok = t.post("/api/v1/table/check", json={"scenario": TRICK, "kind": "trick-winner", "key": "3"}).get_json()
+    assert t.post("/api/v1/table/check", json={"scenario": TRICK, "key": "4"}).status_code == 400  # key needs kind
+    ok = t.post("/api/v1/table/check", json={"scenario": TRICK, "kind": "trick-winner", "key": "4"}).get_json()
     assert ok["ok"] is True and ok["errors"] == {}
 
 

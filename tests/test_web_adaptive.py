@@ -312,8 +312,13 @@ def test_dashboard_numbers_for_a_scripted_history(client, app, clock):
     assert last == ["6", "4", "67%"]
     assert all([td.text_content() for td in tr.cssselect("td")] == ["0", "0", "–"] for tr in table[:-1])
     svg = doc.cssselect(".accuracy-weeks svg")[0]
-    assert svg_texts(svg)[-2:] == ["67%", "26 Feb"]  # the last window: 26 Feb to 4 Mar (today)
+    # each week is labelled as the days it spans, under its column and in its row of the table
+    weeks = [tr.cssselect("th")[0].text_content() for tr in table]
+    assert weeks[0] == "8\u2009–\u200914 Jan" and weeks[-1] == "26 Feb\u2009–\u20094 Mar"  # the last ends today
+    assert svg_texts(svg)[-2:] == ["67%", "26 Feb\u2009–\u20094 Mar"]
+    assert [t.text_content() for t in svg.cssselect("text.label")] == weeks[1::2]  # every other one, the last too
     assert len(svg.cssselect("rect.bar")) == 1
+    assert [t.text_content() for t in svg.cssselect("title")] == ["26 Feb\u2009–\u20094 Mar: 67%"]
     # mastery per skill: the values in the table, the SVG bars and their labels agree with BKT
     skills_rows = query(app, select(SkillMastery))
     hokm = doc.cssselect('.mastery-skills[data-game="hokm"]')[0]
@@ -344,6 +349,13 @@ def test_dashboard_in_persian_is_right_to_left_with_persian_digits(client, app, 
     # time runs from right to left: the last week (with the answers) is the leftmost column
     bars = svg.cssselect("rect.bar")
     assert len(bars) == 1 and float(bars[0].get("x")) < 50
+    # its label, in Persian digits and read right to left, ends at the chart's left edge; the table says the same
+    weeks = [tr.cssselect("th")[0].text_content() for tr in doc.cssselect(".accuracy-weeks table tbody tr")]
+    assert weeks[-1] == "۲۶ فوریه تا ۴ مارس" and weeks[0] == "۸ تا ۱۴ ژانویه"
+    labels = svg.cssselect("text.label")
+    assert [t.text_content() for t in labels] == weeks[1::2]
+    assert all(t.get("direction") == "rtl" for t in labels)
+    assert labels[-1].get("x") == "1.0" and labels[-1].get("text-anchor") == "end"  # rtl: its end is its left side
     skill_svg = doc.cssselect(".mastery-skills svg")[0]
     labels = skill_svg.cssselect("text.label")
     assert labels and all(t.get("direction") == "rtl" and float(t.get("x")) > 390 for t in labels)

@@ -42,7 +42,7 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack
 
-from babel.dates import format_date, format_datetime, format_timedelta
+from babel.dates import format_date, format_datetime, format_interval, format_timedelta
 from babel.lists import format_list
 from babel.numbers import format_decimal, format_percent
 from babel.support import NullTranslations, Translations
@@ -364,6 +364,19 @@ def fmt_day(day: date) -> str:
     """A day and month, short ("3 Nov", "۳ نوامبر"), in the current language and digits."""
     lang = current_lang()
     out = format_date(day, format="d MMM", locale=lang)
+    return out.translate(_PERSIAN_DIGITS) if lang == "fa" else out
+
+
+#: The Babel locale of a language's spans of days where it is not the language's own: the app's
+#: English dates read day first ("3 Nov", :func:`fmt_day`), as British English writes them.
+_INTERVAL_LOCALES = {"en": "en_GB"}
+
+
+def fmt_day_range(first: date, last: date) -> str:
+    """A span of days, short, as Babel's interval formats (CLDR) write it in the current
+    language, in its digits: "24 – 30 Nov", "28 Nov – 4 Dec", "۲۴ تا ۳۰ نوامبر"."""
+    lang = current_lang()
+    out = format_interval(first, last, skeleton="MMMd", locale=_INTERVAL_LOCALES.get(lang, lang))
     return out.translate(_PERSIAN_DIGITS) if lang == "fa" else out
 
 

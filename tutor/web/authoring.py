@@ -10,10 +10,14 @@ export and import functions (:mod:`tutor.content`) read and write this shape as 
 Questions come from two places, both answered by the engine before they are stored:
 
 * :func:`authored_question` — a kind, a scenario (JSON) and the teacher's answer key (in the
-  learner's answer format, the kind's ``answer_help``). The key is read by the kind
-  (``typed``/``precheck``/``parse``) and graded by the engine like a learner's answer; a key the
-  engine disagrees with is a :class:`FieldErrors` at the ``key`` field, saying the engine's answer
-  and its reasons. Nothing here knows any kind by name: everything comes from the kinds registry.
+  learner's answer format, the kind's ``answer_help``, except that seats and sides are numbered
+  from 1 as people number them: "seat 1" is 1, where the scenario and the stored question count
+  from 0). The key is read by the kind (``typed``/``from_key``/``precheck``/``parse``) and graded
+  by the engine like a learner's answer; a key the engine disagrees with, or naming a seat that
+  does not exist, is a :class:`FieldErrors` at the ``key`` field, saying the engine's answer and
+  its reasons. :func:`key_of` is a stored question's key in that same form, so editing a
+  question and saving it unchanged stores the same question. Nothing here knows any kind by
+  name: everything comes from the kinds registry.
 * :func:`generated_question` — a kind, ruleset, difficulty and seed
   (:func:`tutor.content.generators.generate`); the preview (:func:`exercise_of`) is exactly the
   question learners get.
@@ -40,8 +44,9 @@ from tutor.engine import BadFieldError, TutorError
 
 from . import exercises as X
 
-__all__ = ["MAX_POINTS", "MAX_QUESTIONS", "FieldErrors", "answer_text", "authored_question", "exercise_of",
-           "files_of", "generated_question", "imported_questions", "move", "new_doc", "read_key"]
+__all__ = ["MAX_POINTS", "MAX_QUESTIONS", "FieldErrors", "answer_text", "authored_question", "edit_fields", "edited",
+           "exercise_of", "files_of", "generated_question", "imported_questions", "key_of", "move", "new_doc",
+           "read_key"]
 
 #: Most questions in one quiz, and most points of one question.
 MAX_QUESTIONS = 50
@@ -76,7 +81,7 @@ def exercise_of(q: Mapping[str, Any]) -> Exercise:
 
 def read_key(text: str) -> object:
     """The raw answer key typed by the teacher: JSON when it starts with ``{``, ``[`` or ``"``
-    (e.g. ``{"high": 0, ...}``), else the text itself (``3C KC``, ``2``)."""
+    (e.g. ``{"high": 1, ...}``), else the text itself (``3C KC``, ``2``)."""
     text = text.strip()
     if text[:1] in ("{", "[", '"'):
         try:
@@ -146,8 +151,8 @@ def authored_question(kind_name: str, scenario_text: str, key_text: str, *, diff
         raise FieldErrors({"scenario": _("This scenario cannot be checked.")}) from None
     except Exception:  # noqa: BLE001 - an engine failure on odd input is a message at the field, never a 500
         raise FieldErrors({"scenario": _("This scenario cannot be checked.")}) from None
-    raw = kind.typed(read_key(key_text))
     try:
+        raw = kinds.from_key(ex, kind.typed(read_key(key_text)))  # seats from 1 -> the engine's, from 0
         kind.precheck(ex, raw)
         verdict = kinds.grade(ex, raw)
     except AnswerError as e:
@@ -164,6 +169,44 @@ def authored_question(kind_name: str, scenario_text: str, key_text: str, *, diff
         raise FieldErrors({"key": _("The engine disagrees with this key. Its answer: %(answer)s. %(why)s",
                                     answer=answer_text(ex, verdict.expected), why=why).strip()})
     return _finish(ex, answer, points, prompts or {})
+
+
+def key_of(q: Mapping[str, Any]) -> str:
+    """A stored question's answer key as the teacher types it in the key field (seats and sides
+    from 1): the engine's answer now, which is the key the question was saved with. Read back by
+    :func:`authored_question` with the question's kind and scenario, it gives the same question."""
+    ex = exercise_of(q)
+    expected, _answer = kinds.expected_answer(ex)
+    return kinds.key_text(ex, expected)
+
+
+def edit_fields(q: Mapping[str, Any]) -> dict[str, Any]:
+    """The authoring form's fields of a stored question, to edit it: its kind, scenario (JSON),
+    key (:func:`key_of`; empty if the engine now rejects the scenario), difficulty, points and
+    prompts."""
+    try:
+        key = key_of(q)
+    except (TutorError, kinds.ExerciseError):
+        key = ""
+    prompt = q.get("prompt")
+    if not isinstance(prompt, Mapping):
+        prompt = {}
+    return {"kind": q["kind"], "scenario": json.dumps(q["scenario"], ensure_ascii=False), "key": key,
+            "difficulty": str(q.get("difficulty", 1)), "points": q.get("points") or 1,
+            **{f"prompt_{lang}": prompt.get(lang, "") for lang in LANGUAGES}}
+
+
+def edited(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict:
+    """The question ``new`` (from :func:`authored_question`) in the place of ``old``: ``old``'s id
+    kept, and its ``you`` and ``teaches`` too while the kind and the game stay the same (the
+    form has no field for them)."""
+    out = dict(new)
+    out["id"] = old["id"]
+    if old.get("kind") == new["kind"] and (old.get("scenario") or {}).get("ruleset") == new["scenario"].get("ruleset"):
+        for name in ("you", "teaches"):
+            if name in old:
+                out[name] = old[name]
+    return out
 
 
 def generated_question(ruleset: str, kind_name: str, difficulty: int, seed: int, *, points: int = 1,

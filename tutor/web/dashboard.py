@@ -31,7 +31,7 @@ from .skills import MASTERED, WEAK
 
 __all__ = ["PAGE_SIZE", "WEEKS", "Bar", "Column", "Filters", "Forecast", "accuracy_weeks", "bars_svg",
            "columns_svg", "daily", "forecast", "mastery_by_game", "mistakes_page", "next_change", "rule_mastery",
-           "skills", "streak", "totals"]
+           "skills", "streak", "totals", "week_label"]
 
 #: Mistakes shown per page of the list.
 PAGE_SIZE = 20
@@ -291,14 +291,19 @@ def bars_svg(bars: Sequence[Bar], rtl: bool, width: int = 400) -> Markup:
 
 
 def columns_svg(cols: Sequence[tuple[str, float | None, str]], rtl: bool, width: int = 400,
-                height: int = 160, label_every: int = 2) -> Markup:
+                height: int = 176, label_every: int = 2) -> Markup:
     """Columns over time, oldest first (at the left, or the right when ``rtl``): each
-    ``(label, value 0..1 or None for no data, value text)``; the value text above the column, the
-    label under every ``label_every``-th column counting back from the newest (so labels fit on a
-    phone). Decorative: the page puts the same numbers in a table."""
+    ``(label, value 0..1 or None for no data, value text)``; the value text above the column, and
+    the label under every ``label_every``-th column counting back from the newest, marked by a
+    tick on the axis. So that labels as long as a week's ("28 Nov – 4 Dec") fit on a phone, they
+    take two rows in turn (the newest's on the upper one), and a label under an outermost column
+    ends at the chart's edge; they read right to left when ``rtl``. Each column is titled with its
+    label and value (shown on hover). Decorative: the page puts the same labels and numbers in a
+    table."""
     n = max(len(cols), 1)
     slot = width / n
-    base = height - 22
+    line = 16  # one row of labels
+    base = height - 6 - 2 * line
     top = 18
     parts = [f'<svg class="chart columns" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
              f'width="{width}" height="{height}" direction="ltr" aria-hidden="true" focusable="false">',
@@ -308,12 +313,21 @@ def columns_svg(cols: Sequence[tuple[str, float | None, str]], rtl: bool, width:
         cx = slot * j + slot / 2
         if value is not None:
             h = max(0.0, min(1.0, value)) * (base - top)
-            parts.append(f'<rect class="bar" x="{cx - slot * 0.3:.1f}" y="{base - h:.1f}" width="{slot * 0.6:.1f}" '
-                         f'height="{h:.1f}" rx="2"/>')
+            parts.append(f'<g><title>{escape(label)}: {escape(text)}</title>'
+                         f'<rect class="bar" x="{cx - slot * 0.3:.1f}" y="{base - h:.1f}" width="{slot * 0.6:.1f}" '
+                         f'height="{h:.1f}" rx="2"/></g>')
             parts.append(f'<text class="value" x="{cx:.1f}" y="{base - h - 4:.1f}" text-anchor="middle">'
                          f'{escape(text)}</text>')
-        if (n - 1 - i) % label_every == 0:  # the newest column always has its label
-            parts.append(f'<text class="label" x="{cx:.1f}" y="{height - 6}" text-anchor="middle">{escape(label)}</text>')
+        back, rest = divmod(n - 1 - i, label_every)
+        if rest:
+            continue  # the newest column always has its label
+        y = height - 6 - (line if back % 2 == 0 else 0)
+        parts.append(f'<line class="axis" x1="{cx:.1f}" y1="{base}" x2="{cx:.1f}" y2="{base + 4}"/>')
+        if n > 1 and j in (0, n - 1):  # at the chart's edge, the label ends there
+            parts.append(_text(1 if j == 0 else width - 1, y, label, "left" if j == 0 else "right", rtl, "label"))
+        else:
+            extra = ' direction="rtl"' if rtl else ""
+            parts.append(f'<text class="label" x="{cx:.1f}" y="{y}" text-anchor="middle"{extra}>{escape(label)}</text>')
     parts.append("</svg>")
     return Markup("".join(parts))
 
@@ -326,3 +340,9 @@ def percent(p: float) -> str:
 def short_day(d: date) -> str:
     """A day as "3 Nov" in the current language and digits."""
     return i18n.fmt_day(d)
+
+
+def week_label(c: Column) -> str:
+    """A week of the accuracy chart as the days it spans ("24 – 30 Nov") in the current language
+    and digits: the label of its column and of its row in the table beside the chart."""
+    return i18n.fmt_day_range(c.first, c.last)

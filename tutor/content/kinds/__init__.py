@@ -10,7 +10,9 @@ Generic operations over any kind:
 * :func:`parse_answer` — the learner's raw answer (JSON value, or what a form sent) normalised;
 * :func:`expected_answer` — the engine's answer and the value it makes right, computed now;
 * :func:`grade` — a :class:`Verdict`;
-* :func:`public_view` — what a page may show before the learner answers.
+* :func:`public_view` — what a page may show before the learner answers;
+* :func:`from_key` / :func:`key_text` — a teacher's typed answer key (seats and sides numbered
+  from 1, as people number them) to the learner's raw answer (from 0), and back.
 
 "None"/"nobody"/"" (and JSON ``null``) mean nobody. A malformed answer raises
 :class:`~tutor.engine.errors.BadFieldError` (code ``bad-field``); a broken exercise (unknown
@@ -49,8 +51,8 @@ from .base import (
 
 __all__ = [
     "CATEGORIES", "KINDS", "SCENARIO_INPUTS", "AnswerError", "Ctx", "EditorField", "ExerciseError",
-    "ExerciseKind", "FeedbackLine", "LmsChoice", "LmsKey", "Names", "Reject", "Verdict", "expected_answer", "get_kind", "grade",
-    "kinds_for", "learner_seat", "n_sides", "parse_answer", "players_of", "public_view", "register",
+    "ExerciseKind", "FeedbackLine", "LmsChoice", "LmsKey", "Names", "Reject", "Verdict", "expected_answer", "from_key",
+    "get_kind", "grade", "key_text", "kinds_for", "learner_seat", "n_sides", "parse_answer", "players_of", "public_view", "register",
 ]
 
 #: Every exercise kind, by name, in the order they were registered (the order the app lists them).
@@ -119,6 +121,22 @@ def parse_answer(exercise: Exercise, raw: object) -> object:
         raise BadFieldError(e.message) from None
     except (TypeError, ValueError, AttributeError) as e:  # defensive: never a 500 for odd input
         raise BadFieldError(f"the answer cannot be read ({type(e).__name__}).") from None
+
+
+def from_key(exercise: Exercise, raw: object) -> object:
+    """A teacher's answer key for the exercise (as typed, read by the kind's ``typed``) as the
+    raw answer :func:`parse_answer` takes: seats and sides counted from 1 become the engine's,
+    counted from 0. Raises :class:`AnswerError` for a seat or side that does not exist,
+    :class:`ExerciseError` for a broken exercise."""
+    kind, ctx = _context(exercise)
+    return kind.from_key(raw, ctx)
+
+
+def key_text(exercise: Exercise, value: object) -> str:
+    """A normalised answer of the exercise (e.g. the engine's, from :func:`expected_answer`) as a
+    teacher types it as a key, seats and sides counted from 1: :func:`from_key` reads it back."""
+    kind, ctx = _context(exercise)
+    return kind.key_text(value, ctx)
 
 
 def expected_answer(exercise: Exercise, solve: Callable[[dict], dict] | None = None) -> tuple[object, dict]:

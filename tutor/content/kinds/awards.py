@@ -12,10 +12,11 @@ from typing import Any
 
 from ... import i18n
 from ...engine.errors import BadFieldError, show
-from .base import CATEGORIES, N_, AnswerError, Ctx, FeedbackLine, Names, as_mapping, as_side
+from .base import (CATEGORIES, N_, AnswerError, Ctx, FeedbackLine, Names, as_mapping, as_side, side_from_key,
+                   side_key)
 
-__all__ = ["AWARDS_SCHEMA", "awards_distractor", "awards_form", "awards_of", "category_details", "feedback",
-           "parse_awards", "read_awards"]
+__all__ = ["AWARDS_SCHEMA", "awards_distractor", "awards_form", "awards_from_key", "awards_key", "awards_of",
+           "category_details", "feedback", "parse_awards", "read_awards"]
 
 #: JSON Schema of an awards value.
 AWARDS_SCHEMA: dict = {
@@ -38,6 +39,21 @@ def parse_awards(raw: object, ctx: Ctx) -> dict[str, int | None]:
     if missing:
         raise BadFieldError(f"say who scores {missing[0]} (a side, or none).")
     return {k: as_side(m[k], f"the side that scores {k}", ctx) for k in CATEGORIES}
+
+
+def awards_from_key(raw: object, ctx: Ctx) -> object:
+    """A teacher's awards key (sides numbered from 1, see
+    :func:`~tutor.content.kinds.base.side_from_key`) as the awards value :func:`parse_awards`
+    reads (sides from 0); anything but an object is left for it to name."""
+    if not isinstance(raw, Mapping):
+        return raw
+    return {k: side_from_key(v, ctx) if k in (*CATEGORIES, "hang-jack") else v for k, v in raw.items()}
+
+
+def awards_key(value: Mapping) -> dict:
+    """An awards value as a teacher's key numbers its sides (from 1): the inverse of
+    :func:`awards_from_key`."""
+    return {c: side_key(s) for c, s in value.items()}
 
 
 def awards_of(answer: Mapping) -> dict[str, int | None]:

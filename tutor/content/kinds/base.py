@@ -19,6 +19,7 @@ with the code the web gives it) from :meth:`ExerciseKind.read_form` /
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Mapping
@@ -44,6 +45,7 @@ __all__ = [
     "LmsKey",
     "Names",
     "Reject",
+    "SeatKey",
     "Verdict",
     "as_int",
     "as_list",
@@ -55,6 +57,9 @@ __all__ = [
     "players_of",
     "rulesets_with_categories",
     "seat_choices",
+    "seat_from_key",
+    "side_from_key",
+    "side_key",
 ]
 
 
@@ -245,6 +250,53 @@ def as_mapping(raw: object, what: str) -> Mapping:
     return raw
 
 
+def _key_number(raw: object) -> int | None:
+    """A whole number of a teacher's key (an int, or a string of digits in any of the app's
+    scripts); None for anything else."""
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return raw
+    if isinstance(raw, str):
+        text = digits(raw)
+        if re.fullmatch(r"-?[0-9]{1,6}", text):
+            return int(text)
+    return None
+
+
+def seat_from_key(raw: object, ctx: Ctx) -> object:
+    """A seat of a teacher's answer key, numbered from 1 as people number seats ("seat 1" ..),
+    as the engine's seat (from 0). A value that is no whole number is left as it is, for
+    :meth:`ExerciseKind.parse` to name; a number that is no seat is an :class:`AnswerError`."""
+    n = _key_number(raw)
+    if n is None:
+        return raw
+    if not 1 <= n <= ctx.players:
+        raise AnswerError("bad-answer", N_("Seats are numbered from 1 to %(last)s, as on the table: there is no seat %(n)s."),
+                          last=i18n.fmt_number(ctx.players), n=i18n.fmt_number(n, group=False))
+    return n - 1
+
+
+def side_from_key(raw: object, ctx: Ctx) -> object:
+    """A side of a teacher's answer key, numbered from 1 ("team 1", "team 2" with four players;
+    otherwise a side is a seat, see :func:`seat_from_key`), as the engine's side (from 0);
+    "nobody" stays as it is."""
+    if is_none(raw):
+        return raw
+    if ctx.sides == ctx.players:
+        return seat_from_key(raw, ctx)
+    n = _key_number(raw)
+    if n is None:
+        return raw
+    if not 1 <= n <= ctx.sides:
+        raise AnswerError("bad-answer", N_("Teams are numbered 1 and 2, as on the table: there is no team %(n)s."),
+                          n=i18n.fmt_number(n, group=False))
+    return n - 1
+
+
+def side_key(side: int | None) -> int | None:
+    """The engine's side (or seat) as a teacher's key numbers it, from 1; None (nobody) stays."""
+    return None if side is None else side + 1
+
+
 def players_of(scenario: Mapping) -> int:
     """Player count of a scenario: its ``players`` or its ruleset's default (4 if unknown)."""
     p = scenario.get("players")
@@ -342,6 +394,27 @@ class ExerciseKind:
         """A well-formed but wrong answer, near the right one (``right``: the normalised right
         answer): for multiple-choice exports and tests."""
         raise NotImplementedError
+
+    # ---------------------------------------------------------------- the teacher's answer key
+
+    def from_key(self, raw: object, ctx: Ctx) -> object:
+        """A teacher's answer key (typed in the quiz editor, read by :meth:`typed`) as the raw
+        answer :meth:`parse` takes. The key numbers seats and sides as people do, from 1 ("seat
+        1", "team 1"), where answers, scenarios and the engine count from 0; a seat or side that
+        does not exist is an :class:`AnswerError`. Unchanged by default: the answer names no
+        seat or side."""
+        return raw
+
+    def key_text(self, value: Any, ctx: Ctx) -> str:
+        """A normalised answer as the teacher types it in the key field, the inverse of
+        :meth:`from_key` (read back, it is ``value`` again). By default a number as it is, a
+        list of cards or numbers separated by spaces, anything else as JSON."""
+        if isinstance(value, int | str) and not isinstance(value, bool):
+            return str(value)
+        if isinstance(value, list) and value and all(isinstance(v, int | str) and not isinstance(v, bool)
+                                                     for v in value):
+            return " ".join(str(v) for v in value)
+        return json.dumps(value, ensure_ascii=False)
 
     # ---------------------------------------------------------------- views
 
@@ -461,6 +534,17 @@ class Names:
         ``.rules``), seats named from the learner's seat."""
         return i18n.render_reasons([r for r in why if isinstance(r, Mapping)], you=self.you, players=self.players,
                                    ruleset=self.ruleset)
+
+
+class SeatKey(ExerciseKind):
+    """The base of the kinds whose answer is one seat: the teacher's key names it as people
+    number seats, from 1."""
+
+    def from_key(self, raw: object, ctx: Ctx) -> object:
+        return seat_from_key(raw, ctx)
+
+    def key_text(self, value: Any, ctx: Ctx) -> str:
+        return str(value + 1)
 
 
 def seat_choices(ex: Exercise, right: int, names: Names, label: Any = None) -> LmsKey:

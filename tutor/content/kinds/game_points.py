@@ -9,7 +9,9 @@ per side (``points-0`` ...) and a radio ``game`` (a side or ``none``).
 
 from __future__ import annotations
 
+import json
 import random
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ...engine.errors import BadFieldError, show
@@ -34,6 +36,8 @@ from .base import (
     digits,
     n_sides,
     rulesets_with_categories,
+    side_from_key,
+    side_key,
 )
 
 #: The most Game points one side can hold: the whole pack counts 80 (C26).
@@ -81,6 +85,15 @@ class GamePoints(ExerciseKind):
 
     def expected(self, answer: dict, ctx: Ctx) -> dict:
         return {"points": list(answer["game_points"]), "game": awards_of(answer)["game"]}
+
+    def from_key(self, raw: object, ctx: Ctx) -> object:
+        """The side that scores Game counted from 1 (the points stay in side order)."""
+        if isinstance(raw, Mapping) and "game" in raw:
+            return {**raw, "game": side_from_key(raw["game"], ctx)}
+        return raw
+
+    def key_text(self, value: Any, ctx: Ctx) -> str:
+        return json.dumps({"points": value["points"], "game": side_key(value["game"])})
 
     def details(self, given: Any, expected: Any, answer: dict, ctx: Ctx) -> dict:
         sides = [{"side": i, "given": g, "expected": e, "correct": g == e}

@@ -29,6 +29,7 @@ from .base import (
     LmsChoice,
     as_side,
     players_of,
+    side_from_key,
 )
 
 #: Asks whose answer names the winner of a Hokm match (``match_winner``), not of a game.
@@ -52,6 +53,12 @@ class GameWinner(ExerciseKind):
 
     def parse(self, raw: object, ctx: Ctx) -> int | None:
         return as_side(raw, "the winning side", ctx)
+
+    def from_key(self, raw: object, ctx: Ctx) -> object:
+        return side_from_key(raw, ctx)
+
+    def key_text(self, value: Any, ctx: Ctx) -> str:
+        return "none" if value is None else str(value + 1)
 
     def expected(self, answer: dict, ctx: Ctx) -> int | None:
         return answer["match_winner"] if ctx.exercise.ask in _MATCH_ASKS else answer["winner"]

@@ -7,6 +7,7 @@ Learner's value: ``{"high", "low", "jack", "game"}``, each a side ``int`` or ``N
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any, ClassVar
 
@@ -18,6 +19,8 @@ from .awards import (
     AWARDS_SCHEMA,
     awards_distractor,
     awards_form,
+    awards_from_key,
+    awards_key,
     awards_of,
     category_details,
     feedback,
@@ -61,6 +64,12 @@ class HandScore(ExerciseKind):
 
     def expected(self, answer: dict, ctx: Ctx) -> dict:
         return awards_of(answer)
+
+    def from_key(self, raw: object, ctx: Ctx) -> object:
+        return awards_from_key(raw, ctx)
+
+    def key_text(self, value: Any, ctx: Ctx) -> str:
+        return json.dumps(awards_key(value))
 
     def details(self, given: Any, expected: Any, answer: dict, ctx: Ctx) -> dict:
         return {"categories": category_details(given, expected, answer),

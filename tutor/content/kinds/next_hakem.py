@@ -17,9 +17,9 @@ from .base import (
     AnswerError,
     Ctx,
     EditorField,
-    ExerciseKind,
     FeedbackLine,
     Names,
+    SeatKey,
     Verdict,
     seat_choices,
     LmsKey,
@@ -31,7 +31,7 @@ from .round_score import round_scenario
 
 
 @register
-class NextHakem(ExerciseKind):
+class NextHakem(SeatKey):
     name = "next-hakem"
     order = 40
     asks = ("round-score",)

@@ -21,9 +21,9 @@ from .base import (
     AnswerError,
     Ctx,
     EditorField,
-    ExerciseKind,
     FeedbackLine,
     Names,
+    SeatKey,
     Verdict,
     seat_choices,
     LmsKey,
@@ -37,7 +37,7 @@ _FIRST = "first-lead"
 
 
 @register
-class NextLeader(ExerciseKind):
+class NextLeader(SeatKey):
     name = "next-leader"
     order = 25
     asks = (_FIRST, "trick-winner")

@@ -21,10 +21,10 @@ from .base import (
     AnswerError,
     Ctx,
     EditorField,
-    ExerciseKind,
     FeedbackLine,
     Names,
     Reject,
+    SeatKey,
     Verdict,
     seat_choices,
     LmsKey,
@@ -35,7 +35,7 @@ from .base import (
 
 
 @register
-class TrickWinner(ExerciseKind):
+class TrickWinner(SeatKey):
     name = "trick-winner"
     order = 20
     asks = ("trick-winner",)

@@ -27,6 +27,8 @@ from .awards import (
     AWARDS_SCHEMA,
     awards_distractor,
     awards_form,
+    awards_from_key,
+    awards_key,
     awards_of,
     category_details,
     feedback,
@@ -49,6 +51,7 @@ from .base import (
     digits,
     is_none,
     players_of,
+    seat_from_key,
 )
 
 #: The ask whose result is the round's points (Hokm); the other ask's result is the awards.
@@ -154,6 +157,26 @@ class WalkThrough(ExerciseKind):
         else:
             final = parse_awards(m[final_key], ctx)
         return {"trick_winners": seats, final_key: final}
+
+    def from_key(self, raw: object, ctx: Ctx) -> object:
+        """The trick winners counted from 1, and the sides of the awards (the points stay)."""
+        final_key = _final_key(ctx.exercise.ask)
+        if isinstance(raw, list | tuple) and raw:
+            raw = {"trick_winners": list(raw[:-1]), final_key: raw[-1]}
+        if not isinstance(raw, Mapping):
+            return raw
+        out = dict(raw)
+        winners = out.get("trick_winners")
+        if isinstance(winners, str | list | tuple):
+            out["trick_winners"] = [seat_from_key(w, ctx) for w in as_list(winners, "the trick winners")]
+        if final_key == "awards" and "awards" in out:
+            out["awards"] = awards_from_key(out["awards"], ctx)
+        return out
+
+    def key_text(self, value: Any, ctx: Ctx) -> str:
+        final_key = _final_key(ctx.exercise.ask)
+        final = awards_key(value[final_key]) if final_key == "awards" else value[final_key]
+        return json.dumps({"trick_winners": [w + 1 for w in value["trick_winners"]], final_key: final})
 
     def expected(self, answer: dict, ctx: Ctx) -> dict:
         if _final_key(ctx.exercise.ask) == "points":

@@ -619,6 +619,8 @@
     }
     if (path.indexOf("expect") === 0 && this.expectInput) {
       this.expectInput.setAttribute("aria-invalid", "true");
+      var saved = document.getElementById(this.expectInput.id + "-error");  // the page's message from the last save
+      if (saved && saved.textContent.trim() === message.trim()) { return; }  // already said beside the field
       target = this.expectInput.parentNode.querySelector(".field-error.expect-error");
       if (!target) {
         target = el("p", { cls: "field-error expect-error", id: this.id + "-expect-err" });

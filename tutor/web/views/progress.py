@@ -153,8 +153,9 @@ def _render(error: str | None, at: datetime, keep: bool = False) -> tuple[str, d
             bars = [dashboard.Bar(f"{m.rule} · {_kind_name(m.kind)}", m.p_known, dashboard.percent(m.p_known),
                                   _level(m.p_known)) for m in rows]
             per_game.append({"id": r, "name": ruleset_name(r), "rows": items, "svg": dashboard.bars_svg(bars, rtl)})
-        cols = [(dashboard.short_day(c.first), c.accuracy,
-                 dashboard.percent(c.accuracy) if c.accuracy is not None else "") for c in weeks]
+        week_labels = [dashboard.week_label(c) for c in weeks]  # the column's label and its row's in the table
+        cols = [(label, c.accuracy, dashboard.percent(c.accuracy) if c.accuracy is not None else "")
+                for label, c in zip(week_labels, weeks, strict=True)]
         ctx["dash"] = {
             "accuracy": dashboard.percent(right / answered) if answered else None,
             "streak": dashboard.streak(db, learner, at, per_day),
@@ -165,9 +166,8 @@ def _render(error: str | None, at: datetime, keep: bool = False) -> tuple[str, d
             "skills": per_game,
             "strong": [_rule_item(x) for x in strong],
             "weak": [_rule_item(x) for x in weak],
-            "weeks": [{"from": dashboard.short_day(c.first), "to": dashboard.short_day(c.last),
-                       "answered": c.answered, "right": c.right,
-                       "pct": dashboard.percent(c.accuracy) if c.accuracy is not None else None} for c in weeks],
+            "weeks": [{"label": label, "answered": c.answered, "right": c.right, "pct": text or None}
+                      for (label, _value, text), c in zip(cols, weeks, strict=True)],
             "weeks_svg": dashboard.columns_svg(cols, rtl),
             "rules": sorted({m.rule for m in skill_rows}),
         }

@@ -40,6 +40,8 @@ from ..authoring import (
     MAX_QUESTIONS,
     FieldErrors,
     authored_question,
+    edit_fields,
+    edited,
     exercise_of,
     files_of,
     generated_question,
@@ -260,20 +262,28 @@ def _add(row: TeacherQuiz, q: dict):
     return redirect(url_for("teach.quiz", qid=row.id) + f"#question-{len(questions) + 1}")
 
 
+def _posted_question(form: AuthoredForm) -> dict | None:
+    """The question of a posted authoring form, checked by the engine; None with the messages put
+    beside the form's fields."""
+    if not form.validate():
+        return None
+    try:
+        return authored_question(form.kind.data or "", form.scenario.data or "", form.key.data or "",
+                                 difficulty=int(form.difficulty.data or 1), points=form.points.data or 1,
+                                 prompts=form.prompts())
+    except FieldErrors as e:
+        for name, message in e.errors.items():
+            getattr(form, name).errors = [message]
+        return None
+
+
 @bp.post("/quizzes/<int:qid>/authored")
 @login_required
 def add_authored(qid: int):
     row = _mine(TeacherQuiz, qid)
     form = AuthoredForm()
-    if not form.validate():
-        return quiz(qid, authored=form, status=400)
-    try:
-        q = authored_question(form.kind.data or "", form.scenario.data or "", form.key.data or "",
-                              difficulty=int(form.difficulty.data or 1), points=form.points.data or 1,
-                              prompts=form.prompts())
-    except FieldErrors as e:
-        for name, message in e.errors.items():
-            getattr(form, name).errors = [message]
+    q = _posted_question(form)
+    if q is None:
         return quiz(qid, authored=form, status=400)
     return _add(row, q)
 
@@ -323,6 +333,29 @@ def question_action(qid: int, n: int):
         abort(400)
     _save_questions(row, questions)
     return redirect(url_for("teach.quiz", qid=qid) + (f"#question-{anchor}" if questions else ""))
+
+
+@bp.route("/quizzes/<int:qid>/questions/<int:n>/edit", methods=["GET", "POST"])
+@login_required
+def question_edit(qid: int, n: int):
+    """Question ``n`` on the authoring form (its key as the teacher types it, seats from 1); a
+    save checks it by the engine as when it was added and puts it in the same place, same id."""
+    row = _mine(TeacherQuiz, qid)
+    questions = _questions(row)
+    if not 1 <= n <= len(questions):
+        abort(404)
+    old = questions[n - 1]
+    if request.method == "GET":
+        form, status = AuthoredForm(data=edit_fields(old)), 200
+    else:
+        form, status = AuthoredForm(), 400
+        q = _posted_question(form)
+        if q is not None:
+            questions[n - 1] = edited(old, q)
+            _save_questions(row, questions)
+            return redirect(url_for("teach.quiz", qid=qid) + f"#question-{n}")
+    return render_template("teach/question_edit.html", quiz=row, n=n, total=len(questions), form=form,
+                           kind_guide=_kind_guide()), status
 
 
 @bp.get("/quizzes/<int:qid>/questions/<int:n>/preview")
