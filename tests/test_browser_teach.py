@@ -63,7 +63,7 @@ def _deal_on_table(page: Page) -> None:
     from test_table_editor_browser import place, take_back, target
 
     page.select_option("#kind", "trick-winner")
-    page.wait_for_function("document.querySelector('.table-editor').getAttribute('aria-busy') === null")
+    expect(page.locator(".table-editor:not([aria-busy])")).to_have_count(1)  # drawn (no eval: the CSP has no unsafe-eval)
     page.locator(".ed-controls select[data-key=ruleset]").select_option("hokm")
     expect(page.locator(".ed-controls select[data-key=ask]")).to_have_value("trick-winner")
     spades = page.locator(".ed-fields [data-field=trump] input[type=radio][value='S']")
@@ -74,7 +74,7 @@ def _deal_on_table(page: Page) -> None:
         take_back(page, placed.get_attribute("data-key").removeprefix("placed-"))
     target(page, "trick")
     place(page, *TRICK["trick"])
-    page.wait_for_function("document.querySelector('.table-editor').getAttribute('aria-busy') === null")
+    expect(page.locator(".table-editor:not([aria-busy])")).to_have_count(1)  # drawn (no eval: the CSP has no unsafe-eval)
     expect(page.locator(".ed-answer dd[data-field=winner]")).to_have_text("your left-hand opponent")
     scenario = json.loads(page.locator("textarea[name=scenario]").input_value())
     assert scenario in (TRICK, {**TRICK, "leader": 0}), scenario
@@ -103,7 +103,7 @@ def _build(page: Page, base: str, app, title: str, on_table: bool = False) -> tu
     expect(page.locator("#key")).to_have_attribute("aria-invalid", "true")
     assert _doc(app, qid)["questions"] == []
     if on_table:  # the form came back with the scenario: the editor draws it again
-        page.wait_for_function("document.querySelector('.table-editor').getAttribute('aria-busy') === null")
+        expect(page.locator(".table-editor:not([aria-busy])")).to_have_count(1)  # drawn (no eval: the CSP has no unsafe-eval)
         expect(page.locator(".ed-zone[data-field=trick] .ed-placed")).to_have_count(4)
     page.fill("#key", "4")
     if on_table:
@@ -159,7 +159,7 @@ def test_the_key_takes_seats_from_1_and_an_edit_shows_it_so(page: Page, live, la
     expect(page.locator("#key ~ .field-error.expect-error")).to_have_text(message)
     page.locator("form.authoring button[type=submit]").click()
     expect(page.locator("#key-error")).to_have_text(message)
-    page.wait_for_function("document.querySelector('.table-editor').getAttribute('aria-busy') === null")
+    expect(page.locator(".table-editor:not([aria-busy])")).to_have_count(1)  # drawn (no eval: the CSP has no unsafe-eval)
     expect(page.locator("#key")).to_have_attribute("aria-invalid", "true")
     expect(page.locator(".field:has(#key)").get_by_text(message, exact=True)).to_have_count(1)  # once, beside the key
     assert _doc(app, qid)["questions"] == []
@@ -171,7 +171,7 @@ def test_the_key_takes_seats_from_1_and_an_edit_shows_it_so(page: Page, live, la
     page.locator("#question-1 a.button").first.click()
     expect(page).to_have_url(re.compile(rf"/{lang}/teach/quizzes/{qid}/questions/1/edit$"))
     expect(page.locator("#key")).to_have_value("4")
-    page.wait_for_function("document.querySelector('.table-editor').getAttribute('aria-busy') === null")
+    expect(page.locator(".table-editor:not([aria-busy])")).to_have_count(1)  # drawn (no eval: the CSP has no unsafe-eval)
     expect(page.locator(".ed-zone[data-field=trick] .ed-placed")).to_have_count(4)
     expect(page.locator("#key ~ .field-error.expect-error")).to_have_count(0)  # the engine agrees with 4
     page.locator("form.authoring button[type=submit]").click()

@@ -111,7 +111,7 @@ def test_hokm_trick_and_all_fours_situation_by_keyboard(page: Page, live, lang):
     place(page, "AC", "5C", "AS", "7H")
     hokm = {"ruleset": "hokm", "ask": "legal-plays", "trump": "H", "hand": ["AC", "5C", "AS", "7H"], "trick": ["KC", "3C"]}
     expect(page.locator(".ed-answer .why li")).to_have_count(1)
-    page.wait_for_function("document.querySelector('.table-editor').getAttribute('aria-busy') === null")
+    expect(page.locator(".table-editor:not([aria-busy])")).to_have_count(1)  # drawn (no eval: the CSP has no unsafe-eval)
     assert scenario_of(page) == hokm
     check_hand(page, hokm, lang, 4)
     answer = solve(dict(hokm))
@@ -133,7 +133,7 @@ def test_hokm_trick_and_all_fours_situation_by_keyboard(page: Page, live, lang):
     allfours = {"ruleset": "all-fours", "ask": "legal-plays", "trump": "H", "hand": ["AC", "5C", "AS", "7H"],
                 "trick": ["KC"]}
     expect(page.locator(".ed-zone[data-field=trick] .field-error")).to_have_text("")
-    page.wait_for_function("document.querySelectorAll('.ed-zone[data-field=hand] .ed-mark').length === 4")
+    expect(page.locator(".ed-zone[data-field=hand] .ed-mark")).to_have_count(4)
     assert scenario_of(page) == allfours
     check_hand(page, allfours, lang, 2)
     assert solve(dict(allfours))["legal"] == ["AC", "5C", "7H"]  # follow suit or trump (C20)
