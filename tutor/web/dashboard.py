@@ -337,11 +337,6 @@ def percent(p: float) -> str:
     return i18n.fmt_percent(p)
 
 
-def short_day(d: date) -> str:
-    """A day as "3 Nov" in the current language and digits."""
-    return i18n.fmt_day(d)
-
-
 def week_label(c: Column) -> str:
     """A week of the accuracy chart as the days it spans ("24 – 30 Nov") in the current language
     and digits: the label of its column and of its row in the table beside the chart."""

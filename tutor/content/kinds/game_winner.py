@@ -30,6 +30,7 @@ from .base import (
     as_side,
     players_of,
     side_from_key,
+    side_key,
 )
 
 #: Asks whose answer names the winner of a Hokm match (``match_winner``), not of a game.
@@ -58,7 +59,7 @@ class GameWinner(ExerciseKind):
         return side_from_key(raw, ctx)
 
     def key_text(self, value: Any, ctx: Ctx) -> str:
-        return "none" if value is None else str(value + 1)
+        return "none" if value is None else str(side_key(value))
 
     def expected(self, answer: dict, ctx: Ctx) -> int | None:
         return answer["match_winner"] if ctx.exercise.ask in _MATCH_ASKS else answer["winner"]
