@@ -128,12 +128,12 @@ def test_pdfs_have_a_budget_for_all_clients_together(tmp_path, app_database):
     """A worksheet PDF costs about 2 s of CPU (5 to 10 s on a busy machine): with only a per-address
     limit, a few addresses could keep every worker busy. ``pdf-all`` caps them all together, and the
     per-address limit still holds."""
-    from web_support import dispose, make_app
+    from web_support import counted, dispose, make_app
 
     from tutor.web import limits
 
     app = make_app(tmp_path, DATABASE_URL=app_database,
-                   RATE_LIMITS={**{a: "100000/minute" for a in limits.ACTIONS}, "pdf": "2/minute", "pdf-all": "3/minute"})
+                   RATE_LIMITS={**{a: "100000/minute" for a in limits.ACTIONS}, "pdf": counted("2/day"), "pdf-all": counted("3/day")})
     client = app.test_client()
     url = "/en/worksheet/hokm/pdf?count=5&seed=1"
 
@@ -144,7 +144,7 @@ def test_pdfs_have_a_budget_for_all_clients_together(tmp_path, app_database):
     assert get("192.0.2.1").status_code == 200
     r = get("192.0.2.1")  # this address's own limit
     assert r.status_code == 429 and int(r.headers["Retry-After"]) > 0
-    assert get("192.0.2.2").status_code == 200  # another address: the third PDF of the minute
+    assert get("192.0.2.2").status_code == 200  # another address: the third PDF of the day
     r = get("192.0.2.3")  # a fresh address, but all clients together are at their limit
     assert r.status_code == 429 and int(r.headers["Retry-After"]) > 0
     assert r.content_type.startswith("text/html")

@@ -33,7 +33,7 @@ from tutor.export.files import (
 from tutor.export.lms import gift, keyed, moodle_xml
 from tutor.export.worksheet import worksheet_html, worksheet_pdf
 
-from web_support import make_app
+from web_support import counted, make_app
 
 LANGS = i18n.LANGUAGES
 
@@ -398,7 +398,7 @@ def test_worksheet_routes(tmp_path):
 
 
 def test_the_pdf_route_is_rate_limited(tmp_path):
-    app = make_app(tmp_path, RATE_LIMITS={"pdf": "1/day"})
+    app = make_app(tmp_path, RATE_LIMITS={"pdf": counted("1/day")})
     client = app.test_client()
     assert client.get("/en/worksheet/hokm/pdf?count=5").status_code == 200
     r = client.get("/en/worksheet/hokm/pdf?count=5")

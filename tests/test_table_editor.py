@@ -9,7 +9,7 @@ import re
 
 import jsonschema
 import pytest
-from web_support import csrf_of, make_app
+from web_support import counted, csrf_of, make_app
 
 from tutor import i18n
 from tutor.cli import main as tutor_main
@@ -274,7 +274,7 @@ def test_openapi_documents_the_check_and_its_answers_match_the_schema(client):
 
 
 def test_check_is_rate_limited(tmp_path):
-    app = make_app(tmp_path, RATE_LIMITS={"table-check": "2/minute"})
+    app = make_app(tmp_path, RATE_LIMITS={"table-check": counted("2/day")})
     c = app.test_client()
     body = {"scenario": {"ruleset": "trinidad", "ask": "turn-up", "card": "JD"}}
     assert [c.post(URL, json=body).status_code for _ in range(2)] == [200, 200]

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
-from web_support import app_with_teachers, csrf_of, dispose, expected, form_for, make_app, wrong_value
+from web_support import app_with_teachers, counted, csrf_of, dispose, expected, form_for, make_app, wrong_value
 
 from tutor.content import kinds
 from tutor.web import classes as C
@@ -442,7 +442,7 @@ def test_results_page_and_csv(app):
 
 def test_signup_when_turned_on_and_the_login_limit(tmp_path, app_database):
     app = make_app(tmp_path, DATABASE_URL=app_database, TEACHER_SIGNUP=True,
-                   RATE_LIMITS={"login": "3/minute", "redeem": "2/minute"})
+                   RATE_LIMITS={"login": counted("3/day"), "redeem": counted("2/day")})
     try:
         c = app.test_client()
         page = c.get("/en/teach/signup")
@@ -556,7 +556,7 @@ def test_guesses_at_one_teacher_from_many_addresses_share_one_budget(tmp_path, a
     from web_support import app_with_teachers
 
     app = app_with_teachers(tmp_path, app_database, {"dina": "dina-password-1", "omid": "omid-password-1"},
-                            RATE_LIMITS={"login": "100/minute", "login-name": "3/minute"})
+                            RATE_LIMITS={"login": "100/minute", "login-name": counted("3/day")})
     try:
         statuses = []
         for i, name in enumerate(["dina", " DINA", "Dina ", "dina"]):

@@ -28,7 +28,7 @@ from test_teach import (
     post,
     quiz_doc,
 )
-from web_support import app_with_teachers, csrf_of, dispose, expected, form_for, make_app, unavailable, wrong_value
+from web_support import app_with_teachers, counted, csrf_of, dispose, expected, form_for, make_app, unavailable, wrong_value
 
 from tutor.export.files import check_document, same_value
 from tutor.solve.fingerprint import fingerprint
@@ -282,7 +282,7 @@ def test_the_fingerprints_revision_fills_in_quizzes_assigned_before_it(tmp_path)
 
 
 def test_the_teacher_pdf_is_rate_limited(tmp_path, app_database):
-    app = make_app(tmp_path, DATABASE_URL=app_database, RATE_LIMITS={"pdf": "1/day"})
+    app = make_app(tmp_path, DATABASE_URL=app_database, RATE_LIMITS={"pdf": counted("1/day")})
     with app.app_context():
         db = app.extensions["tutor_db"]()
         add_teacher(db, "ana", PASSWORDS["ana"])
