@@ -179,6 +179,32 @@ def test_the_key_takes_seats_from_1_and_an_edit_shows_it_so(page: Page, live, la
     assert _doc(app, qid) == before
 
 
+@pytest.mark.parametrize(("lang", "required"), [("en", "This field is required."), ("fa", "پر کردن این فیلد لازم است.")])
+def test_a_refused_new_lesson_keeps_the_text_and_focuses_the_field(page: Page, live, lang, required):
+    """A new lesson sent without its goal comes back with the message beside the goal, the focus
+    (and the view) on the goal, and the text typed kept; nothing is made; axe finds nothing."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    base, app = live
+    name = f"refused-{lang}"
+    _teacher(app, name)
+    _log_in(page, base, name, lang)
+    page.set_viewport_size({"width": 390, "height": 800})
+    body = "Trumps beat every other suit.\n\nA ruff wins the trick."
+    page.fill("#lesson-title", "Ruffing")
+    page.fill("#lesson-body", body)
+    page.locator("form[action$='/teach/lessons/'] button[type=submit]").click()
+    expect(page.locator("#lesson-goal")).to_be_focused()
+    expect(page.locator("#lesson-goal")).to_be_in_viewport()
+    expect(page.locator("#lesson-goal-error")).to_have_text(required)
+    expect(page.locator(".field-error")).to_have_count(1)
+    expect(page.locator("#lesson-body")).to_have_value(body)
+    expect(page.locator("#lesson-title")).to_have_value("Ruffing")
+    expect(page.locator("#h-lessons ~ ul.plain-list")).to_have_count(0)  # no lesson made
+    result = Axe().run(page)
+    assert result.violations_count == 0, result.generate_report()
+
+
 def _click_answer(page: Page, ex, value) -> None:
     for name, v in form_for(ex, value).items():
         for item in v if isinstance(v, list) else [v]:

@@ -66,6 +66,13 @@ def add_generated(client, qid: int, seed: int, points: int = 2, action: str = "a
     return post(client, f"/en/teach/quizzes/{qid}/generated", data, page=f"/en/teach/quizzes/{qid}")
 
 
+def add_generated_form(client, qid: int, changed: dict, lang: str = "en"):
+    """POST the generated-question form of quiz ``qid`` in ``lang`` with ``changed`` fields."""
+    data = {"g-ruleset": "hokm", "g-gkind": "legal-cards", "g-difficulty": "1", "g-seed": "5", "g-points": "1",
+            "action": "preview", **changed}
+    return post(client, f"/{lang}/teach/quizzes/{qid}/generated", data, page=f"/{lang}/teach/quizzes/{qid}")
+
+
 def new_class(client, name="7B") -> tuple[int, str]:
     r = post(client, "/en/teach/classes/", {"class-name": name}, page="/en/teach/")
     cid = int(re.search(r"/classes/(\d+)", r.headers["Location"]).group(1))
@@ -573,3 +580,50 @@ def test_guesses_at_one_teacher_from_many_addresses_share_one_budget(tmp_path, a
         assert r.status_code == 302  # another name: its own budget
     finally:
         dispose(app)
+
+
+def test_a_new_quiz_class_or_lesson_that_fails_its_checks_comes_back_with_the_message(app):
+    """A form on the teaching home that does not validate is the page again (400) with the
+    message beside its field, what was typed kept, the other forms empty and nothing made; a
+    quiz title that does not validate is the quiz page again with the message, the title kept."""
+    from lxml import html as lxml_html
+
+    c = login(app.test_client(), "ana")
+
+    def errors(page) -> dict[str, str]:
+        doc = lxml_html.fromstring(page)
+        return {e.get("id"): e.text_content() for e in doc.cssselect(".field-error")}
+
+    r = post(c, "/fa/teach/quizzes/", {"quiz-title": "   "}, page="/fa/teach/")
+    assert r.status_code == 400 and errors(r.text) == {"quiz-title-error": "پر کردن این فیلد لازم است."}
+    assert 'dir="rtl"' in r.text and 'aria-invalid="true"' in r.text
+    body = "Trumps beat every other suit.\n"
+    r = post(c, "/en/teach/lessons/", {"lesson-title": "Ruffing", "lesson-goal": "", "lesson-ruleset": "hokm",
+                                       "lesson-lang": "en", "lesson-body": body}, page="/en/teach/")
+    assert r.status_code == 400 and errors(r.text) == {"lesson-goal-error": "This field is required."}
+    doc = lxml_html.fromstring(r.text)
+    assert doc.get_element_by_id("lesson-title").get("value") == "Ruffing"
+    assert doc.get_element_by_id("lesson-body").text_content().strip() == body.strip()  # the text typed is not lost
+    assert doc.get_element_by_id("quiz-title").get("value") in (None, "")
+    # the messages WTForms would give in its own words (and not at all in Telugu) are the app's
+    too_long = {"en": "At most 80 characters.", "fa": "حداکثر ۸۰ نویسه.", "bg": "Най-много 80 знака.",
+                "te": "గరిష్ఠంగా 80 అక్షరాలు."}
+    for lang, message in too_long.items():
+        r = post(c, f"/{lang}/teach/classes/", {"class-name": "x" * 81}, page=f"/{lang}/teach/")
+        assert r.status_code == 400 and errors(r.text) == {"class-name-error": message}, lang
+        assert lxml_html.fromstring(r.text).get_element_by_id("class-name").get("value") == "x" * 81
+    home = c.get("/en/teach/").text
+    assert "No quizzes yet." in home and "No classes yet." in home and "No lessons yet." in home
+    qid = new_quiz(c, "Trumps")
+    r = post(c, f"/en/teach/quizzes/{qid}/title", {"quiz-title": ""}, page=f"/en/teach/quizzes/{qid}")
+    assert r.status_code == 400 and errors(r.text) == {"quiz-title-error": "This field is required."}
+    assert "<h1>Trumps</h1>" in r.text or ">Trumps<" in r.text
+    assert post(c, f"/en/teach/quizzes/{qid}/title", {"quiz-title": "Ruffs"}, page=f"/en/teach/quizzes/{qid}").status_code == 302
+    # numbers: one that is not a number, and one out of range, in the page's digits
+    r = add_generated_form(c, qid, {"g-seed": "seven"}, lang="te")
+    assert r.status_code == 400 and errors(r.text) == {"g-seed-error": "ఇది పూర్ణసంఖ్య కాదు."}
+    r = add_generated_form(c, qid, {"g-points": "0"}, lang="fa")
+    assert r.status_code == 400 and errors(r.text)["g-points-error"] == "عددی صحیح از ۱ تا ۱۰۰."
+    r = add_generated_form(c, qid, {"g-ruleset": "bridge"}, lang="bg")
+    assert r.status_code == 400 and errors(r.text)["g-ruleset-error"] == "Този избор не е сред предложените."
+    assert ">Ruffs<" in c.get("/en/teach/").text

@@ -14,10 +14,11 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import DateField, IntegerField, PasswordField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # WTForms 3.3; not in its stubs yet
-from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, Regexp
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, Regexp, ValidationError
 
 from tutor import i18n
 from tutor.content.exercise import LANGUAGES
+from tutor.engine.reasons import N_
 from tutor.engine.rulesets import RULESETS
 
 from .accounts import MIN_PASSWORD
@@ -46,6 +47,68 @@ def lazy_gettext(message: str) -> str:
 REQUIRED = lazy_gettext("This field is required.")
 
 
+#: WTForms' own messages (a number, date or choice that is not one), worded as its fields word
+#: them, so that they are extracted into the app's catalogue; :class:`Form` takes them from there.
+WTFORMS_MESSAGES = (N_("Not a valid integer value."), N_("Not a valid date value."), N_("Not a valid choice."))
+
+
+class _Catalogue:
+    """WTForms' translations object (``gettext``/``ngettext``), reading the app's catalogue in the
+    page's language (:func:`tutor.i18n.gettext`)."""
+
+    def gettext(self, message: str) -> str:
+        return i18n.get_translations(i18n.current_lang()).gettext(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return i18n.get_translations(i18n.current_lang()).ngettext(singular, plural, n)
+
+
+class Form(FlaskForm):
+    """Base of the app's forms (Flask-WTF, CSRF token included). Every message a learner or
+    teacher reads beside a field comes from the app's catalogue, in the page's language and its
+    digits: WTForms' own catalogues lack Telugu (its English would show) and are not ours to mend."""
+
+    class Meta:
+        def get_translations(self, form: FlaskForm) -> _Catalogue:
+            return _CATALOGUE
+
+
+_CATALOGUE = _Catalogue()
+
+
+class Chars(Length):
+    """A text's length in characters, from ``least`` to ``most``, its message in the page's language
+    and digits ("At most 80 characters."); ``maxlength`` and ``minlength`` go on the input as with
+    WTForms' ``Length``."""
+
+    def __init__(self, least: int = -1, most: int = -1) -> None:
+        super().__init__(min=least, max=most)
+
+    def __call__(self, form, field) -> None:
+        n = len(field.data or "")
+        if self.max != -1 and n > self.max:
+            raise ValidationError(i18n.gettext("At most %(n)s characters.", n=i18n.fmt_number(self.max)))
+        if n < self.min:
+            raise ValidationError(i18n.gettext("At least %(n)s characters.", n=i18n.fmt_number(self.min)))
+
+
+class WholeNumber(NumberRange):
+    """A whole number from ``low`` to ``high``, its message in the page's language and digits."""
+
+    def __init__(self, low: int, high: int) -> None:
+        super().__init__(min=low, max=high)
+        self.low, self.high = low, high
+
+    def __call__(self, form, field) -> None:
+        value = field.data
+        if value is None:  # not a number: the field's own message says so
+            return
+        if not (self.low <= value <= self.high):
+            raise ValidationError(i18n.gettext("A whole number from %(low)s to %(high)s.",
+                                               low=i18n.fmt_number(self.low, group=False),
+                                               high=i18n.fmt_number(self.high, group=False)))
+
+
 def choices(pairs: Iterable[tuple[str, str]]) -> list[SelectChoice]:
     """Select options from ``(value, label)`` pairs."""
     return [SelectChoice(value, label) for value, label in pairs]
@@ -58,28 +121,28 @@ def _rulesets() -> list[tuple[str, str]]:
     return [(r.name, i18n.gettext(r.title)) for r in RULESETS.values()]
 
 
-class LoginForm(FlaskForm):
-    name = StringField(lazy_gettext("Name"), validators=[DataRequired(message=REQUIRED), Length(max=40)])
-    password = PasswordField(lazy_gettext("Password"), validators=[DataRequired(message=REQUIRED), Length(max=200)])
+class LoginForm(Form):
+    name = StringField(lazy_gettext("Name"), validators=[DataRequired(message=REQUIRED), Chars(most=40)])
+    password = PasswordField(lazy_gettext("Password"), validators=[DataRequired(message=REQUIRED), Chars(most=200)])
 
 
-class SignupForm(FlaskForm):
+class SignupForm(Form):
     name = StringField(lazy_gettext("Name"), validators=[DataRequired(message=REQUIRED), Regexp(r"^[\w.\-]{2,40}$", message=lazy_gettext(
         "Use 2 to 40 letters, digits, dots, dashes or underscores."))])
-    password = PasswordField(lazy_gettext("Password"), validators=[DataRequired(message=REQUIRED), Length(min=MIN_PASSWORD, max=200)])
+    password = PasswordField(lazy_gettext("Password"), validators=[DataRequired(message=REQUIRED), Chars(least=MIN_PASSWORD, most=200)])
 
 
-class QuizForm(FlaskForm):
-    title = StringField(lazy_gettext("Title"), validators=[DataRequired(message=REQUIRED), Length(max=120)])
+class QuizForm(Form):
+    title = StringField(lazy_gettext("Title"), validators=[DataRequired(message=REQUIRED), Chars(most=120)])
 
 
-class _QuestionBase(FlaskForm):
+class _QuestionBase(Form):
     difficulty = SelectField(lazy_gettext("Difficulty"), choices=choices(_DIFFICULTIES), default="1")
-    points = IntegerField(lazy_gettext("Points"), default=1, validators=[InputRequired(message=REQUIRED), NumberRange(1, MAX_POINTS)])
-    prompt_en = StringField(lazy_gettext("Question in English (optional)"), validators=[Optional(), Length(max=300)])
-    prompt_fa = StringField(lazy_gettext("Question in Persian (optional)"), validators=[Optional(), Length(max=300)])
-    prompt_bg = StringField(lazy_gettext("Question in Bulgarian (optional)"), validators=[Optional(), Length(max=300)])
-    prompt_te = StringField(lazy_gettext("Question in Telugu (optional)"), validators=[Optional(), Length(max=300)])
+    points = IntegerField(lazy_gettext("Points"), default=1, validators=[InputRequired(message=REQUIRED), WholeNumber(1, MAX_POINTS)])
+    prompt_en = StringField(lazy_gettext("Question in English (optional)"), validators=[Optional(), Chars(most=300)])
+    prompt_fa = StringField(lazy_gettext("Question in Persian (optional)"), validators=[Optional(), Chars(most=300)])
+    prompt_bg = StringField(lazy_gettext("Question in Bulgarian (optional)"), validators=[Optional(), Chars(most=300)])
+    prompt_te = StringField(lazy_gettext("Question in Telugu (optional)"), validators=[Optional(), Chars(most=300)])
 
     def prompts(self) -> dict[str, str]:
         return {lang: getattr(self, f"prompt_{lang}").data or "" for lang in LANGUAGES}
@@ -93,8 +156,8 @@ class AuthoredForm(_QuestionBase):
     ``scenario`` (the card table editor fills it with the scenario's JSON) and the kind ``kind``."""
 
     kind = SelectField(lazy_gettext("Kind of question"))
-    scenario = TextAreaField(lazy_gettext("Scenario (JSON)"), validators=[DataRequired(message=REQUIRED), Length(max=20000)])
-    key = StringField(lazy_gettext("Your answer key"), validators=[DataRequired(message=REQUIRED), Length(max=2000)])
+    scenario = TextAreaField(lazy_gettext("Scenario (JSON)"), validators=[DataRequired(message=REQUIRED), Chars(most=20000)])
+    key = StringField(lazy_gettext("Your answer key"), validators=[DataRequired(message=REQUIRED), Chars(most=2000)])
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -104,7 +167,7 @@ class AuthoredForm(_QuestionBase):
 class GeneratedForm(_QuestionBase):
     ruleset = SelectField(lazy_gettext("Card game"))
     gkind = SelectField(lazy_gettext("Kind of question"))
-    seed = IntegerField(lazy_gettext("Seed"), validators=[Optional(), NumberRange(0, 10**9 - 1)])
+    seed = IntegerField(lazy_gettext("Seed"), validators=[Optional(), WholeNumber(0, 10**9 - 1)])
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -112,13 +175,13 @@ class GeneratedForm(_QuestionBase):
         self.gkind.choices = choices(kind_names())
 
 
-class LessonForm(FlaskForm):
-    title = StringField(lazy_gettext("Title"), validators=[DataRequired(message=REQUIRED), Length(max=120)])
-    goal = StringField(lazy_gettext("Goal"), validators=[DataRequired(message=REQUIRED), Length(max=300)])
+class LessonForm(Form):
+    title = StringField(lazy_gettext("Title"), validators=[DataRequired(message=REQUIRED), Chars(most=120)])
+    goal = StringField(lazy_gettext("Goal"), validators=[DataRequired(message=REQUIRED), Chars(most=300)])
     ruleset = SelectField(lazy_gettext("Card game"))
     lang = SelectField(lazy_gettext("Language"))
     body = TextAreaField(lazy_gettext("Lesson text (Markdown with exercise blocks)"),
-                         validators=[DataRequired(message=REQUIRED), Length(max=30000)])
+                         validators=[DataRequired(message=REQUIRED), Chars(most=30000)])
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -126,30 +189,30 @@ class LessonForm(FlaskForm):
         self.lang.choices = choices((lang, i18n.LANGUAGE_NAMES[lang]) for lang in LANGUAGES)
 
 
-class ClassForm(FlaskForm):
-    name = StringField(lazy_gettext("Class name"), validators=[DataRequired(message=REQUIRED), Length(max=80)])
+class ClassForm(Form):
+    name = StringField(lazy_gettext("Class name"), validators=[DataRequired(message=REQUIRED), Chars(most=80)])
 
 
-class AssignForm(FlaskForm):
+class AssignForm(Form):
     what = SelectField(lazy_gettext("Quiz or lesson unit"))
     due = DateField(lazy_gettext("Due date (optional)"), validators=[Optional()])
 
 
-class JoinForm(FlaskForm):
-    code = StringField(lazy_gettext("Class code"), validators=[DataRequired(message=REQUIRED), Length(max=20)])
-    nickname = StringField(lazy_gettext("Nickname"), validators=[DataRequired(message=REQUIRED), Length(max=40)])
+class JoinForm(Form):
+    code = StringField(lazy_gettext("Class code"), validators=[DataRequired(message=REQUIRED), Chars(most=20)])
+    nickname = StringField(lazy_gettext("Nickname"), validators=[DataRequired(message=REQUIRED), Chars(most=40)])
 
 
-class ImportForm(FlaskForm):
+class ImportForm(Form):
     """A quiz file to add to a teacher's quiz: uploaded, or its text pasted (the upload wins)."""
 
     upload = FileField(lazy_gettext("Quiz file (YAML)"))
-    text = TextAreaField(lazy_gettext("Or paste the file's text"), validators=[Optional(), Length(max=200000)])
+    text = TextAreaField(lazy_gettext("Or paste the file's text"), validators=[Optional(), Chars(most=200000)])
 
 
-class LessonImportForm(FlaskForm):
+class LessonImportForm(Form):
     """A lesson file (the ``lessons/`` format) to replace a teacher's lesson with: uploaded, or its
     text pasted (the upload wins)."""
 
     upload = FileField(lazy_gettext("Lesson file (Markdown)"))
-    text = TextAreaField(lazy_gettext("Or paste the file's text"), validators=[Optional(), Length(max=200000)])
+    text = TextAreaField(lazy_gettext("Or paste the file's text"), validators=[Optional(), Chars(most=200000)])

@@ -227,8 +227,12 @@
     root.querySelectorAll("section.exercise form.answer-form").forEach(function (f) { sendInPlace(f, false); });
     root.querySelectorAll("section.exercise form.hint-form").forEach(function (f) { sendInPlace(f, true); });
     root.querySelectorAll("section.exercise a.retry").forEach(retryInPlace);
+    if (root !== document) { return; }
+    // a page sent back with messages: focus goes to the message of the form, else to the first
+    // field with one (its label and message are read out; the page scrolls to it)
     var err = root.querySelector(".form-error[role=alert]");
-    if (err && root === document) { focusOn(err); }
+    var field = root.querySelector(".field.has-error [aria-invalid=true]");
+    if (err) { focusOn(err); } else if (field) { field.focus(); }
   }
 
   document.addEventListener("DOMContentLoaded", function () {

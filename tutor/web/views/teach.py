@@ -161,16 +161,21 @@ def signup():
 
 @bp.get("/")
 @login_required
-def home():
+def home(refused: QuizForm | ClassForm | LessonForm | None = None):
+    """The teacher's quizzes, classes and lessons, each with its form to make a new one. After a
+    form that did not validate (``refused``), the page again with 400: that form as sent, its
+    messages beside its fields, the others empty."""
     db = get_session()
     tid = _me().id
     quizzes = db.scalars(select(TeacherQuiz).where(TeacherQuiz.teacher_id == tid).order_by(TeacherQuiz.id)).all()
     lessons = db.scalars(select(TeacherLesson).where(TeacherLesson.teacher_id == tid)
                          .order_by(TeacherLesson.id)).all()
     classes = db.scalars(select(Classroom).where(Classroom.teacher_id == tid).order_by(Classroom.id)).all()
+    forms = {"quiz_form": QuizForm, "class_form": ClassForm, "lesson_form": LessonForm}
+    shown = {name: refused if isinstance(refused, cls) else cls(prefix=name.removesuffix("_form"), formdata=None)
+             for name, cls in forms.items()}
     return render_template("teach/home.html", quizzes=quizzes, lessons=lessons, classes=classes,
-                           quiz_form=QuizForm(prefix="quiz"), class_form=ClassForm(prefix="class"),
-                           lesson_form=LessonForm(prefix="lesson"))
+                           **shown), 200 if refused is None else 400
 
 
 # ------------------------------------------------------------------------------------------ quizzes
@@ -180,7 +185,7 @@ def home():
 def new_quiz():
     form = QuizForm(prefix="quiz")
     if not form.validate():
-        return redirect(url_for("teach.home"))
+        return home(refused=form)
     title = (form.title.data or "").strip()
 
     def work(db):
@@ -210,7 +215,8 @@ def _save_questions(quiz: TeacherQuiz, questions: list[dict], title: str | None 
 @bp.get("/quizzes/<int:qid>")
 @login_required
 def quiz(qid: int, authored: AuthoredForm | None = None, generated: GeneratedForm | None = None,
-         preview: dict | None = None, imported: ImportForm | None = None, status: int = 200):
+         preview: dict | None = None, imported: ImportForm | None = None, title_form: QuizForm | None = None,
+         status: int = 200):
     row = _mine(TeacherQuiz, qid)
     sheet = request.args.get("sheet", "")
     sheet_lang = sheet if sheet in i18n.LANGUAGES else i18n.current_lang()
@@ -220,7 +226,7 @@ def quiz(qid: int, authored: AuthoredForm | None = None, generated: GeneratedFor
         ex = exercise_of(q)
         items.append({"n": n, "q": q, "kind": _kind_label(q["kind"]), "game": ruleset_name(ex.ruleset or ""),
                       "prompt": _prompt_shown(ex)})
-    return render_template("teach/quiz.html", quiz=row, items=items, kind_guide=_kind_guide(), title_form=QuizForm(prefix="quiz", title=row.title),
+    return render_template("teach/quiz.html", quiz=row, items=items, kind_guide=_kind_guide(), title_form=title_form or QuizForm(prefix="quiz", title=row.title),
                            authored=authored or AuthoredForm(),
                            generated=generated or GeneratedForm(prefix="g"), preview=preview,
                            full=len(items) >= MAX_QUESTIONS, files=files, sheet_lang=sheet_lang,
@@ -249,8 +255,9 @@ def _prompt_shown(ex) -> str:
 def quiz_title(qid: int):
     row = _mine(TeacherQuiz, qid)
     form = QuizForm(prefix="quiz")
-    if form.validate():
-        _save_questions(row, _questions(row), title=(form.title.data or "").strip())
+    if not form.validate():
+        return quiz(qid, title_form=form, status=400)
+    _save_questions(row, _questions(row), title=(form.title.data or "").strip())
     return redirect(url_for("teach.quiz", qid=qid))
 
 
@@ -552,7 +559,7 @@ def _lesson_preview(values: dict):
 def new_lesson():
     form = LessonForm(prefix="lesson")
     if not form.validate():
-        return redirect(url_for("teach.home"))
+        return home(refused=form)
 
     def work(db):
         row = TeacherLesson(teacher_id=_me().id, ruleset=form.ruleset.data, lang=form.lang.data,
@@ -653,7 +660,7 @@ def import_lesson_file(lid: int):
 def new_class():
     form = ClassForm(prefix="class")
     if not form.validate():
-        return redirect(url_for("teach.home"))
+        return home(refused=form)
 
     def work(db):
         row = Classroom(teacher_id=_me().id, name=(form.name.data or "").strip(), code=C.new_code())
