@@ -261,3 +261,50 @@ def test_import_errors_name_their_line_and_change_nothing(app):
     r = import_text(t, lid, "---\ntitle: [unclosed\n---\nx\n")
     assert r.status_code == 400 and re.search(r"Line \d+: ", r.text)
     assert _row(app, lid).body == BODY
+
+
+def test_a_new_lesson_from_a_file_of_the_sites_lessons(app):
+    """The teaching home makes a lesson from a file of lessons/ (here the site's own first Persian
+    Hokm lesson, uploaded): the lesson has the file's title, goal and game in the language chosen,
+    and exporting it gives back a file that reads as the same lesson; a file with a wrong key is
+    refused beside the field with its line, and no lesson is made; the language chosen by default
+    is the page's."""
+    from pathlib import Path
+
+    from lxml import html as lxml_html
+
+    from tutor.export.files import dump_lesson
+
+    source = Path(__file__).resolve().parent.parent / "lessons" / "hokm" / "fa" / "01-what-is-hokm.md"
+    text = source.read_text(encoding="utf-8")
+    t = login(app.test_client(), "ana")
+    page = t.get("/te/teach/")
+    assert lxml_html.fromstring(page.text).get_element_by_id("lfile-lang").value == "te"
+    assert lxml_html.fromstring(page.text).get_element_by_id("lesson-lang").value == "te"
+    r = t.post("/en/teach/lessons/file", content_type="multipart/form-data",
+               data={"csrf_token": csrf_of(page.text), "lfile-lang": "fa",
+                     "lfile-upload": (io.BytesIO(text.encode()), "01-what-is-hokm.md")})
+    assert r.status_code == 302, r.text
+    lid = int(re.search(r"/lessons/(\d+)$", r.headers["Location"]).group(1))
+    row = _row(app, lid)
+    site = import_lesson(text, str(source), lang="fa")
+    assert (row.title, row.goal, row.ruleset, row.lang) == (site.title, site.goal, "hokm", "fa")
+    exported = lesson_document(import_lesson(t.get(f"/en/teach/lessons/{lid}/export.md").text, "x.md", lang="fa"))
+    original = lesson_document(import_lesson(dump_lesson(site), "y.md", lang="fa"))
+    assert exported["parts"] == original["parts"]  # the text and every exercise, as in the site's lesson
+    assert [exported["front_matter"][k] for k in ("title", "goal", "ruleset")] == [site.title, site.goal, "hokm"]
+    # a wrong key: refused at the field with its line; nothing made, the language chosen kept
+    exported = t.get(f"/en/teach/lessons/{new_lesson(t)}/export.md").text
+    lines = exported.split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("expect:"))
+    lines[at] = "expect: {winner: 1}"
+    before = len(t.get("/en/teach/").text.split('href="/en/teach/lessons/')) - 1
+    r = post(t, "/bg/teach/lessons/file", {"lfile-lang": "en", "lfile-text": "\n".join(lines)}, page="/bg/teach/")
+    assert r.status_code == 400
+    doc = lxml_html.fromstring(r.text)
+    assert doc.get_element_by_id("lfile-text-error").text_content().startswith(f"Ред {at + 1}: ")
+    assert doc.get_element_by_id("lfile-lang").value == "en"
+    assert len(t.get("/en/teach/").text.split('href="/en/teach/lessons/')) - 1 == before
+    r = post(t, "/en/teach/lessons/file", {"lfile-lang": "en", "lfile-text": ""}, page="/en/teach/")
+    assert r.status_code == 400 and lxml_html.fromstring(r.text).get_element_by_id(
+        "lfile-text-error").text_content() == "Choose a lesson file or paste its text."

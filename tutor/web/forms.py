@@ -32,6 +32,7 @@ __all__ = [
     "JoinForm",
     "LessonForm",
     "LoginForm",
+    "NewLessonFileForm",
     "QuizForm",
     "SignupForm",
     "choices",
@@ -179,7 +180,7 @@ class LessonForm(Form):
     title = StringField(lazy_gettext("Title"), validators=[DataRequired(message=REQUIRED), Chars(most=120)])
     goal = StringField(lazy_gettext("Goal"), validators=[DataRequired(message=REQUIRED), Chars(most=300)])
     ruleset = SelectField(lazy_gettext("Card game"))
-    lang = SelectField(lazy_gettext("Language"))
+    lang = SelectField(lazy_gettext("Language"), default=i18n.current_lang)  # the page's, until chosen
     body = TextAreaField(lazy_gettext("Lesson text (Markdown with exercise blocks)"),
                          validators=[DataRequired(message=REQUIRED), Chars(most=30000)])
 
@@ -216,3 +217,14 @@ class LessonImportForm(Form):
 
     upload = FileField(lazy_gettext("Lesson file (Markdown)"))
     text = TextAreaField(lazy_gettext("Or paste the file's text"), validators=[Optional(), Chars(most=200000)])
+
+
+class NewLessonFileForm(LessonImportForm):
+    """A lesson file to start a new lesson from, with the language it is written in (a file of the
+    ``lessons/`` format takes its language from its folder)."""
+
+    lang = SelectField(lazy_gettext("Language of the file"), default=i18n.current_lang)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.lang.choices = choices((lang, i18n.LANGUAGE_NAMES[lang]) for lang in LANGUAGES)

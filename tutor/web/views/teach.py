@@ -68,6 +68,7 @@ from ..forms import (
     ImportForm,
     LessonForm,
     LessonImportForm,
+    NewLessonFileForm,
     LoginForm,
     QuizForm,
     SignupForm,
@@ -161,7 +162,7 @@ def signup():
 
 @bp.get("/")
 @login_required
-def home(refused: QuizForm | ClassForm | LessonForm | None = None):
+def home(refused: QuizForm | ClassForm | LessonForm | NewLessonFileForm | None = None):
     """The teacher's quizzes, classes and lessons, each with its form to make a new one. After a
     form that did not validate (``refused``), the page again with 400: that form as sent, its
     messages beside its fields, the others empty."""
@@ -171,7 +172,7 @@ def home(refused: QuizForm | ClassForm | LessonForm | None = None):
     lessons = db.scalars(select(TeacherLesson).where(TeacherLesson.teacher_id == tid)
                          .order_by(TeacherLesson.id)).all()
     classes = db.scalars(select(Classroom).where(Classroom.teacher_id == tid).order_by(Classroom.id)).all()
-    forms = {"quiz_form": QuizForm, "class_form": ClassForm, "lesson_form": LessonForm}
+    forms = {"quiz_form": QuizForm, "class_form": ClassForm, "lesson_form": LessonForm, "lfile_form": NewLessonFileForm}
     shown = {name: refused if isinstance(refused, cls) else cls(prefix=name.removesuffix("_form"), formdata=None)
              for name, cls in forms.items()}
     return render_template("teach/home.html", quizzes=quizzes, lessons=lessons, classes=classes,
@@ -619,30 +620,36 @@ def _file_body(text: str) -> str:
     return "\n".join(lines[ends[1] + 1:]) if len(ends) > 1 and ends[0] == 0 else text
 
 
-@bp.post("/lessons/<int:lid>/import")
-@login_required
-def import_lesson_file(lid: int):
-    """Replace the lesson's title, goal, card game and text with a lesson file's (uploaded or
-    pasted), after the same checks as ``tutor check`` (structure, then every exercise by the
-    engine); problems are listed beside the field as ``Line N: message`` (lines of the file) and
-    nothing is changed. The file is stored as :func:`~tutor.export.files.dump_lesson` writes it,
-    so exporting it again gives the same file."""
-    row = _mine(TeacherLesson, lid)
-    form = LessonImportForm(prefix="limport")
-    if not form.validate():
-        return lesson(lid, imported=form, status=400)
+def _lesson_file(form: LessonImportForm, lang: str):
+    """The lesson step of an import form's file (uploaded or pasted) in ``lang``, after the same
+    checks as ``tutor check`` (structure, then every exercise by the engine); None, with the
+    problems put beside the form's field as ``Line N: message`` (lines of the file), if it has any."""
     field_, text = _import_text(form, _("Choose a lesson file or paste its text."))
     if text is None:
-        return lesson(lid, imported=form, status=400)
-    text = text.replace("\r\n", "\n")
+        return None
     try:
-        step = import_lesson(text, "lesson.md", lang=row.lang)
+        step = import_lesson(text.replace("\r\n", "\n"), "lesson.md", lang=lang)
     except ContentError as e:
         field_.errors = _line_errors(e.problems)
-        return lesson(lid, imported=form, status=400)
+        return None
     if step.ruleset not in RULESET_NAMES or len(step.title) > 120 or len(step.goal) > 300:
         field_.errors = [_("The title (at most 120 characters), goal (at most 300) or card game of this file "
                            "cannot be used here.")]
+        return None
+    return step
+
+
+@bp.post("/lessons/<int:lid>/import")
+@login_required
+def import_lesson_file(lid: int):
+    """Replace the lesson's title, goal, card game and text with a lesson file's (see
+    :func:`_lesson_file`); on a problem, the lesson page again (400) with it beside the field and
+    nothing changed. The file is stored as :func:`~tutor.export.files.dump_lesson` writes it, so
+    exporting it again gives the same file."""
+    row = _mine(TeacherLesson, lid)
+    form = LessonImportForm(prefix="limport")
+    step = _lesson_file(form, row.lang) if form.validate() else None
+    if step is None:
         return lesson(lid, imported=form, status=400)
     body = _file_body(dump_lesson(step))
 
@@ -651,6 +658,26 @@ def import_lesson_file(lid: int):
         r.title, r.goal, r.ruleset, r.body = step.title, step.goal, step.ruleset, body
     write(work)
     return redirect(url_for("teach.lesson", lid=lid))
+
+
+@bp.post("/lessons/file")
+@login_required
+def new_lesson_from_file():
+    """A new lesson from a lesson file in the language chosen (see :func:`_lesson_file`); on a
+    problem, the teaching home again (400) with it beside the field and nothing made."""
+    form = NewLessonFileForm(prefix="lfile")
+    step = _lesson_file(form, form.lang.data) if form.validate() else None
+    if step is None:
+        return home(refused=form)
+    body = _file_body(dump_lesson(step))
+
+    def work(db):
+        row = TeacherLesson(teacher_id=_me().id, ruleset=step.ruleset, lang=form.lang.data, title=step.title,
+                            goal=step.goal, body=body)
+        db.add(row)
+        db.flush()
+        return row.id
+    return redirect(url_for("teach.lesson", lid=write(work)))
 
 
 # ------------------------------------------------------------------------------------------ classes
