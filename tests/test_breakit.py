@@ -149,3 +149,61 @@ def test_pdfs_have_a_budget_for_all_clients_together(tmp_path, app_database):
     assert r.status_code == 429 and int(r.headers["Retry-After"]) > 0
     assert r.content_type.startswith("text/html")
     dispose(app)
+
+
+def test_control_characters_in_yaml_are_a_line_problem_not_a_500(app):  # noqa: F811
+    """A control character in a lesson's exercise block (saved as a draft), in a pasted quiz file
+    or in a lesson file was an uncaught YAML ReaderError: the lesson's editor, its export and its
+    assignment, and both imports, were 500s. Now each is the problem at its line."""
+    import io
+    import re
+
+    from test_teachlesson import new_lesson
+
+    ana = login(app.test_client(), "ana")
+    body = ("Hi\n\n```exercise\nid: e1\nkind: trick-winner\nprompt: Who\x01?\ndifficulty: 1\n"
+            "scenario: {}\nexpect: {}\n```\n")
+    lid = new_lesson(ana, body=body)
+    page = ana.get(f"/en/teach/lessons/{lid}")
+    assert page.status_code == 200
+    assert "YAML cannot hold the control character U+0001: delete it" in page.text
+    assert ana.get(f"/en/teach/lessons/{lid}/export.md").status_code == 400
+    cid, _code = new_class(ana)
+    r = ana.post(f"/en/teach/classes/{cid}", data={"csrf_token": csrf_of(ana.get(f"/en/teach/classes/{cid}").text),
+                                                   "what": f"lesson:{lid}"})
+    assert r.status_code == 400 and 'id="what-error"' in r.text
+    qid = new_quiz(ana)
+    token = csrf_of(ana.get(f"/en/teach/quizzes/{qid}").text)
+    r = ana.post(f"/en/teach/quizzes/{qid}/import", data={"csrf_token": token, "import-text": "title: x\x02\n"})
+    assert r.status_code == 400
+    assert re.search(r"Line 1: <bdi[^>]*>YAML cannot hold the control character U\+0002", r.text)
+    good = ana.get(f"/en/teach/lessons/{new_lesson(ana)}/export.md").text
+    r = ana.post(f"/en/teach/lessons/{lid}/import", content_type="multipart/form-data",
+                 data={"csrf_token": csrf_of(page.text),
+                       "limport-upload": (io.BytesIO(good.replace("title:", "title: \x07", 1).encode()), "l.md")})
+    assert r.status_code == 400 and "YAML cannot hold the control character U+0007" in r.text
+
+
+def test_a_nul_in_an_uploaded_file_is_refused_beside_the_field(app):  # noqa: F811
+    """The NUL filter saw the query and the form but not uploads: a lesson file with a NUL was
+    stored on SQLite and a 500 on PostgreSQL (a text column cannot hold one)."""
+    import io
+
+    from test_teachlesson import _row, new_lesson
+
+    ana = login(app.test_client(), "ana")
+    lid = new_lesson(ana)
+    good = ana.get(f"/en/teach/lessons/{lid}/export.md").text
+    before = _row(app, lid).body
+    page = ana.get(f"/en/teach/lessons/{lid}")
+    r = ana.post(f"/en/teach/lessons/{lid}/import", content_type="multipart/form-data",
+                 data={"csrf_token": csrf_of(page.text),
+                       "limport-upload": (io.BytesIO(good.encode() + b"\x00tail"), "l.md")})
+    assert r.status_code == 400
+    assert 'id="limport-upload-error"' in r.text and "not allowed (NUL)" in r.text
+    assert _row(app, lid).body == before
+    qid = new_quiz(ana)
+    page = ana.get(f"/en/teach/quizzes/{qid}")
+    r = ana.post(f"/en/teach/quizzes/{qid}/import", content_type="multipart/form-data",
+                 data={"csrf_token": csrf_of(page.text), "import-upload": (io.BytesIO(b"title: q\x00\n"), "q.yaml")})
+    assert r.status_code == 400 and 'id="import-upload-error"' in r.text

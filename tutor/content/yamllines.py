@@ -41,7 +41,13 @@ def load_yaml(text: str, path: str, problems: Problems, first_line: int = 1) -> 
     would explode), nests deeper than :data:`MAX_DEPTH`, or holds an integer too long to read, each
     with its problem.
     """
-    loader = yaml.SafeLoader(text)
+    try:
+        loader = yaml.SafeLoader(text)  # its reader refuses control characters at once
+    except yaml.reader.ReaderError as exc:
+        line = first_line + text.count("\n", 0, max(0, exc.position))
+        char = exc.character if isinstance(exc.character, str) else chr(exc.character)
+        problems.add(path, line, f"YAML cannot hold the control character U+{ord(char):04X}: delete it")
+        return None, {"": first_line}
     lines: dict[str, int] = {}
     try:
         node = loader.get_single_node()

@@ -487,6 +487,9 @@ def _import_text(form: ImportForm | LessonImportForm, empty: str) -> tuple[Any, 
         except UnicodeDecodeError:
             field_.errors = [_("The file is not UTF-8 text.")]
             return field_, None
+        if "\x00" in text:  # as in a form (security._refuse_nul): no text file holds one
+            field_.errors = [_("The file contains a character that is not allowed (NUL).")]
+            return field_, None
     if not text.strip():
         form.text.errors = [empty]
         return form.text, None
