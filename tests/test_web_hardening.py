@@ -506,3 +506,59 @@ def test_an_unexpected_error_is_a_500_page_whose_log_names_the_request(tmp_path,
     assert r.headers["X-Request-Id"] == "req-42"
     assert "unexpected error (request req-42)" in caplog.text
     assert "Traceback" not in r.get_data(as_text=True)
+
+
+def test_a_logged_in_teacher_may_send_a_long_lesson_and_a_long_pasted_file(tmp_path):
+    """The teacher's fields take 30,000 characters (a lesson) and 200,000 (a pasted file); Telugu
+    takes 3 bytes a character, so the 64 KiB limit of every other request refused a long lesson
+    with a bare page and lost it. A logged-in teacher's pages take up to TEACH_MAX_CONTENT_LENGTH;
+    the log-in form itself, and anyone not logged in, still 64 KiB."""
+    from web_support import app_with_teachers, migrated_database
+
+    from tutor.web import MAX_BODY, MAX_TEACH_BODY
+
+    app = app_with_teachers(tmp_path, migrated_database(tmp_path / "t.sqlite3"), {"ana": "ana-password-1"})
+    c = app.test_client()
+    page = c.get("/te/teach/login")
+    big = {"csrf_token": csrf_of(page.text), "name": "ana", "password": "ana-password-1", "pad": "క" * 30_000}
+    r = c.post("/te/teach/login", data=big)  # 90,000 bytes, not logged in yet
+    assert r.status_code == 400 and ("65,536" in r.text or "65536" in r.text)
+    r = c.post("/te/teach/login", data={k: v for k, v in big.items() if k != "pad"})
+    assert r.status_code == 302
+    body = "ఒక ట్రిక్ గెలవాలంటే " * 1_400  # 28,000 characters, about 80,000 bytes
+    assert MAX_BODY < len(body.encode()) < MAX_TEACH_BODY
+    home = c.get("/te/teach/")
+    r = c.post("/te/teach/lessons/", data={"csrf_token": csrf_of(home.text), "lesson-title": "ట్రిక్", "lesson-goal": "గెలుపు",
+                                            "lesson-ruleset": "hokm", "lesson-lang": "te", "lesson-body": body})
+    assert r.status_code == 302, r.text[:500]
+    lesson = c.get(r.headers["Location"])
+    from lxml import html as lxml_html
+
+    assert lxml_html.fromstring(lesson.text).get_element_by_id("lesson-body").text_content().strip() == body.strip()
+    # a pasted quiz file of 150,000 characters is read and checked (its problems listed), not refused as too large
+    qid_page = c.post("/te/teach/quizzes/", data={"csrf_token": csrf_of(home.text), "quiz-title": "పెద్దది"})
+    quiz_url = qid_page.headers["Location"]
+    pasted = "title: x\nquestions:\n" + "# " + "క" * 150_000 + "\n"
+    r = c.post(quiz_url + "/import", content_type="multipart/form-data",  # as the page's form sends it
+               data={"csrf_token": csrf_of(c.get(quiz_url).text), "import-text": pasted})
+    assert r.status_code == 400 and 'id="import-text-error"' in r.text and "too large" not in r.text
+
+
+def test_retry_after_is_on_a_429_only_and_never_0(tmp_path):
+    """Flask-Limiter puts Retry-After on every response of a limited view, as whole seconds to the
+    window's reset: 0 in the window's last second. A 429 now always says at least 1, and a 200 none."""
+    import time
+
+    client = make_app(tmp_path, RATE_LIMITS={"solve": "2/second"}).test_client()
+    scenario = {"ruleset": "hokm", "ask": "first-lead", "hakem": 1}
+    seen = set()
+    end = time.time() + 2.5  # past two window edges
+    while time.time() < end:
+        r = client.post("/api/v1/solve", json=scenario)
+        if r.status_code == 200:
+            assert "Retry-After" not in r.headers and r.headers["X-RateLimit-Limit"] == "2"
+        else:
+            assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
+        seen.add(r.status_code)
+        time.sleep(0.02)
+    assert seen == {200, 429}

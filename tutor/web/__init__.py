@@ -35,12 +35,15 @@ from werkzeug.routing import IntegerConverter, Map
 from tutor.content.store import ContentStore
 from tutor.migrations import private_sqlite_file
 
-__all__ = ["MAX_BODY", "MIN_SECRET_BYTES", "ConfigError", "configure", "create_app", "csrf", "secret_key"]
+__all__ = ["MAX_BODY", "MAX_TEACH_BODY", "MIN_SECRET_BYTES", "ConfigError", "configure", "create_app", "csrf", "secret_key"]
 
 csrf = CSRFProtect()
 
 #: Largest request body accepted (bytes); larger bodies, chunked ones too, are answered with 400.
 MAX_BODY = 64 * 1024
+#: Largest request body of a logged-in teacher's pages (bytes): a pasted quiz file may hold 200,000
+#: characters and a lesson 30,000, up to 4 bytes each in UTF-8 (Telugu takes 3).
+MAX_TEACH_BODY = 1024 * 1024
 #: Shortest secret key accepted in production (bytes of its UTF-8 text).
 MIN_SECRET_BYTES = 32
 ENVIRONMENTS = ("production", "development")
@@ -156,6 +159,7 @@ def configure(config: dict | None = None) -> Flask:
         DATABASE_URL=os.environ.get("TUTOR_DATABASE_URL") or db_default,
         MAX_CONTENT_LENGTH=MAX_BODY,
         MAX_FORM_MEMORY_SIZE=MAX_BODY,
+        TEACH_MAX_CONTENT_LENGTH=MAX_TEACH_BODY,
         SESSION_COOKIE_NAME="tutor",
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
@@ -208,8 +212,8 @@ def create_app(config: dict | None = None, *, content: ContentStore | None = Non
     app.extensions["tutor_content"] = content or ContentStore.load()
     reqlog.init_app(app)
     lang.init_app(app)
+    security.init_app(app)  # first: its body limit is set before any hook (CSRF's) reads a form
     csrf.init_app(app)
-    security.init_app(app)
     app.register_blueprint(main.bp)
     app.register_blueprint(lessons.bp)
     app.register_blueprint(practice.bp)

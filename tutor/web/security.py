@@ -4,14 +4,16 @@ Every response carries a strict Content-Security-Policy (scripts and styles only
 site's static files: no inline script, no inline style, no CDN). Errors are answered in kind:
 a JSON error object (``{"error": {"code", "message"}}``) under ``/api/``, a page with a clear
 message elsewhere, with the headers the status calls for (``Allow`` on a 405, ``Retry-After`` on
-a 429). A body larger than ``MAX_CONTENT_LENGTH``, sent with a length or chunked, is a 400
-``too-large``, like any bad input, and is never processed. Redirects are relative (``Location``
+a 429). A body larger than ``MAX_CONTENT_LENGTH`` (``TEACH_MAX_CONTENT_LENGTH`` on a logged-in
+teacher's pages, ``/<lang>/teach/``), sent with a length or chunked, is a 400 ``too-large``, like
+any bad input, and is never processed. Redirects are relative (``Location``
 never repeats the ``Host`` header), and a host outside ``TRUSTED_HOSTS`` gets a plain 400.
 """
 
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -55,6 +57,14 @@ def _headers(response):
         h["Strict-Transport-Security"] = "max-age=31536000"
     if request.path.startswith("/api/") or response.mimetype == "text/html":
         h.setdefault("Cache-Control", "no-store")
+    # Flask-Limiter puts Retry-After (whole seconds to the window's reset, 0 in its last second) on
+    # every response of a limited view: it belongs to a 429 only, and there says wait at least 1 s
+    retry = h.get("Retry-After")
+    if retry is not None:
+        if response.status_code != 429:
+            del h["Retry-After"]
+        elif retry.isdigit() and int(retry) < 1:
+            h["Retry-After"] = "1"
     return response
 
 
@@ -75,13 +85,13 @@ class BodyLimit:
     on cut to ``limit() + 1`` bytes with that length, so the app refuses it as too large instead of
     reading a silently truncated body. Bodies with a length pass untouched."""
 
-    def __init__(self, app: Callable, limit: Callable[[], int]):
+    def __init__(self, app: Callable, limit: Callable[[str], int]):
         self.app = app
-        self.limit = limit
+        self.limit = limit  # of a path
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
         if not environ.get("CONTENT_LENGTH") and environ.get("wsgi.input_terminated"):
-            most = self.limit() + 1
+            most = self.limit(environ.get("PATH_INFO", "")) + 1
             stream, chunks, size = environ["wsgi.input"], [], 0
             while size < most:
                 chunk = stream.read(min(64 * 1024, most - size))
@@ -95,11 +105,30 @@ class BodyLimit:
         return self.app(environ, start_response)
 
 
+_TEACH = re.compile(r"/[a-z]{2}/teach/")
+
+
+def _limit_of_path(config: Any, path: str) -> int:
+    """The largest body a request to ``path`` may have (bytes), whoever sends it."""
+    return config["TEACH_MAX_CONTENT_LENGTH"] if _TEACH.match(path) else config["MAX_CONTENT_LENGTH"]
+
+
+def _body_limit() -> int:
+    """The largest body this request may have (bytes): a teacher's pages take a teacher's files
+    and lessons, once the teacher is logged in; every other request ``MAX_CONTENT_LENGTH``."""
+    from flask_login import current_user
+
+    if getattr(current_user, "is_authenticated", False):
+        return _limit_of_path(current_app.config, request.path)
+    return current_app.config["MAX_CONTENT_LENGTH"]
+
+
 def _refuse_large_body() -> None:
     """Refuse an over-long body before any view or hook reads it (a view may not read it at all)."""
-    limit = current_app.config.get("MAX_CONTENT_LENGTH")
-    if limit is not None and (request.content_length or 0) > limit:
+    limit = _body_limit()
+    if (request.content_length or 0) > limit:
         raise RequestEntityTooLarge()
+    request.max_content_length = request.max_form_memory_size = limit
 
 
 def _refuse_nul() -> None:
@@ -142,7 +171,7 @@ def _http_error(e: HTTPException):
     if isinstance(e, SecurityError):  # a Host outside TRUSTED_HOSTS: no URL can be built for it
         return Response("Bad request: unknown host.\n", 400, mimetype="text/plain")
     if isinstance(e, RequestEntityTooLarge):
-        limit = current_app.config["MAX_CONTENT_LENGTH"]
+        limit = _body_limit()
         return error_response(400, "too-large", _("The request body is too large (the limit is %(n)s bytes).",
                                                   n=limit))
     if isinstance(e, CSRFError):
@@ -165,7 +194,7 @@ def _unexpected(e: Exception):
 
 
 def init_app(app: Flask) -> None:
-    app.wsgi_app = BodyLimit(app.wsgi_app, lambda: app.config["MAX_CONTENT_LENGTH"])  # type: ignore[method-assign]
+    app.wsgi_app = BodyLimit(app.wsgi_app, lambda path: _limit_of_path(app.config, path))  # type: ignore[method-assign]
     if app.config.get("PROXIES"):
         n = app.config["PROXIES"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)  # type: ignore[method-assign]
