@@ -457,3 +457,28 @@ def test_practising_a_rule_without_questions_says_so_once(client):
     assert r.status_code == 400
     assert [p.text_content() for p in doc.cssselect("[role=alert]")] == ["No question practises this rule yet."]
     assert r.get_data(as_text=True).count("No question practises this rule yet.") == 1
+
+
+def test_a_wrong_part_is_explained_by_its_own_reason_and_only_its_rule_loses_mastery(client, app):
+    """A hand answered right but for Game (All Fours, af-high-low hl-1): the "your answer" box
+    gives Game's reason (the card points, C26), not trick 1's winner; mastery goes down on C26
+    alone (High, Low, Jack and the tricks were not missed), and the attempt still records every
+    rule the verdict cites."""
+    from tutor.content.store import ContentStore
+
+    step = ContentStore.shared().find_step("af-high-low", "en")
+    ex = next(e for e in step.exercises if e.id == "hl-1")
+    right = expected(ex)
+    assert right["game"] is not None
+    given = dict(right) | {"game": None}
+    page = client.get(f"/en/learn/all-fours/{step.id}").get_data(as_text=True)
+    r = client.post(f"/en/learn/all-fours/{step.id}/{ex.id}", data=form_for(ex, given) | {"csrf_token": csrf_of(page)})
+    assert r.status_code == 302
+    doc = lxml_html.fromstring(client.get(r.headers["Location"]).get_data(as_text=True))
+    box = [li.text_content() for li in doc.cssselect(f"#ex-{ex.id} .mistake li")]
+    assert box[0].startswith("Game: the right answer is ")
+    assert box[1] == "Game goes to your opponent, with the most card points (7 – 13).", box
+    assert not any("trick" in line.lower() for line in box), box
+    rows = query(app, select(SkillMastery))
+    assert {(m.rule, m.attempts, m.right) for m in rows} == {("C26", 1, 0)}
+    assert query(app, select(Attempt.rules)) == [skills.rules_column(rules_of(ex))]

@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from tutor.content.exercise import Exercise
+from tutor.content.kinds import KINDS
 
 from . import ratings, review, skills
 from .db import (Attempt, Learner, PlayedDeal, StepProgress, current_learner, get_session, learner_for_write,
@@ -82,6 +83,8 @@ def record_answer(ex: Exercise, ref: str, verdict: Verdict, *, quiz_id: int | No
     --pages``)."""
     rules = skills.rules_of(verdict.why)
     column = skills.rules_column(rules)
+    # a right answer shows every rule it applied; a wrong one misses only the rules of its mistake
+    missed = rules if verdict.correct else skills.rules_of(KINDS[ex.kind].mistake_reasons(ex, verdict))
     solved: list[StepState] = []
 
     def work(db: Session) -> Attempt:
@@ -93,7 +96,7 @@ def record_answer(ex: Exercise, ref: str, verdict: Verdict, *, quiz_id: int | No
                   "correct": verdict.correct, "rules": column, "created_at": now()}
         attempt_id = conn.execute(_INSERT_ATTEMPT, values).inserted_primary_key[0]  # type: ignore[index]
         review.review(conn, learner_id, ref, ex.ruleset or "", ex.kind, verdict.correct, column)
-        skills.update_mastery(conn, learner_id, [skills.Skill(ex.ruleset or "", ex.kind, r) for r in rules],
+        skills.update_mastery(conn, learner_id, [skills.Skill(ex.ruleset or "", ex.kind, r) for r in missed],
                               verdict.correct)
         ratings.rate(conn, learner_id, ref, ex, verdict.correct)
         if ex.step_id and verdict.correct:

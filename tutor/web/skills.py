@@ -3,8 +3,10 @@
 A **skill** is one exercise kind in one ruleset applying one rule point: ``("hokm",
 "legal-cards", "H14")`` is "which cards may be played, in Hokm, when you can follow suit". The rule
 points of an answer are those its verdict's reasons cite (``Verdict.why[*]["rule"]``, one id or
-several joined by commas, RULES.md / :mod:`tutor.rules`); they are the same for a right and a
-wrong answer, since the reasons explain the engine's own answer.
+several joined by commas, RULES.md / :mod:`tutor.rules`). A right answer applied all of them; a
+wrong one missed only those of the reasons that explain its mistake (the kind's
+``mistake_reasons``: a hand's Game answered wrong misses C26, not the trick-winner rule C22 of
+its tricks or High, Low and Jack answered right), and only those lose mastery.
 
 **Mastery** is estimated with *Bayesian knowledge tracing* (Corbett & Anderson 1995), one hidden
 "knows it / does not know it yet" state per skill: each answer updates the probability

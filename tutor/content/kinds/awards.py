@@ -7,7 +7,7 @@ An awards value is ``{"high", "low", "jack", "game"}``, each a side ``int`` or `
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ... import i18n
@@ -15,8 +15,8 @@ from ...engine.errors import BadFieldError, show
 from .base import (CATEGORIES, N_, AnswerError, Ctx, FeedbackLine, Names, as_mapping, as_side, side_from_key,
                    side_key)
 
-__all__ = ["AWARDS_SCHEMA", "awards_distractor", "awards_form", "awards_from_key", "awards_key", "awards_of",
-           "category_details", "feedback", "parse_awards", "read_awards"]
+__all__ = ["AWARDS_SCHEMA", "CATEGORY_REASONS", "awards_distractor", "awards_form", "awards_from_key", "awards_key", "awards_of",
+           "category_details", "feedback", "parse_awards", "read_awards", "wrong_category_reasons"]
 
 #: JSON Schema of an awards value.
 AWARDS_SCHEMA: dict = {
@@ -25,6 +25,24 @@ AWARDS_SCHEMA: dict = {
     "description": "for each of high, low, jack, game: the side that scores it, or null for nobody",
     "example": {"high": 0, "low": 1, "jack": None, "game": 0},
 }
+
+
+#: The codes of the engine's reasons that decide each category (who scores it, or that nobody
+#: does): a category answered wrong is explained by these (C23-C27, T16-T20).
+CATEGORY_REASONS: dict[str, frozenset[str]] = {
+    "high": frozenset({"high-dealt", "only-one-trump", "no-trump-in-play"}),
+    "low": frozenset({"low-dealt", "low-captured", "only-one-trump", "no-trump-in-play"}),
+    "jack": frozenset({"jack-won", "jack-kept", "jack-not-in-play", "hang-jack"}),
+    "game": frozenset({"game-most-points", "game-tie-dealer-excluded", "game-tie-nobody"}),
+}
+assert set(CATEGORY_REASONS) == set(CATEGORIES)
+
+
+def wrong_category_reasons(verdict_why: Iterable[dict], given: object, expected: Mapping) -> list[dict]:
+    """The reasons of the categories ``given`` got wrong against ``expected``, in the engine's order."""
+    got = given if isinstance(given, Mapping) else {}
+    codes = frozenset().union(*(CATEGORY_REASONS[c] for c in CATEGORIES if got.get(c) != expected.get(c)))
+    return [r for r in verdict_why if r.get("code") in codes]
 
 
 def parse_awards(raw: object, ctx: Ctx) -> dict[str, int | None]:

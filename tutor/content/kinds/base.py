@@ -343,6 +343,9 @@ class ExerciseKind:
     hint: ClassVar[str | None] = None
     picks: ClassVar[str] = ""
     editor_fields: ClassVar[tuple[EditorField, ...]] = ()
+    #: The codes of the engine's reasons that decide this kind's answer (the others explain the
+    #: tricks or the deal on the way to it): a mistake is explained by these. Empty: the first.
+    decides: ClassVar[frozenset[str]] = frozenset()
 
     @property
     def template(self) -> str:
@@ -459,7 +462,16 @@ class ExerciseKind:
         wrong = [line for line in self.feedback_lines(ex, verdict, names) if line.ok is False]
         out = [names.text(N_("%(what)s: the right answer is %(value)s."), what=line.what, value=line.value)
                for line in wrong[:3]]
-        return out + names.reasons(verdict.why[:1])
+        return out + names.reasons(self.mistake_reasons(ex, verdict))
+
+    def mistake_reasons(self, ex: Exercise, verdict: Verdict) -> list[dict]:
+        """The engine's reasons that explain a wrong answer (the rule points it missed, for the
+        feedback and for mastery, :mod:`tutor.web.skills`): those of :attr:`decides` (at most
+        three, in the engine's order), else the first reason; none for a right answer."""
+        if verdict.correct:
+            return []
+        deciding = [r for r in verdict.why if r.get("code") in self.decides]
+        return deciding[:3] if deciding else list(verdict.why[:1])
 
     def localise_details(self, details: dict, render: Any) -> dict:
         """The verdict's details with reasons turned into text by ``render(reason) -> str`` (API)."""

@@ -54,6 +54,8 @@ class Beg(ExerciseKind):
                                {"type": "string", "maxLength": 40}],
                      "description": "the points of each side, in side order", "example": [1, 0]}
     label = N_("Stand or beg")
+    decides = frozenset({"turnup-no-points", "turnup-scores", "turned-jack", "stand", "gift", "take-one",
+                         "run", "pack-exhausted"})  # the points of the turn-ups and of the choice
     prompt = N_("After the stand-or-beg decision, how many points does each side score?")
     editor_fields = (
         EditorField("dealer", "seat", N_("Dealer")),

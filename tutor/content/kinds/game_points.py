@@ -18,7 +18,7 @@ from ...engine.errors import BadFieldError, show
 from ..deals import whole_hand
 from ..exercise import Exercise
 from . import register
-from .awards import awards_of
+from .awards import CATEGORY_REASONS, awards_of
 from .base import (
     N_,
     AnswerError,
@@ -62,6 +62,7 @@ class GamePoints(ExerciseKind):
         "description": "the Game points of each side, and the side that scores Game (null: nobody)",
         "example": {"points": [17, 9], "game": 0}}
     label = N_("Game points")
+    decides = CATEGORY_REASONS["game"]
     prompt = N_("Count the Game points each side took. Who scores Game?")
     hint = N_("Count the cards each side won in its tricks: ten 10, ace 4, king 3, queen 2, jack 1.")
     editor_fields = (

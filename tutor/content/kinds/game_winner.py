@@ -50,6 +50,7 @@ class GameWinner(ExerciseKind):
     answer_schema: ClassVar[dict] = {"type": ["integer", "string", "null"], "description": "the side that wins, or null for nobody",
                      "example": 1}
     label = N_("Game winner")
+    decides = frozenset({"target-reached", "match-won", "match-continues"})
     prompt = N_("Which side wins the game, if any?")
 
     def parse(self, raw: object, ctx: Ctx) -> int | None:

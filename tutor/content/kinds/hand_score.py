@@ -17,6 +17,7 @@ from ..exercise import Exercise
 from . import register
 from .awards import (
     AWARDS_SCHEMA,
+    CATEGORY_REASONS,
     awards_distractor,
     awards_form,
     awards_from_key,
@@ -26,6 +27,7 @@ from .awards import (
     feedback,
     parse_awards,
     read_awards,
+    wrong_category_reasons,
 )
 from .base import (
     N_,
@@ -52,6 +54,7 @@ class HandScore(ExerciseKind):
     answer_help = "for each of high, low, jack, game: the side that scores it, or none; details: categories"
     answer_schema: ClassVar[dict] = AWARDS_SCHEMA
     label = N_("Hand score")
+    decides = frozenset().union(*CATEGORY_REASONS.values())
     prompt = N_("Who scores High, Low, Jack and Game in this hand? Choose a side or nobody for each.")
     editor_fields = (
         EditorField("dealer", "seat", N_("Dealer")),
@@ -83,6 +86,12 @@ class HandScore(ExerciseKind):
 
     def feedback_lines(self, ex: Exercise, verdict: Verdict, names: Names) -> list[FeedbackLine]:
         return feedback(verdict.expected, verdict.given, names)
+
+    def mistake_reasons(self, ex: Exercise, verdict: Verdict) -> list[dict]:
+        """The reasons of the categories answered wrong (a trick's winner is not what was missed)."""
+        if verdict.correct:
+            return []
+        return wrong_category_reasons(verdict.why, verdict.given, verdict.expected)[:3]
 
     def form_fields(self, ex: Exercise, value: Any) -> dict:
         return awards_form(value)

@@ -42,6 +42,7 @@ class NextHakem(SeatKey):
     answer_schema: ClassVar[dict] = {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 3}, {"type": "string", "maxLength": 8}],
                      "description": "the seat of the next hakem", "example": 1}
     label = N_("Next hakem")
+    decides = frozenset({"hakem-passes-right", "hakem-stays"})
     prompt = N_("Who is the hakem in the next round?")
     editor_fields = (
         EditorField("hakem", "seat", N_("Hakem")),

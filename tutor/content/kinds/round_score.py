@@ -56,6 +56,7 @@ class RoundScore(ExerciseKind):
     answer_schema: ClassVar[dict] = {"oneOf": [{"type": "integer", "minimum": 1, "maximum": 3}, {"type": "string", "maxLength": 8}],
                      "description": "the points of the round", "example": 2}
     label = N_("Round score")
+    decides = frozenset({"round-win", "round-kot", "round-hakem-kot", "round-not-decided", "round-over"})
     prompt = N_("How many points does the winning team score for this round?")
     editor_fields = (
         EditorField("hakem", "seat", N_("Hakem")),

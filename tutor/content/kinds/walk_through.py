@@ -34,6 +34,7 @@ from .awards import (
     feedback,
     parse_awards,
     read_awards,
+    wrong_category_reasons,
 )
 from .base import (
     N_,
@@ -53,6 +54,7 @@ from .base import (
     players_of,
     seat_from_key,
 )
+from .round_score import RoundScore
 
 #: The ask whose result is the round's points (Hokm); the other ask's result is the awards.
 _POINTS_ASK = "round-playout"
@@ -255,6 +257,19 @@ class WalkThrough(ExerciseKind):
         else:
             lines += feedback(exp["awards"], got.get("awards"), names)
         return lines
+
+    def mistake_reasons(self, ex: Exercise, verdict: Verdict) -> list[dict]:
+        """The reason of each trick answered wrong, then those of the result if it was wrong (the
+        round's score and the next hakem, or the categories answered wrong)."""
+        if verdict.correct:
+            return []
+        out = [r for t in verdict.details.get("tricks", []) if not t["correct"] for r in t.get("why", [])]
+        if verdict.details.get("result_correct") is False:
+            if "points" in verdict.expected:
+                out += [r for r in verdict.why if r.get("code") in RoundScore.decides]
+            else:
+                out += wrong_category_reasons(verdict.why, verdict.given.get("awards"), verdict.expected["awards"])
+        return out
 
     def mistake(self, ex: Exercise, verdict: Verdict, names: Names) -> list[str]:
         """Each trick answered wrong, judged on its own against the real play: the card the
