@@ -113,6 +113,14 @@ def test_new_learner_lesson_step_and_quiz(page: Page, live, lang):
             for text in reasons:
                 expect(page.locator(".feedback .why")).to_contain_text(text)
             expect(page.locator(".feedback a[href*='/learn/']")).to_be_visible()
+            expect(page.locator(".quiz-head progress")).to_have_js_property("value", 2)
+            # tried again and answered right: still two questions answered, not three
+            page.locator(".feedback a.retry").click()
+            form = page.locator("form.answer-form")
+            give(page, form, ex, right)
+            form.locator("button[type=submit]").click()
+            expect(page.locator(".verdict.good")).to_be_visible()
+            expect(page.locator(".quiz-head progress")).to_have_js_property("value", 2)
         else:
             expect(page.locator(".verdict.good")).to_be_visible()
         page.locator(".feedback a.button.primary").click()

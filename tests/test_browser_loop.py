@@ -171,6 +171,38 @@ def test_wrong_choice_and_right_choice_are_both_marked(page: Page, live, lang):
 
 
 @pytest.mark.parametrize("lang", ["en", "fa"])
+def test_a_picked_card_is_marked_with_a_dot_until_the_answer_is_checked(page: Page, live, lang):
+    """A card picked as the trick's winner shows a dot, not a ✓, until the engine has checked it:
+    a wrong pick then shows the red ✗, the right one after "Try again" the green ✓."""
+    base, _app = live
+    step = step_of("hokm", lang, lambda s: any(e.kind == "trick-winner" for e in s.exercises))
+    ex = next(e for e in step.exercises if e.kind == "trick-winner")
+    right = expected(ex)
+    wrong = wrong_value(ex, right)
+    page.goto(f"{base}/{lang}/learn/hokm/{step.id}")
+    section = page.locator(f"#ex-{ex.id}")
+
+    def mark(value):
+        card = page.locator(f"#ex-{ex.id} input[name='seat'][value='{value}'] + .card")
+        return (card.evaluate("(el) => getComputedStyle(el, '::after').content"),
+                card.evaluate("(el) => getComputedStyle(el, '::after').backgroundColor"))
+
+    give(section, ex, wrong)
+    assert mark(form_for(ex, wrong)["seat"])[0] == '"●"'  # chosen: no verdict drawn yet
+    section.locator("button[type=submit]").click()
+    expect(page.locator(f"#ex-{ex.id} .verdict.wrong")).to_be_visible()
+    assert mark(form_for(ex, wrong)["seat"]) == ('"✗"', RED)
+    page.locator(f"#ex-{ex.id} a.retry").click()
+    section = page.locator(f"#ex-{ex.id}")
+    expect(section.locator("button[type=submit]")).to_be_visible()
+    give(section, ex, right)
+    assert mark(form_for(ex, right)["seat"])[0] == '"●"'
+    section.locator("button[type=submit]").click()
+    expect(page.locator(f"#ex-{ex.id} .verdict.good")).to_be_visible()
+    assert mark(form_for(ex, right)["seat"]) == ('"✓"', GREEN)
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
 def test_awards_choices_are_marked(page: Page, live, lang):
     """Hand-score style awards (High, Low, Jack, Game): a wrong side ✗, the right side ✓."""
     base, _app = live

@@ -158,8 +158,8 @@
           if (old) { old.replaceWith(line); }
         });
         var bar = document.querySelector(".quiz-head progress");
-        if (bar && !isHint && fresh.querySelector(".verdict")) {
-          bar.value = Math.min(bar.max, (parseFloat(bar.getAttribute("value")) || 0) + 1);
+        if (bar && !isHint && fresh.querySelector(".verdict")) {  // this question answered (again: no change)
+          bar.value = Math.min(bar.max, Math.max(bar.value, parseFloat(bar.getAttribute("data-answered")) || 0));
         }
         focusOn(fresh.querySelector(isHint ? ".rule-hint" : ".verdict"));
       }).catch(function () {
