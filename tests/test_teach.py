@@ -627,3 +627,19 @@ def test_a_new_quiz_class_or_lesson_that_fails_its_checks_comes_back_with_the_me
     r = add_generated_form(c, qid, {"g-ruleset": "bridge"}, lang="bg")
     assert r.status_code == 400 and errors(r.text)["g-ruleset-error"] == "Този избор не е сред предложените."
     assert ">Ruffs<" in c.get("/en/teach/").text
+
+
+def test_the_scenario_example_keeps_its_own_direction_in_persian(app):
+    """The authoring form's example scenario is code, left to right inside the Persian sentence
+    (it was scrambled by the right-to-left layout)."""
+    from lxml import html as lxml_html
+
+    c = login(app.test_client(), "ana")
+    qid = new_quiz(c)
+    doc = lxml_html.fromstring(c.get(f"/fa/teach/quizzes/{qid}").text)
+    hint = doc.get_element_by_id("scenario-hint")
+    assert hint.text_content().startswith("سناریویی در قالب JSON رابط solve، مثلاً ")
+    code = hint.cssselect("code")[0]
+    assert code.get("dir") == "ltr"
+    assert json.loads(code.text_content()) == {"ruleset": "hokm", "ask": "trick-winner", "trump": "S",
+                                               "trick": ["AD", "2S", "KD", "JS"]}
