@@ -207,3 +207,24 @@ def test_a_nul_in_an_uploaded_file_is_refused_beside_the_field(app):  # noqa: F8
     r = ana.post(f"/en/teach/quizzes/{qid}/import", content_type="multipart/form-data",
                  data={"csrf_token": csrf_of(page.text), "import-upload": (io.BytesIO(b"title: q\x00\n"), "q.yaml")})
     assert r.status_code == 400 and 'id="import-upload-error"' in r.text
+
+
+def test_an_altered_answer_form_gets_the_learners_language_not_the_engines_words(app):  # noqa: F811
+    """A seat that is not a number, sent from a changed page form in Persian, was "پاسخ خوانا
+    نیست: the seat must be a whole number ... from 0 to 3" (English, seats from 0 where the page
+    numbers them from 1): now a message in the page's language; the API keeps the engine's words."""
+    from lxml import html as lxml_html
+    from web_support import lesson_exercise
+
+    from tutor.web import exercises as X
+
+    step, ex = lesson_exercise("hokm", "trick-winner")
+    learner = app.test_client()
+    page = learner.get(f"/fa/learn/hokm/{step.id}")
+    r = learner.post(f"/fa/learn/hokm/{step.id}/{ex.id}", data={"csrf_token": csrf_of(page.text), "seat": "abc"})
+    assert r.status_code == 400
+    text = lxml_html.fromstring(r.text).cssselect(".form-error")[0].text_content().strip()
+    assert text == "این پاسخ خوانا نیست: یکی از پاسخ‌های نشان‌داده‌شده را برگزینید و دوباره بسنجید."
+    api = learner.post(f"/api/v1/exercises/{X.ref_of(ex)}/answer", json={"answer": "abc"})
+    assert api.status_code == 400 and api.get_json()["error"]["code"] == "bad-answer"
+    assert "whole number" in api.get_json()["error"]["message"]

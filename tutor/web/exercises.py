@@ -215,10 +215,12 @@ def _answer_error(e: AnswerError) -> BadInput:
     return BadInput(_(e.message, **e.params), e.code)
 
 
-def parse(ex: Exercise, raw: object) -> object:
+def parse(ex: Exercise, raw: object, page: bool = False) -> object:
     """Check a raw answer with the exercise's kind; :class:`BadInput` (400) if it is malformed.
     What the learner typed is read leniently first (the kind's ``typed``: e.g. cards with Persian
-    digits, the suit symbol first, invisible characters)."""
+    digits, the suit symbol first, invisible characters). The engine's own words on a malformed
+    value (English, seats from 0) are for the API; a page's form (``page``), whose choices make
+    such a value only if altered, says in the learner's language to choose among them."""
     kind = KINDS[ex.kind]
     raw = kind.typed(raw)
     try:
@@ -229,6 +231,9 @@ def parse(ex: Exercise, raw: object) -> object:
     except kinds.ExerciseError:
         raise BadInput(_("This exercise cannot be checked."), "bad-exercise") from None
     except TutorError as e:
+        if page:
+            raise BadInput(_("This answer cannot be read: choose among the answers shown, then check it again."),
+                           "bad-answer") from None
         raise BadInput(_("The answer cannot be read: %(why)s", why=e.message), "bad-answer") from None
 
 
@@ -243,7 +248,7 @@ def read_form(ex: Exercise, form) -> object:
         raw = KINDS[ex.kind].read_form(ex, form)
     except AnswerError as e:
         raise _answer_error(e) from None
-    return parse(ex, raw)
+    return parse(ex, raw, page=True)
 
 
 # ---------------------------------------------------------------------------------------------- grading
