@@ -36,9 +36,9 @@ def app(tmp_path, app_database):
     dispose(app)
 
 
-def new_lesson(client, body=BODY, lang="en") -> int:
-    r = post(client, "/en/teach/lessons/", {"lesson-title": "Trumps", "lesson-goal": "Know trumps",
-                                            "lesson-ruleset": "hokm", "lesson-lang": lang, "lesson-body": body},
+def new_lesson(client, body=BODY, lang="en", ruleset="hokm", goal="Know trumps", title="Trumps") -> int:
+    r = post(client, "/en/teach/lessons/", {"lesson-title": title, "lesson-goal": goal,
+                                            "lesson-ruleset": ruleset, "lesson-lang": lang, "lesson-body": body},
              page="/en/teach/")
     assert r.status_code == 302, r.text
     return int(re.search(r"/lessons/(\d+)", r.headers["Location"]).group(1))
@@ -308,3 +308,152 @@ def test_a_new_lesson_from_a_file_of_the_sites_lessons(app):
     r = post(t, "/en/teach/lessons/file", {"lfile-lang": "en", "lfile-text": ""}, page="/en/teach/")
     assert r.status_code == 400 and lxml_html.fromstring(r.text).get_element_by_id(
         "lfile-text-error").text_content() == "Choose a lesson file or paste its text."
+
+
+# --------------------------------------------------------------------- a lesson with problems
+
+KICK = {"ruleset": "trinidad", "ask": "trick-winner", "trump": "H", "trick": ["7S", "JS", "2S", "10S"], "leader": 3}
+# the engine says seat 0 wins this trick; the lesson says 3
+WRONG_EXPECT = ("Kicking in Trinidad.\n\n```exercise\nid: kick-2\nkind: trick-winner\nprompt: Who wins?\n"
+                f"difficulty: 1\nscenario: {json.dumps(KICK)}\nexpect: {{winner: 3}}\n```\n")
+BAD_CARD = ("A scenario with a card that is no card.\n\n```exercise\nid: odd\nkind: trick-winner\n"
+            "prompt: Who wins?\ndifficulty: 1\nscenario: "
+            + json.dumps({**TRICK, "trick": ["AD", "2S", "9Q", "JS"]}) + "\nexpect: {winner: 3}\n```\n")
+
+
+def _line_of(body: str, start: str) -> int:
+    return next(i for i, line in enumerate(body.split("\n"), 1) if line.startswith(start))
+
+
+def _problems(page: str) -> list[str]:
+    from lxml import html as lxml_html
+
+    doc = lxml_html.fromstring(page)
+    return [li.text_content() for li in doc.xpath('//ul[@id="lesson-problems"]/li')]
+
+
+@pytest.mark.parametrize(("ruleset", "body", "problem"), [
+    ("trinidad", WRONG_EXPECT, "exercise kick-2: expect.winner is 3 but the engine says 0"),
+    ("hokm", BAD_CARD, ("exercise odd: scenario.trick[2]: unknown card '9Q' (write rank A K Q J 10 9 … 2 then suit "
+                        'S H D C, e.g. "10H")')),
+])
+def test_a_lesson_the_engine_refuses_is_listed_and_neither_assigned_nor_exported(app, ruleset, body, problem):
+    """The lesson's preview lists every problem an import of its file (or ``tutor check``) would
+    find, at the line of its text box; while it has them it is not assigned (the message beside
+    the field, 400) and its file is not offered (the export URL brings back the lesson's page);
+    once fixed, both work, and the file exported imports cleanly."""
+    from lxml import html as lxml_html
+
+    t = login(app.test_client(), "ana")
+    lid = new_lesson(t, body=body, ruleset=ruleset)
+    page = t.get(f"/en/teach/lessons/{lid}")
+    assert page.status_code == 200
+    expect_line = _line_of(body, "expect:" if ruleset == "trinidad" else "scenario:")
+    assert _problems(page.text) == [f"Line {expect_line}: {problem}"]
+    doc = lxml_html.fromstring(page.text)
+    assert not doc.xpath('//a[contains(@href, "/export.md")]')
+    blocked = doc.get_element_by_id("lesson-export-blocked").text_content()
+    assert "fix the problems listed in its preview above" in blocked
+    r = t.get(f"/en/teach/lessons/{lid}/export.md")
+    assert r.status_code == 302 and r.headers["Location"].endswith(f"/en/teach/lessons/{lid}#h-lfile")
+    cid, _code = new_class(t)
+    r = post(t, f"/en/teach/classes/{cid}", {"what": f"lesson:{lid}"})
+    assert r.status_code == 400
+    form = lxml_html.fromstring(r.text)
+    assert form.get_element_by_id("what-error").text_content() == \
+        "This lesson has problems or no exercises: fix it in its preview first."
+    assert form.xpath('//select[@id="what"]/option[@selected]')[0].get("value") == f"lesson:{lid}"  # kept
+    with app.app_context():
+        db = app.extensions["tutor_db"]()
+        assert db.scalars(select(Assignment)).all() == []
+        db.close()
+    # fixed: no problems, the file offered and importable, the lesson assigned
+    fixed = body.replace("expect: {winner: 3}", "expect: {winner: 0}") if ruleset == "trinidad" else \
+        body.replace('"9Q"', '"KD"')
+    r = post(t, f"/en/teach/lessons/{lid}", {"lesson-title": "Trumps", "lesson-goal": "Know trumps",
+                                             "lesson-ruleset": ruleset, "lesson-lang": "en", "lesson-body": fixed})
+    assert r.status_code == 302
+    page = t.get(f"/en/teach/lessons/{lid}").text
+    assert _problems(page) == [] and 'id="lesson-export-blocked"' not in page
+    assert f'href="/en/teach/lessons/{lid}/export.md"' in page
+    exported = t.get(f"/en/teach/lessons/{lid}/export.md")
+    assert exported.status_code == 200
+    assert import_lesson(exported.text, "x.md").exercises[0].expect == {"winner": 0 if ruleset == "trinidad" else 3}
+    assign_lesson(t, cid, lid)
+
+
+def test_a_lesson_with_problems_speaks_the_pages_language(app):
+    t = login(app.test_client(), "ana")
+    lid = new_lesson(t, body=WRONG_EXPECT, ruleset="trinidad")
+    page = t.get(f"/fa/teach/lessons/{lid}").text
+    n = _line_of(WRONG_EXPECT, "expect:")
+    shown = str(n).translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹"))  # Persian digits
+    assert _problems(page) == [f"سطر {shown}: exercise kick-2: expect.winner is 3 but the engine says 0"]
+    r = t.get(f"/fa/teach/lessons/{lid}/export.md")
+    assert r.status_code == 302 and r.headers["Location"].endswith(f"/fa/teach/lessons/{lid}#h-lfile")
+
+
+def test_problem_lines_are_lines_of_the_text_box_whatever_the_title_and_goal(app):
+    """The front matter made of a long title or goal takes several lines; the problems' lines
+    are still those of the lesson's text box."""
+    t = login(app.test_client(), "ana")
+    body = "Words first.\n\nMore words.\n\n" + WRONG_EXPECT
+    n = _line_of(body, "expect:")
+    seen = []
+    for title, goal in (("T", "G"), ("A long title " * 9, "A goal that goes on and on " * 11)):
+        lid = new_lesson(t, body=body, ruleset="trinidad", title=title.strip()[:120], goal=goal.strip()[:300])
+        seen.append(_problems(t.get(f"/en/teach/lessons/{lid}").text))
+    assert seen[0] == seen[1] == [f"Line {n}: exercise kick-2: expect.winner is 3 but the engine says 0"]
+    # a problem of the YAML of an exercise block: at its line of the text box too
+    lid = new_lesson(t, body="Intro.\n\n```exercise\nid: x\nkind: [unclosed\n```\n", goal="A goal " * 40)
+    assert [p.split(":")[0] for p in _problems(t.get(f"/en/teach/lessons/{lid}").text)] == ["Line 5"]
+
+
+def test_the_lesson_text_is_written_in_its_languages_direction(app):
+    from lxml import html as lxml_html
+
+    t = login(app.test_client(), "ana")
+    lid = new_lesson(t, body="## برش\n\nحکم **پیک** است.", lang="fa")
+    doc = lxml_html.fromstring(t.get(f"/en/teach/lessons/{lid}").text)
+    body = doc.get_element_by_id("lesson-body")
+    assert (body.get("dir"), body.get("lang")) == ("rtl", "fa")
+    assert body.text_content().strip() == "## برش\n\nحکم **پیک** است."
+    assert doc.get_element_by_id("lesson-title").get("dir") == "auto"
+    assert doc.get_element_by_id("lesson-goal").get("dir") == "auto"
+    en = lxml_html.fromstring(t.get(f"/en/teach/lessons/{new_lesson(t)}").text)
+    assert en.get_element_by_id("lesson-body").get("dir") == "ltr"
+    home = lxml_html.fromstring(t.get("/fa/teach/").text)
+    assert [home.get_element_by_id(f"lesson-{f}").get("dir") for f in ("title", "goal", "body")] == ["auto"] * 3
+
+
+def test_a_stored_lesson_with_an_exercise_the_engine_refuses_never_gives_a_learner_a_500(app):
+    """A lesson assigned before the engine checked teachers' lessons may hold a card that is no
+    card: its learners see the rest of the lesson, a note in that exercise's place, and an answer
+    to it is refused with the message (400), never a 500."""
+    from lxml import html as lxml_html
+
+    t, _lid, cid, code, aid = _assigned(app)
+    bad = BODY.replace('"JS"]}', '"9Q"]}', 1)
+    assert bad != BODY
+    with app.app_context():
+        db = app.extensions["tutor_db"]()
+        a = db.get(Assignment, aid)
+        a.lesson_doc = {**a.lesson_doc, "body": bad}
+        db.commit()
+        db.close()
+    learner = app.test_client()
+    join(learner, code, "Zari")
+    page = learner.get(f"/en/classes/{cid}/lessons/{aid}/")
+    assert page.status_code == 200
+    doc = lxml_html.fromstring(page.text)
+    notes = [p.text_content() for p in doc.xpath('//p[contains(@class, "exercise-note")]')]
+    assert notes == ["This exercise cannot be shown: it has a mistake that your teacher can fix."]
+    assert "Who wins with hearts trump?" in page.text  # the second exercise is drawn
+    assert learner.get("/en/classes/").status_code == 200
+    r = learner.post(f"/en/classes/{cid}/lessons/{aid}/1", data={"csrf_token": csrf_of(page.text), "seat": "3"})
+    assert r.status_code == 400
+    assert [p.text_content() for p in lxml_html.fromstring(r.text).xpath('//p[contains(@class, "exercise-note")]')] \
+        == notes
+    r = learner.post(f"/en/classes/{cid}/lessons/{aid}/2", data={"csrf_token": csrf_of(page.text), "seat": "0"})
+    assert r.status_code == 302
+    assert t.get(f"/en/teach/classes/{cid}").status_code == 200

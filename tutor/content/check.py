@@ -50,7 +50,7 @@ from .problems import Problems, display_path
 from .quizzes import Quiz, load_quiz_file
 
 __all__ = [
-    "COVERED_RULES", "MIN_QUESTIONS", "MIN_STEPS", "RULE_IDS", "Report", "check", "check_exercise", "main",
+    "COVERED_RULES", "MIN_QUESTIONS", "MIN_STEPS", "RULE_IDS", "Report", "check", "check_exercise", "check_step_exercises", "main",
     "same_answer",
 ]
 
@@ -308,13 +308,21 @@ def _check_lesson_file(les: _Lesson, problems: Problems, report: Report) -> None
             problems.add(les.shown, step.line_of("rules"),
                          f"rules: {rule!r} is not a rule point (C1-C33, T1-T23, H1-H27, K1-K27, def-*: "
                          "tutor rule --list)")
+    report.exercises += check_step_exercises(step, problems, les.shown)
+
+
+def check_step_exercises(step: LessonStep, problems: Problems, shown: str | None = None) -> int:
+    """Every exercise of a lesson step against the engine (:func:`check_exercise`), each id once
+    in the step; returns how many exercises. The checks of a lesson file by ``tutor check``, of
+    an imported lesson file and of a teacher's lesson. ``shown``: the file's name in problems
+    (default: the path it was parsed from)."""
     seen: set[str] = set()
     for ex in step.exercises:
-        report.exercises += 1
         if ex.id in seen:
-            problems.add(les.shown, ex.line_of("id"), f"exercise id {ex.id!r} is used twice in this step")
+            problems.add(shown or ex.path, ex.line_of("id"), f"exercise id {ex.id!r} is used twice in this step")
         seen.add(ex.id)
         check_exercise(ex, step.ruleset, problems)
+    return len(step.exercises)
 
 
 def _check_directory(lessons: list[_Lesson], problems: Problems, completeness: bool) -> None:

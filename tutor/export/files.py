@@ -214,14 +214,14 @@ def dump_lesson(doc: LessonStep | Mapping[str, Any]) -> str:
 
 def import_lesson(text: str, path: str = "<lesson>", lang: str = "en", *, engine: bool = True) -> LessonStep:
     """Read a lesson file's text (in ``lang``) and validate it: structure, and with ``engine`` every
-    exercise against the engine. Raises :class:`ContentError` (``path:line: message``)."""
-    from ..content.check import check_exercise
+    exercise against the engine and each exercise id once, as ``tutor check`` does. Raises :class:`ContentError` (``path:line: message``)."""
+    from ..content.check import check_step_exercises
 
     problems = Problems()
     step = parse_step(text, path, problems, lang=lang)
     if step is not None and engine:
-        for ex in step.exercises:
-            check_exercise(ex, step.ruleset, problems)
+        check_step_exercises(step, problems)
     problems.raise_if_any()
     assert step is not None
     return step
+

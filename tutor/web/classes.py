@@ -51,6 +51,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from tutor.content.check import check_step_exercises
 from tutor.content.exercise import Exercise
 from tutor.content.lessons import LessonStep, parse_step
 from tutor.content.problems import Problems
@@ -98,21 +99,40 @@ def normal_code(text: str) -> str:
 CLASS_QUESTION = "class-question"
 
 
+def _front_matter(doc: Mapping[str, Any]) -> str:
+    """The front matter of :func:`lesson_text`, from its first ``---`` line to its second, with
+    the line end after it (a long title or goal is wrapped by the YAML dump onto several lines)."""
+    import yaml
+    fm = {"id": "teacher-lesson", "ruleset": doc["ruleset"], "unit": 1, "unit_title": doc["title"],
+          "order": 1, "title": doc["title"], "goal": doc["goal"], "rules": [], "source": "teacher"}
+    return "---\n" + yaml.safe_dump(fm, allow_unicode=True, sort_keys=False) + "---\n"
+
+
 def lesson_text(doc: Mapping[str, Any]) -> str:
     """The step file (front matter, then the Markdown body) of a teacher's lesson in the
     ``lessons/`` syntax; ``doc`` has ``ruleset``, ``title``, ``goal`` and ``body`` (a
     :class:`~tutor.web.db.TeacherLesson`'s fields, or an assignment's ``lesson_doc``)."""
-    import yaml
-    fm = {"id": "teacher-lesson", "ruleset": doc["ruleset"], "unit": 1, "unit_title": doc["title"],
-          "order": 1, "title": doc["title"], "goal": doc["goal"], "rules": [], "source": "teacher"}
-    return "---\n" + yaml.safe_dump(fm, allow_unicode=True, sort_keys=False) + "---\n" + doc["body"]
+    return _front_matter(doc) + doc["body"]
 
 
-def lesson_step(doc: Mapping[str, Any]) -> tuple[LessonStep | None, Problems]:
+def body_line(doc: Mapping[str, Any], line: int) -> int | None:
+    """The line of the lesson's body (1-based, as in its text box) that is ``line`` of
+    :func:`lesson_text`; None for a line of the front matter (the title, goal or card game)."""
+    n = line - _front_matter(doc).count("\n")
+    return n if n >= 1 else None
+
+
+def lesson_step(doc: Mapping[str, Any], *, engine: bool = False) -> tuple[LessonStep | None, Problems]:
     """A teacher's lesson (see :func:`lesson_text`; ``doc["lang"]`` its language) parsed as a
-    lesson step, with the problems found (structure only)."""
+    lesson step, with the problems found: its structure, and with ``engine`` every exercise
+    checked by the engine as an import or ``tutor check`` checks it
+    (:func:`tutor.content.check.check_step_exercises`). A teacher's lesson with problems is
+    neither assigned nor exported."""
     problems = Problems()
-    return parse_step(lesson_text(doc), "lesson.md", problems, lang=str(doc["lang"])), problems
+    step = parse_step(lesson_text(doc), "lesson.md", problems, lang=str(doc["lang"]))
+    if step is not None and engine:
+        check_step_exercises(step, problems)
+    return step, problems
 
 
 def lesson_exercises(assignment: Assignment) -> list[Exercise]:

@@ -536,13 +536,30 @@ def import_file(qid: int):
 
 # ------------------------------------------------------------------------------------------ lessons
 
+def _lesson_doc(row: TeacherLesson) -> dict:
+    """A saved lesson as :func:`tutor.web.classes.lesson_step` reads it (and a lesson assignment keeps it)."""
+    return {"ruleset": row.ruleset, "lang": row.lang, "title": row.title, "goal": row.goal, "body": row.body}
+
+
+def _body_problems(doc: dict, problems) -> list[Markup]:
+    """The problems of a teacher's lesson as ``Line N: message``, N the line of the lesson's text
+    box (a problem of the title, goal or card game: the message alone); at most 20."""
+    out = []
+    for p in problems[:20]:
+        message = Markup('<bdi lang="en" dir="ltr">{}</bdi>').format(p.message)
+        n = C.body_line(doc, p.line)
+        out.append(Markup('<span class="problem">{}</span>').format(
+            Markup(_("Line %(n)s: %(message)s", n=i18n.fmt_number(n), message=message)) if n is not None else message))
+    return out
+
+
 def _lesson_preview(values: dict):
-    """``(parts for the step template, problems as 'line N: message')``."""
-    step, problems = C.lesson_step(values)
-    shown = []
-    for p in problems:
-        shown.append(_("Line %(n)s: %(message)s", n=max(1, p.line - 11), message=p.message))
+    """``(parts for the step template, problems as 'Line N: message', whether the lesson has problems)``;
+    an exercise that cannot be drawn is a note in its place."""
+    step, problems = C.lesson_step(values, engine=True)
+    shown: list[str] = [*_body_problems(values, problems)]  # Markup, or plain text escaped when drawn
     parts: list[dict] = []
+    bad = bool(problems) or step is None
     if step is not None:
         for i, (what, item) in enumerate(step.parts()):
             if isinstance(item, str):
@@ -554,8 +571,11 @@ def _lesson_preview(values: dict):
                                                x=exercise_context(item, f"preview-{i}"))
                     parts.append({"exercise": Markup(html)})
                 except Exception:  # noqa: BLE001 - a block the engine cannot draw is a problem shown, not a 500
-                    shown.append(_("An exercise block cannot be shown: check its scenario."))
-    return parts, shown
+                    parts.append({"note": _("This exercise cannot be drawn: see the problems listed above.")})
+                    if not problems:
+                        shown.append(_("An exercise block cannot be shown: check its scenario."))
+                    bad = True
+    return parts, shown, bad
 
 
 @bp.post("/lessons/")
@@ -593,9 +613,13 @@ def lesson(lid: int, imported: LessonImportForm | None = None, status: int = 200
         status = 400
     values = {"ruleset": form.ruleset.data or row.ruleset, "lang": form.lang.data or row.lang,
               "title": form.title.data or row.title, "goal": form.goal.data or row.goal, "body": form.body.data or ""}
-    parts, problems = _lesson_preview(values)
+    parts, problems, bad = _lesson_preview(values)
+    saved = _lesson_doc(row)
+    if values != saved:  # a form refused: the file offered is the lesson as saved
+        step, found = C.lesson_step(saved, engine=True)
+        bad = step is None or bool(found)
     return render_template("teach/lesson.html", lesson=row, form=form, parts=parts, problems=problems,
-                           preview_dir="rtl" if values["lang"] == "fa" else "ltr", preview_lang=values["lang"],
+                           exportable=not bad, preview_dir=i18n.text_direction(values["lang"]), preview_lang=values["lang"],
                            imported=imported or LessonImportForm(prefix="limport")), status
 
 
@@ -607,12 +631,12 @@ def _lesson_file_name(row: TeacherLesson) -> str:
 @login_required
 def export_lesson(lid: int):
     """The lesson as a file of the ``lessons/`` format (:func:`tutor.export.files.dump_lesson`);
-    404 for another teacher's lesson, 400 while the lesson has problems (see its preview)."""
+    404 for another teacher's lesson. While the lesson has problems (those an import of the file
+    would refuse), the lesson's page instead, where they are listed and the download is not offered."""
     row = _mine(TeacherLesson, lid)
-    step, problems = C.lesson_step({"ruleset": row.ruleset, "lang": row.lang, "title": row.title,
-                                    "goal": row.goal, "body": row.body})
+    step, problems = C.lesson_step(_lesson_doc(row), engine=True)
     if step is None or problems:
-        abort(400)
+        return redirect(url_for("teach.lesson", lid=lid) + "#h-lfile")
     return _attachment(dump_lesson(step), "text/markdown; charset=utf-8", _lesson_file_name(row))
 
 
@@ -741,9 +765,8 @@ def classroom(cid: int):
                     assignment.quiz_id, assignment.quiz_doc, assignment.title = qrow.id, dict(qrow.doc), qrow.title
             elif what[0] == "lesson":
                 lrow = _mine(TeacherLesson, int(what[1]))
-                doc = {"ruleset": lrow.ruleset, "lang": lrow.lang, "title": lrow.title, "goal": lrow.goal,
-                       "body": lrow.body}
-                step, problems = C.lesson_step(doc)
+                doc = _lesson_doc(lrow)
+                step, problems = C.lesson_step(doc, engine=True)
                 if step is None or problems or not step.exercises:
                     form.what.errors = [_("This lesson has problems or no exercises: fix it in its preview first.")]
                 else:
