@@ -482,3 +482,25 @@ def test_a_wrong_part_is_explained_by_its_own_reason_and_only_its_rule_loses_mas
     rows = query(app, select(SkillMastery))
     assert {(m.rule, m.attempts, m.right) for m in rows} == {("C26", 1, 0)}
     assert query(app, select(Attempt.rules)) == [skills.rules_column(rules_of(ex))]
+
+
+def test_a_question_answered_again_links_from_the_results_to_the_try_they_count(client, app):
+    """The results mark the first try; a question answered wrong and then right is ✗ there, and
+    its link opens that first, wrong try (it opened the last one: "✓ Right!" under a ✗)."""
+    page = client.get("/en/practice/").get_data(as_text=True)
+    r = client.post("/en/practice/", data={"csrf_token": csrf_of(page), "game": "hokm", "count": "5",
+                                           "difficulty": "1", "seed": "7"})
+    token = re.search(r"/quiz/([^/]+)/1$", r.location).group(1)
+    answer_quiz(client, token, 1, right=False)
+    answer_quiz(client, token, 1, right=True)
+    assert "Right!" in client.get(f"/en/quiz/{token}/1/feedback").get_data(as_text=True)  # just answered: the last try
+    answer_quiz(client, token, 2, right=True)
+    doc = lxml_html.fromstring(client.get(f"/en/quiz/{token}/results").get_data(as_text=True))
+    first, second = doc.cssselect("ol.review li")[:2]
+    assert first.get("class") == "wrong" and first.cssselect(".mark")[0].text_content() == "✗"
+    assert "answered again" in first.text_content()
+    link = first.cssselect("a")[0].get("href")
+    assert link == f"/en/quiz/{token}/1/feedback?try=first"
+    shown = lxml_html.fromstring(client.get(link).get_data(as_text=True))
+    assert shown.cssselect(".verdict")[0].get("class") == "verdict wrong"
+    assert second.get("class") == "good" and second.cssselect("a")[0].get("href") == f"/en/quiz/{token}/2/feedback"

@@ -379,7 +379,8 @@ def feedback(token: str, n: int):
     tries = _attempts(quiz).get(n)
     if not tries:
         return redirect(url_for("practice.question", token=token, n=n))
-    verdict = X.grade(ex, tries[-1].given)
+    # the last try (just answered); ?try=first: the one the results count, which they link to
+    verdict = X.grade(ex, (tries[0] if request.args.get("try") == "first" else tries[-1]).given)
     return _page(quiz, n, ex, _feedback_section(quiz, token, n, ex, ref, verdict), answered=True)
 
 
@@ -414,7 +415,8 @@ def results(token: str):
         first = tries[0].correct if tries else None
         rows.append({"n": n, "ex": ex, "kind": _kind_name(ex.kind), "prompt": X.prompt_of(ex),
                      "answered": bool(tries), "correct": first, "retried": len(tries) > 1,
-                     "url": url_for("practice.feedback" if tries else "practice.question", token=token, n=n)})
+                     "url": url_for("practice.feedback", token=token, n=n, **({"try": "first"} if len(tries) > 1 else {}))
+                     if tries else url_for("practice.question", token=token, n=n)})
         k = by_kind.setdefault(_kind_name(ex.kind), [0, 0])
         k[1] += 1
         k[0] += 1 if first else 0
