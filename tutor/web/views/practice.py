@@ -403,6 +403,15 @@ def adaptive_next(token: str):
     return redirect(url_for("practice.results", token=token))
 
 
+def _result_url(token: str, n: int, tries: int) -> str:
+    """Where question ``n``'s line of the results leads: the question if not answered, else the
+    first try's feedback (the try the results count)."""
+    if not tries:
+        return url_for("practice.question", token=token, n=n)
+    params: dict[str, Any] = {"try": "first"} if tries > 1 else {}
+    return url_for("practice.feedback", token=token, n=n, **params)
+
+
 @bp.get("/quiz/<token>/results")
 def results(token: str):
     quiz = _quiz(token)
@@ -415,8 +424,7 @@ def results(token: str):
         first = tries[0].correct if tries else None
         rows.append({"n": n, "ex": ex, "kind": _kind_name(ex.kind), "prompt": X.prompt_of(ex),
                      "answered": bool(tries), "correct": first, "retried": len(tries) > 1,
-                     "url": url_for("practice.feedback", token=token, n=n, **({"try": "first"} if len(tries) > 1 else {}))
-                     if tries else url_for("practice.question", token=token, n=n)})
+                     "url": _result_url(token, n, len(tries))})
         k = by_kind.setdefault(_kind_name(ex.kind), [0, 0])
         k[1] += 1
         k[0] += 1 if first else 0
