@@ -17,12 +17,12 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  #
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, Regexp, ValidationError
 
 from tutor import i18n
-from tutor.content.exercise import LANGUAGES
+from tutor.content.exercise import LANGUAGES, MAX_POINTS
 from tutor.engine.reasons import N_
 from tutor.engine.rulesets import RULESETS
 
 from .accounts import MIN_PASSWORD
-from .authoring import MAX_POINTS, kind_names
+from .authoring import kind_names
 
 __all__ = [
     "AssignForm",

@@ -25,6 +25,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from tutor import i18n
+from tutor.content.exercise import MAX_POINTS
 from tutor.content.kinds import KINDS
 from tutor.content.problems import ContentError
 from tutor.export.files import check_document, dump_lesson, dump_quiz, import_lesson, import_quiz
@@ -334,7 +335,7 @@ def question_action(qid: int, n: int):
         anchor = min(n, len(questions))
     elif action == "points":
         pts = (request.form.get("points") or "").strip()
-        if not (pts.isascii() and pts.isdigit() and 1 <= int(pts) <= 100):
+        if not (pts.isascii() and pts.isdigit() and 1 <= int(pts) <= MAX_POINTS):
             return quiz(qid, status=400)
         questions[n - 1] = {**questions[n - 1], "points": int(pts)}
     else:

@@ -1,0 +1,70 @@
+"""The teacher's quiz page and question editor: one points limit for imports and forms.
+
+Every test that writes runs on SQLite and on PostgreSQL (``both_databases``)."""
+
+from __future__ import annotations
+
+import pytest
+from lxml import html as lxml_html
+
+from test_teach import app, login, new_quiz, post, quiz_doc  # noqa: F401
+from tutor.content.exercise import MAX_POINTS
+from tutor.content.quizzes import load_quiz
+from tutor.export.files import dump_quiz, quiz_document, same_value
+
+pytestmark = pytest.mark.both_databases
+
+
+def page(text: str):
+    return lxml_html.fromstring(text)
+
+
+def errors(doc) -> dict[str, str]:
+    """Every message drawn beside a field: ``{its id: its text}``."""
+    return {e.get("id"): e.text_content() for e in doc.cssselect(".field-error")}
+
+
+def form_data(form, **changed) -> dict:
+    """A form's fields as the page draws them (what a browser would send), with ``changed``."""
+    return {**dict(form.form_values()), **changed}
+
+
+def cards(node) -> list[str]:
+    return [e.get("value") for e in node.cssselect('[name="card"]')]
+
+
+# ------------------------------------------------------------------------------------------ 3. one limit
+
+def _file(points: int, n: int = 2) -> str:
+    doc = quiz_document(load_quiz("hokm"))
+    doc["questions"] = doc["questions"][:n]
+    doc["questions"][-1]["points"] = points
+    return dump_quiz(doc)
+
+
+def test_an_imported_question_has_points_the_forms_take_and_saves_unchanged(app):  # noqa: F811
+    """One limit (MAX_POINTS, 100): a quiz file over it is refused at the line of its points, with
+    the limit in the message; a question at it imports, and its edit page saves it unchanged."""
+    assert MAX_POINTS == 100
+    t = login(app.test_client(), "ana")
+    qid = new_quiz(t)
+    url = f"/en/teach/quizzes/{qid}/import"
+    text = _file(MAX_POINTS + 1)
+    r = post(t, url, {"import-text": text}, page=f"/en/teach/quizzes/{qid}")
+    assert r.status_code == 400
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if ln.strip() == f"points: {MAX_POINTS + 1}")
+    [problem] = [e.text_content() for e in page(r.text).cssselect("#import-text-error .problem")]
+    qname = quiz_document(load_quiz("hokm"))["questions"][1]["id"]
+    assert problem == (f"Line {line}: quiz question {qname}: points must be a number above 0 and at most 100, "
+                       f"not {MAX_POINTS + 1}")
+    assert quiz_doc(app, qid)["questions"] == []
+    assert post(t, url, {"import-text": _file(MAX_POINTS)}, page=f"/en/teach/quizzes/{qid}").status_code == 302
+    before = quiz_doc(app, qid)["questions"]
+    assert before[1]["points"] == MAX_POINTS
+    edit = f"/en/teach/quizzes/{qid}/questions/2/edit"
+    doc = page(t.get(edit).text)
+    assert doc.get_element_by_id("points").get("value") == str(MAX_POINTS)
+    form = doc.xpath(f'//form[@action="{edit}"]')[0]
+    r = t.post(edit, data=form_data(form))
+    assert r.status_code == 302, errors(page(r.text))
+    assert same_value(quiz_doc(app, qid)["questions"], before)
