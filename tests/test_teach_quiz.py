@@ -1,4 +1,5 @@
-"""The teacher's quiz page and question editor: one points limit for imports and forms.
+"""The teacher's quiz page and question editor: a previewed generated question is the one added and
+one points limit for imports and forms.
 
 Every test that writes runs on SQLite and on PostgreSQL (``both_databases``)."""
 
@@ -8,6 +9,7 @@ import pytest
 from lxml import html as lxml_html
 
 from test_teach import app, login, new_quiz, post, quiz_doc  # noqa: F401
+from tutor.content import generators
 from tutor.content.exercise import MAX_POINTS
 from tutor.content.quizzes import load_quiz
 from tutor.export.files import dump_quiz, quiz_document, same_value
@@ -31,6 +33,36 @@ def form_data(form, **changed) -> dict:
 
 def cards(node) -> list[str]:
     return [e.get("value") for e in node.cssselect('[name="card"]')]
+
+
+# ------------------------------------------------------------------------------------------ 1. generated
+
+def test_the_previewed_generated_question_is_the_one_added(app):  # noqa: F811
+    """With the seed left empty, "Preview" draws a random seed's question and puts that seed in
+    the field: sending the form as it came back adds exactly the question previewed."""
+    t = login(app.test_client(), "ana")
+    qid = new_quiz(t)
+    url = f"/en/teach/quizzes/{qid}/generated"
+    doc = page(t.get(f"/en/teach/quizzes/{qid}").text)
+    form = doc.xpath(f'//form[@action="{url}"]')[0]
+    assert form.fields["g-seed"] in ("", None)
+    r = t.post(url, data=form_data(form, **{"g-ruleset": "hokm", "g-gkind": "legal-cards", "action": "preview"}))
+    assert r.status_code == 200
+    doc = page(r.text)
+    seed = doc.get_element_by_id("g-seed").get("value")
+    assert seed and seed.isdigit(), seed
+    previewed = cards(doc.cssselect(".preview")[0])
+    assert previewed
+    form = doc.xpath(f'//form[@action="{url}"]')[0]
+    r = t.post(url, data=form_data(form, action="add"))
+    assert r.status_code == 302 and r.headers["Location"].endswith("#question-1")
+    [q] = quiz_doc(app, qid)["questions"]
+    assert q["scenario"] == generators.generate("hokm", "legal-cards", int(seed), 1).scenario
+    shown = page(t.get(f"/en/teach/quizzes/{qid}/questions/1/preview").text)
+    assert cards(shown) == previewed
+    # "Add" with the seed empty and no preview still adds a question (of a random seed)
+    r = t.post(url, data=form_data(form, action="add", **{"g-seed": ""}))
+    assert r.status_code == 302 and len(quiz_doc(app, qid)["questions"]) == 2
 
 
 # ------------------------------------------------------------------------------------------ 3. one limit

@@ -304,8 +304,8 @@ def add_generated(qid: int):
     form = GeneratedForm(prefix="g")
     if not form.validate():
         return quiz(qid, generated=form, status=400)
-    if form.seed.data is None:
-        form.seed.data = secrets.randbelow(10**6)
+    if form.seed.data is None:  # a random one, put in the field: "Add" after a preview adds the question previewed
+        form.seed.data, form.seed.raw_data = secrets.randbelow(10**6), None
     try:
         q = generated_question(form.ruleset.data or "", form.gkind.data or "", int(form.difficulty.data or 1),
                                form.seed.data, points=form.points.data or 1, prompts=form.prompts())
