@@ -1,5 +1,5 @@
-"""The teacher's quiz page and question editor: a previewed generated question is the one added and
-one points limit for imports and forms.
+"""The teacher's quiz page and question editor: a previewed generated question is the one added,
+each question's points refused beside them and one points limit for imports and forms.
 
 Every test that writes runs on SQLite and on PostgreSQL (``both_databases``)."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from lxml import html as lxml_html
 
-from test_teach import app, login, new_quiz, post, quiz_doc  # noqa: F401
+from test_teach import TRICK, add_authored, app, login, new_quiz, post, quiz_doc  # noqa: F401
 from tutor.content import generators
 from tutor.content.exercise import MAX_POINTS
 from tutor.content.quizzes import load_quiz
@@ -63,6 +63,42 @@ def test_the_previewed_generated_question_is_the_one_added(app):  # noqa: F811
     # "Add" with the seed empty and no preview still adds a question (of a random seed)
     r = t.post(url, data=form_data(form, action="add", **{"g-seed": ""}))
     assert r.status_code == 302 and len(quiz_doc(app, qid)["questions"]) == 2
+
+
+# ------------------------------------------------------------------------------------------ 2. points
+
+REFUSED = {
+    "en": {"0": "A whole number from 1 to 100.", "101": "A whole number from 1 to 100.",
+           "abc": "Not a valid integer value.", "": "This field is required."},
+    "fa": {"0": "عددی صحیح از ۱ تا ۱۰۰.", "101": "عددی صحیح از ۱ تا ۱۰۰.", "abc": "این عدد صحیح نیست.",
+           "": "پر کردن این فیلد لازم است."},
+}
+
+
+@pytest.mark.parametrize("lang", list(REFUSED))
+def test_points_of_a_question_that_are_refused_show_the_message_beside_them(app, lang):  # noqa: F811
+    t = login(app.test_client(), "ana")
+    qid = new_quiz(t)
+    add_authored(t, qid, TRICK, "4", points="3")
+    add_authored(t, qid, TRICK, "4", points="4")
+    url = f"/{lang}/teach/quizzes/{qid}/questions/2"
+    for typed, message in REFUSED[lang].items():
+        r = post(t, url, {"action": "points", "points": typed}, page=f"/{lang}/teach/quizzes/{qid}")
+        assert r.status_code == 400, typed
+        doc = page(r.text)
+        assert errors(doc) == {"points-2-error": message}, typed
+        field = doc.get_element_by_id("points-2")
+        assert field.get("value", "") == typed and field.get("aria-invalid") == "true"
+        assert field.get("aria-describedby") == "points-2-error"
+        assert doc.get_element_by_id("points-1").get("value") == "3"
+        assert doc.get_element_by_id("points").get("value") == "1"  # the authoring form's, untouched
+        assert doc.get_element_by_id("g-points").get("value") == "1"
+        assert [q["points"] for q in quiz_doc(app, qid)["questions"]] == [3, 4]
+    r = post(t, url, {"action": "points", "points": str(MAX_POINTS)}, page=f"/{lang}/teach/quizzes/{qid}")
+    assert r.status_code == 302 and r.headers["Location"].endswith("#question-2")
+    assert [q["points"] for q in quiz_doc(app, qid)["questions"]] == [3, MAX_POINTS]
+    doc = page(t.get(f"/{lang}/teach/quizzes/{qid}").text)
+    assert doc.get_element_by_id("points-2").get("value") == str(MAX_POINTS) and not errors(doc)
 
 
 # ------------------------------------------------------------------------------------------ 3. one limit

@@ -33,6 +33,7 @@ __all__ = [
     "LessonForm",
     "LoginForm",
     "NewLessonFileForm",
+    "PointsForm",
     "QuizForm",
     "SignupForm",
     "choices",
@@ -137,9 +138,22 @@ class QuizForm(Form):
     title = StringField(lazy_gettext("Title"), validators=[DataRequired(message=REQUIRED), Chars(most=120)])
 
 
+def _points() -> IntegerField:
+    """A question's points: a whole number from 1 to :data:`~tutor.content.exercise.MAX_POINTS`
+    (the quiz files' own limit, so an imported question saves unchanged)."""
+    return IntegerField(lazy_gettext("Points"), default=1,
+                        validators=[InputRequired(message=REQUIRED), WholeNumber(1, MAX_POINTS)])
+
+
+class PointsForm(Form):
+    """The points of one question, on its row of the quiz page (field ``points``, no prefix)."""
+
+    points = _points()
+
+
 class _QuestionBase(Form):
     difficulty = SelectField(lazy_gettext("Difficulty"), choices=choices(_DIFFICULTIES), default="1")
-    points = IntegerField(lazy_gettext("Points"), default=1, validators=[InputRequired(message=REQUIRED), WholeNumber(1, MAX_POINTS)])
+    points = _points()
     prompt_en = StringField(lazy_gettext("Question in English (optional)"), validators=[Optional(), Chars(most=300)])
     prompt_fa = StringField(lazy_gettext("Question in Persian (optional)"), validators=[Optional(), Chars(most=300)])
     prompt_bg = StringField(lazy_gettext("Question in Bulgarian (optional)"), validators=[Optional(), Chars(most=300)])

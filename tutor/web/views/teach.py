@@ -25,7 +25,6 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from tutor import i18n
-from tutor.content.exercise import MAX_POINTS
 from tutor.content.kinds import KINDS
 from tutor.content.problems import ContentError
 from tutor.export.files import check_document, dump_lesson, dump_quiz, import_lesson, import_quiz
@@ -71,6 +70,7 @@ from ..forms import (
     LessonImportForm,
     NewLessonFileForm,
     LoginForm,
+    PointsForm,
     QuizForm,
     SignupForm,
     choices,
@@ -218,7 +218,10 @@ def _save_questions(quiz: TeacherQuiz, questions: list[dict], title: str | None 
 @login_required
 def quiz(qid: int, authored: AuthoredForm | None = None, generated: GeneratedForm | None = None,
          preview: dict | None = None, imported: ImportForm | None = None, title_form: QuizForm | None = None,
-         status: int = 200):
+         points: tuple[int, PointsForm] | None = None, status: int = 200):
+    """The quiz page. After a form that did not validate, the page again with ``status`` 400: that
+    form as sent with its messages (``points``: question n's points form), the others as they
+    are (never filled from the request, whose fields may share their names)."""
     row = _mine(TeacherQuiz, qid)
     sheet = request.args.get("sheet", "")
     sheet_lang = sheet if sheet in i18n.LANGUAGES else i18n.current_lang()
@@ -226,14 +229,17 @@ def quiz(qid: int, authored: AuthoredForm | None = None, generated: GeneratedFor
     items = []
     for n, q in enumerate(_questions(row), 1):
         ex = exercise_of(q)
+        refused = points[1] if points is not None and points[0] == n else None
         items.append({"n": n, "q": q, "kind": _kind_label(q["kind"]), "game": ruleset_name(ex.ruleset or ""),
-                      "prompt": _prompt_shown(ex)})
-    return render_template("teach/quiz.html", quiz=row, items=items, kind_guide=_kind_guide(), title_form=title_form or QuizForm(prefix="quiz", title=row.title),
-                           authored=authored or AuthoredForm(),
-                           generated=generated or GeneratedForm(prefix="g"), preview=preview,
+                      "prompt": _prompt_shown(ex),
+                      "points": refused or PointsForm(formdata=None, data={"points": q.get("points") or 1})})
+    return render_template("teach/quiz.html", quiz=row, items=items, kind_guide=_kind_guide(),
+                           title_form=title_form or QuizForm(prefix="quiz", formdata=None, data={"title": row.title}),
+                           authored=authored or AuthoredForm(formdata=None),
+                           generated=generated or GeneratedForm(prefix="g", formdata=None), preview=preview,
                            full=len(items) >= MAX_QUESTIONS, files=files, sheet_lang=sheet_lang,
                            languages=[(code, i18n.LANGUAGE_NAMES[code]) for code in i18n.LANGUAGES],
-                           imported=imported or ImportForm(prefix="import")), status
+                           imported=imported or ImportForm(prefix="import", formdata=None)), status
 
 
 def _kind_guide() -> list[dict]:
@@ -321,6 +327,9 @@ def add_generated(qid: int):
 @bp.post("/quizzes/<int:qid>/questions/<int:n>")
 @login_required
 def question_action(qid: int, n: int):
+    """Question ``n``'s buttons on the quiz page: move it up or down, delete it, or save its points
+    (points that are not a whole number from 1 to ``MAX_POINTS``: the quiz page again with 400,
+    the message beside that question's points, what was typed kept)."""
     row = _mine(TeacherQuiz, qid)
     questions = _questions(row)
     if not 1 <= n <= len(questions):
@@ -334,10 +343,10 @@ def question_action(qid: int, n: int):
         questions.pop(n - 1)
         anchor = min(n, len(questions))
     elif action == "points":
-        pts = (request.form.get("points") or "").strip()
-        if not (pts.isascii() and pts.isdigit() and 1 <= int(pts) <= MAX_POINTS):
-            return quiz(qid, status=400)
-        questions[n - 1] = {**questions[n - 1], "points": int(pts)}
+        points = PointsForm()
+        if not points.validate():
+            return quiz(qid, points=(n, points), status=400)
+        questions[n - 1] = {**questions[n - 1], "points": points.points.data}
     else:
         abort(400)
     _save_questions(row, questions)
