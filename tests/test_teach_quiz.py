@@ -1,12 +1,17 @@
 """The teacher's quiz page and question editor: a previewed generated question is the one added,
-each question's points refused beside them and one points limit for imports and forms.
+each question's points refused beside them, one points limit for imports and forms and quiz
+edits made at once all kept.
 
 Every test that writes runs on SQLite and on PostgreSQL (``both_databases``)."""
 
 from __future__ import annotations
 
+import json
+import threading
+
 import pytest
 from lxml import html as lxml_html
+from web_support import csrf_of
 
 from test_teach import TRICK, add_authored, app, login, new_quiz, post, quiz_doc  # noqa: F401
 from tutor.content import generators
@@ -136,3 +141,51 @@ def test_an_imported_question_has_points_the_forms_take_and_saves_unchanged(app)
     r = t.post(edit, data=form_data(form))
     assert r.status_code == 302, errors(page(r.text))
     assert same_value(quiz_doc(app, qid)["questions"], before)
+
+
+# ------------------------------------------------------------------------------------------ 4. at once
+
+def _at_once(clients, send) -> list[int]:
+    """``send(client)`` from every client at the same moment (one thread each); their statuses."""
+    ready = threading.Barrier(len(clients))
+    statuses: list[int] = []
+
+    def run(c):
+        ready.wait()
+        statuses.append(send(c))
+    threads = [threading.Thread(target=run, args=(c,)) for c in clients]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(timeout=60)
+    return statuses
+
+
+def test_questions_added_at_once_are_all_kept(app):  # noqa: F811
+    """Ten adds sent together (a double submit, several tabs) store ten questions: each edit reads
+    and writes the quiz's questions in one transaction holding its row. So do imports, moves and
+    points sent at once."""
+    n = 10
+    first = login(app.test_client(), "ana")
+    qid = new_quiz(first)
+    clients = [first, *(login(app.test_client(), "ana") for _ in range(n - 1))]
+    quiz_url = f"/en/teach/quizzes/{qid}"
+    tokens = {id(c): csrf_of(c.get(quiz_url).text) for c in clients}
+    data = {"kind": "trick-winner", "scenario": json.dumps(TRICK), "key": "4", "difficulty": "1", "points": "1"}
+    statuses = _at_once(clients, lambda c: c.post(f"{quiz_url}/authored",
+                                                  data={"csrf_token": tokens[id(c)], **data}).status_code)
+    assert statuses == [302] * n
+    questions = quiz_doc(app, qid)["questions"]
+    assert len(questions) == n and len({q["id"] for q in questions}) == n
+    # imports at once: every file's questions, each with an id of its own
+    text = _file(2, n=3)
+    statuses = _at_once(clients[:4], lambda c: c.post(f"{quiz_url}/import", data={
+        "csrf_token": tokens[id(c)], "import-text": text}).status_code)
+    assert statuses == [302] * 4
+    questions = quiz_doc(app, qid)["questions"]
+    assert len(questions) == n + 12 and len({q["id"] for q in questions}) == n + 12
+    # each client sets the points of its own question: every one is kept
+    statuses = _at_once(clients, lambda c: c.post(f"{quiz_url}/questions/{clients.index(c) + 1}", data={
+        "csrf_token": tokens[id(c)], "action": "points", "points": str(clients.index(c) + 2)}).status_code)
+    assert statuses == [302] * n
+    assert [q["points"] for q in quiz_doc(app, qid)["questions"][:n]] == list(range(2, n + 2))
