@@ -1,12 +1,13 @@
 """The teacher's quiz page and question editor: a previewed generated question is the one added,
-each question's points refused beside them, one points limit for imports and forms and quiz
-edits made at once all kept.
+each question's points refused beside them, one points limit for imports and forms, quiz edits
+made at once all kept and import problems in line order.
 
 Every test that writes runs on SQLite and on PostgreSQL (``both_databases``)."""
 
 from __future__ import annotations
 
 import json
+import re
 import threading
 
 import pytest
@@ -16,8 +17,9 @@ from web_support import csrf_of
 from test_teach import TRICK, add_authored, app, login, new_quiz, post, quiz_doc  # noqa: F401
 from tutor.content import generators
 from tutor.content.exercise import MAX_POINTS
+from tutor.content.problems import ContentError
 from tutor.content.quizzes import load_quiz
-from tutor.export.files import dump_quiz, quiz_document, same_value
+from tutor.export.files import dump_quiz, import_quiz, quiz_document, same_value
 
 pytestmark = pytest.mark.both_databases
 
@@ -189,3 +191,26 @@ def test_questions_added_at_once_are_all_kept(app):  # noqa: F811
         "csrf_token": tokens[id(c)], "action": "points", "points": str(clients.index(c) + 2)}).status_code)
     assert statuses == [302] * n
     assert [q["points"] for q in quiz_doc(app, qid)["questions"][:n]] == list(range(2, n + 2))
+
+
+# ------------------------------------------------------------------------------------------ 5. line order
+
+def test_import_problems_are_listed_in_line_order(app):  # noqa: F811
+    doc = quiz_document(load_quiz("hokm"))
+    doc["questions"] = doc["questions"][:4]
+    right = doc["questions"][0]["expect"]["legal"]
+    doc["questions"][0]["expect"] = {"legal": right[:1]}  # a wrong key: found by the engine, last
+    doc["questions"][2]["points"] = -2                    # found while reading the file, first
+    doc["questions"][3]["difficulty"] = 9
+    text = dump_quiz(doc)
+    with pytest.raises(ContentError) as e:
+        import_quiz(text, "quiz.yaml")
+    found = [p.line for p in e.value.problems]
+    assert len(found) >= 3 and found != sorted(found)  # the checker's own order is not the lines'
+    t = login(app.test_client(), "ana")
+    qid = new_quiz(t)
+    r = post(t, f"/en/teach/quizzes/{qid}/import", {"import-text": text}, page=f"/en/teach/quizzes/{qid}")
+    assert r.status_code == 400
+    shown = [e.text_content() for e in page(r.text).cssselect("#import-text-error .problem")]
+    lines = [int(re.match(r"Line (\d+): ", s).group(1)) for s in shown]
+    assert lines == sorted(found), shown

@@ -548,9 +548,10 @@ def _import_text(form: ImportForm | LessonImportForm, empty: str) -> tuple[Any, 
 def _line_errors(problems) -> list[Markup]:
     """The checker's problems as ``Line N: message``, one a line (the message is English, as
     ``tutor check`` gives it, kept left to right inside a right-to-left page); at most 20."""
+    in_order = sorted(problems, key=lambda p: p.line)  # the checker finds them pass by pass, not line by line
     return [Markup('<span class="problem">{}</span>').format(Markup(_(
         "Line %(n)s: %(message)s", n=i18n.fmt_number(p.line),
-        message=Markup('<bdi lang="en" dir="ltr">{}</bdi>').format(p.message)))) for p in problems[:20]]
+        message=Markup('<bdi lang="en" dir="ltr">{}</bdi>').format(p.message)))) for p in in_order[:20]]
 
 
 @bp.post("/quizzes/<int:qid>/import")
