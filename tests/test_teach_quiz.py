@@ -1,6 +1,6 @@
 """The teacher's quiz page and question editor: a previewed generated question is the one added,
 each question's points refused beside them, one points limit for imports and forms, quiz edits
-made at once all kept and import problems in line order.
+made at once all kept, import problems in line order and the prompts section open on a message.
 
 Every test that writes runs on SQLite and on PostgreSQL (``both_databases``)."""
 
@@ -214,3 +214,40 @@ def test_import_problems_are_listed_in_line_order(app):  # noqa: F811
     shown = [e.text_content() for e in page(r.text).cssselect("#import-text-error .problem")]
     lines = [int(re.match(r"Line (\d+): ", s).group(1)) for s in shown]
     assert lines == sorted(found), shown
+
+
+# ------------------------------------------------------------------------------------------ 6. prompts
+
+def _prompts_open(doc, form_action: str) -> bool:
+    [details] = doc.xpath(f'//form[@action="{form_action}"]//details[contains(@class, "prompts")]')
+    return details.get("open") is not None
+
+
+@pytest.mark.parametrize("lang, message", [("en", "At most 300 characters."), ("fa", "حداکثر ۳۰۰ نویسه.")])
+def test_the_prompts_section_opens_when_a_prompt_has_a_message(app, lang, message):  # noqa: F811
+    t = login(app.test_client(), "ana")
+    qid = new_quiz(t)
+    add_authored(t, qid, TRICK, "4")
+    edit = f"/{lang}/teach/quizzes/{qid}/questions/1/edit"
+    doc = page(t.get(edit).text)
+    assert not _prompts_open(doc, edit)
+    long = "ب" * 301
+    r = t.post(edit, data=form_data(doc.xpath(f'//form[@action="{edit}"]')[0], prompt_te=long))
+    assert r.status_code == 400
+    doc = page(r.text)
+    assert errors(doc) == {"prompt_te-error": message}
+    assert _prompts_open(doc, edit) and doc.get_element_by_id("prompt_te").get("value") == long
+    # the quiz page's two forms likewise
+    gen = f"/{lang}/teach/quizzes/{qid}/generated"
+    quiz = page(t.get(f"/{lang}/teach/quizzes/{qid}").text)
+    assert not _prompts_open(quiz, gen)
+    r = t.post(gen, data=form_data(quiz.xpath(f'//form[@action="{gen}"]')[0], action="preview",
+                                   **{"g-gkind": "legal-cards", "g-prompt_bg": long}))
+    assert r.status_code == 400
+    doc = page(r.text)
+    assert errors(doc) == {"g-prompt_bg-error": message} and _prompts_open(doc, gen)
+    authored = f"/{lang}/teach/quizzes/{qid}/authored"
+    assert not _prompts_open(doc, authored)
+    r = add_authored(t, qid, TRICK, "4", prompt_en=long)
+    assert r.status_code == 400 and _prompts_open(page(r.text), f"/en/teach/quizzes/{qid}/authored")
+    assert len(quiz_doc(app, qid)["questions"]) == 1

@@ -165,6 +165,10 @@ class _QuestionBase(Form):
     def prompt_fields(self) -> list:
         return [getattr(self, f"prompt_{lang}") for lang in LANGUAGES]
 
+    def prompt_errors(self) -> bool:
+        """Whether a prompt field has a message (their section is drawn open then, to show it)."""
+        return any(f.errors for f in self.prompt_fields())
+
 
 class AuthoredForm(_QuestionBase):
     """A question the teacher writes. Used without a prefix: the scenario is the field named
