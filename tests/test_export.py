@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from tutor import i18n
+from tutor.content.exercise import MAX_POINTS
 from tutor.content.generators import generate
 from tutor.content.kinds import KINDS, Names, expected_answer, kinds_for, learner_seat, players_of
 from tutor.content.lessons import load_lesson_path
@@ -78,7 +79,7 @@ def quiz_documents(draw) -> dict:
             block["prompt"] = {lang: draw(_TEXT) for lang in langs}
         else:
             block.pop("prompt", None)
-        points = draw(st.one_of(st.none(), st.integers(1, 1000), st.floats(0.25, 1000, allow_nan=False)))
+        points = draw(st.one_of(st.none(), st.integers(1, MAX_POINTS), st.floats(0.25, MAX_POINTS, allow_nan=False)))
         if points is not None:
             block["points"] = points
         questions.append(block)

@@ -38,8 +38,9 @@ EXERCISE_FIELDS: dict[str, tuple[bool, bool]] = {
     "prompt": (True, False), "you": (False, False), "expect": (True, True), "teaches": (False, True),
     "points": (False, False),
 }
-#: The most points one question may be worth.
-MAX_POINTS = 1000
+#: The most points one question may be worth: in a quiz file (checked here, on import too), on the
+#: teacher's forms (:mod:`tutor.web.forms`) and in their messages.
+MAX_POINTS = 100
 
 
 @dataclass(frozen=True, eq=False)

@@ -4,7 +4,8 @@ A quiz document is ``{"title": str, "questions": [question, ...]}``; each questi
 of ``quizzes/<ruleset>.yaml`` (PLAN.md): ``id``, ``kind``, ``difficulty`` (1..3), ``teaches`` (a
 lesson step id, when one teaches the kind), ``scenario`` (the solve-format scenario), ``expect``
 (the engine's answer fields of the kind's ``expect_fields``), ``prompt`` (optional ``{lang:
-text}``) — plus ``points`` (a whole number 1..100, the question's weight in the class score). The
+text}``) — plus ``points`` (a whole number from 1 to
+:data:`~tutor.content.exercise.MAX_POINTS`, the question's weight in the class score). The
 export and import functions (:mod:`tutor.content`) read and write this shape as it is.
 
 Questions come from two places, both answered by the engine before they are stored:
@@ -38,7 +39,7 @@ from flask_babel import gettext as _
 
 from tutor import i18n
 from tutor.content import generators, kinds
-from tutor.content.exercise import LANGUAGES, Exercise
+from tutor.content.exercise import LANGUAGES, MAX_POINTS, Exercise
 from tutor.content.kinds import KINDS, AnswerError, Names, get_kind, players_of
 from tutor.engine import BadFieldError, TutorError
 
@@ -48,9 +49,9 @@ __all__ = ["MAX_POINTS", "MAX_QUESTIONS", "FieldErrors", "answer_text", "authore
            "exercise_of", "files_of", "generated_question", "imported_questions", "key_of", "move", "new_doc",
            "read_key"]
 
-#: Most questions in one quiz, and most points of one question.
+#: Most questions in one quiz (the most points of one question is the quiz files' own,
+#: :data:`~tutor.content.exercise.MAX_POINTS`).
 MAX_QUESTIONS = 50
-MAX_POINTS = 100
 
 
 class FieldErrors(Exception):

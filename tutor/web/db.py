@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import UTC, datetime
-from typing import cast
+from typing import TypeVar, cast
 
 from flask import Flask, Response, current_app, g, has_app_context, session
 from sqlalchemy import (
@@ -66,6 +66,7 @@ __all__ = [
     "init_app",
     "learner_for_write",
     "learner_id_for_write",
+    "locked",
     "make_engine",
     "now",
     "read_connection",
@@ -474,6 +475,23 @@ def get_session() -> Session:
     if "db" not in g:
         g.db = current_app.extensions["tutor_db"]()
     return g.db
+
+
+B = TypeVar("B", bound=Base)
+
+
+def locked(db: Session, model: type[B], key: int) -> B | None:
+    """Row ``key`` of ``model`` read afresh and held until ``db``'s transaction ends, for a
+    read-modify-write of it (inside :func:`tutor.web.record.write`): another transaction doing
+    the same waits for the commit and then reads what this one wrote, so neither loses the
+    other's change. PostgreSQL: ``SELECT ... FOR UPDATE``. SQLite, whose transactions begin
+    deferred (a read takes no lock, and two readers would each write back what they read): the
+    transaction begins here with ``BEGIN IMMEDIATE``, the database's write lock, before the read;
+    so call this before anything else of the transaction touches the database."""
+    conn = db.connection()
+    if conn.dialect.name == "sqlite" and not getattr(conn.connection.dbapi_connection, "in_transaction", True):
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+    return db.get(model, key, with_for_update=True, populate_existing=True)
 
 
 def read_connection() -> Connection:

@@ -17,12 +17,12 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  #
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, Regexp, ValidationError
 
 from tutor import i18n
-from tutor.content.exercise import LANGUAGES
+from tutor.content.exercise import LANGUAGES, MAX_POINTS
 from tutor.engine.reasons import N_
 from tutor.engine.rulesets import RULESETS
 
 from .accounts import MIN_PASSWORD
-from .authoring import MAX_POINTS, kind_names
+from .authoring import kind_names
 
 __all__ = [
     "AssignForm",
@@ -33,6 +33,7 @@ __all__ = [
     "LessonForm",
     "LoginForm",
     "NewLessonFileForm",
+    "PointsForm",
     "QuizForm",
     "SignupForm",
     "choices",
@@ -137,9 +138,22 @@ class QuizForm(Form):
     title = StringField(lazy_gettext("Title"), validators=[DataRequired(message=REQUIRED), Chars(most=120)])
 
 
+def _points() -> IntegerField:
+    """A question's points: a whole number from 1 to :data:`~tutor.content.exercise.MAX_POINTS`
+    (the quiz files' own limit, so an imported question saves unchanged)."""
+    return IntegerField(lazy_gettext("Points"), default=1,
+                        validators=[InputRequired(message=REQUIRED), WholeNumber(1, MAX_POINTS)])
+
+
+class PointsForm(Form):
+    """The points of one question, on its row of the quiz page (field ``points``, no prefix)."""
+
+    points = _points()
+
+
 class _QuestionBase(Form):
     difficulty = SelectField(lazy_gettext("Difficulty"), choices=choices(_DIFFICULTIES), default="1")
-    points = IntegerField(lazy_gettext("Points"), default=1, validators=[InputRequired(message=REQUIRED), WholeNumber(1, MAX_POINTS)])
+    points = _points()
     prompt_en = StringField(lazy_gettext("Question in English (optional)"), validators=[Optional(), Chars(most=300)])
     prompt_fa = StringField(lazy_gettext("Question in Persian (optional)"), validators=[Optional(), Chars(most=300)])
     prompt_bg = StringField(lazy_gettext("Question in Bulgarian (optional)"), validators=[Optional(), Chars(most=300)])
@@ -150,6 +164,10 @@ class _QuestionBase(Form):
 
     def prompt_fields(self) -> list:
         return [getattr(self, f"prompt_{lang}") for lang in LANGUAGES]
+
+    def prompt_errors(self) -> bool:
+        """Whether a prompt field has a message (their section is drawn open then, to show it)."""
+        return any(f.errors for f in self.prompt_fields())
 
 
 class AuthoredForm(_QuestionBase):

@@ -231,7 +231,7 @@
     // a page sent back with messages: focus goes to the message of the form, else to the first
     // field with one (its label and message are read out; the page scrolls to it)
     var err = root.querySelector(".form-error[role=alert]");
-    var field = root.querySelector(".field.has-error [aria-invalid=true]");
+    var field = root.querySelector(".field.has-error [aria-invalid=true], .q-tools.has-error [aria-invalid=true]");
     if (err) { focusOn(err); } else if (field) { field.focus(); }
   }
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import secrets
 from datetime import datetime, time
+from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 import segno
@@ -58,6 +59,7 @@ from ..db import (
     TeacherQuiz,
     get_session,
     id_from_request,
+    locked,
 )
 from ..exercises import content
 from ..forms import (
@@ -70,6 +72,7 @@ from ..forms import (
     LessonImportForm,
     NewLessonFileForm,
     LoginForm,
+    PointsForm,
     QuizForm,
     SignupForm,
     choices,
@@ -81,6 +84,7 @@ from .common import RULESET_NAMES, exercise_context, ruleset_name, safe_next
 bp = Blueprint("teach", __name__, url_prefix="/<lang>/teach")
 
 M = TypeVar("M", TeacherQuiz, TeacherLesson, Classroom)
+R = TypeVar("R")
 
 
 def _me() -> Teacher:
@@ -201,23 +205,53 @@ def _questions(quiz: TeacherQuiz) -> list[dict]:
     return list((quiz.doc or {}).get("questions") or [])
 
 
-def _save_questions(quiz: TeacherQuiz, questions: list[dict], title: str | None = None) -> None:
+class _Full(Exception):
+    """The questions to add would make the quiz hold more than :data:`MAX_QUESTIONS`."""
+
+
+def _edit_questions(qid: int, change: Callable[[list[dict]], R], *, title: str | None = None) -> R:
+    """Change quiz ``qid``'s questions: ``change(questions)`` edits the list as it is now, in
+    place, and the list is written back (with ``title``, if given), all in one write transaction
+    holding the quiz's row from the read to the commit (:func:`~tutor.web.db.locked`). Two edits
+    at once (a double submit, two tabs) so take turns, and neither drops the other's question.
+    Returns what ``change`` returns; an exception from it (``abort(404)``, :class:`_Full`)
+    writes nothing."""
     def work(db):
-        row = db.get(TeacherQuiz, quiz.id)
+        row = locked(db, TeacherQuiz, qid)
+        if row is None:
+            abort(404)
         doc = dict(row.doc or {})
+        questions = list(doc.get("questions") or [])
+        result = change(questions)
         doc["questions"] = questions
         if title is not None:
             doc["title"] = title
             row.title = title
         row.doc = doc
-    write(work)
+        return result
+    return write(work)
+
+
+def _append(qid: int, count: int, new: Callable[[list[dict]], list[dict]]) -> int:
+    """Add the ``count`` questions ``new(questions as they are now)`` at the end of quiz ``qid``
+    (see :func:`_edit_questions`); the place of the first one (from 1). Raises :class:`_Full`."""
+    def change(questions: list[dict]) -> int:
+        if len(questions) + count > MAX_QUESTIONS:
+            raise _Full
+        first = len(questions) + 1
+        questions.extend(new(questions))
+        return first
+    return _edit_questions(qid, change)
 
 
 @bp.get("/quizzes/<int:qid>")
 @login_required
 def quiz(qid: int, authored: AuthoredForm | None = None, generated: GeneratedForm | None = None,
          preview: dict | None = None, imported: ImportForm | None = None, title_form: QuizForm | None = None,
-         status: int = 200):
+         points: tuple[int, PointsForm] | None = None, status: int = 200):
+    """The quiz page. After a form that did not validate, the page again with ``status`` 400: that
+    form as sent with its messages (``points``: question n's points form), the others as they
+    are (never filled from the request, whose fields may share their names)."""
     row = _mine(TeacherQuiz, qid)
     sheet = request.args.get("sheet", "")
     sheet_lang = sheet if sheet in i18n.LANGUAGES else i18n.current_lang()
@@ -225,14 +259,17 @@ def quiz(qid: int, authored: AuthoredForm | None = None, generated: GeneratedFor
     items = []
     for n, q in enumerate(_questions(row), 1):
         ex = exercise_of(q)
+        refused = points[1] if points is not None and points[0] == n else None
         items.append({"n": n, "q": q, "kind": _kind_label(q["kind"]), "game": ruleset_name(ex.ruleset or ""),
-                      "prompt": _prompt_shown(ex)})
-    return render_template("teach/quiz.html", quiz=row, items=items, kind_guide=_kind_guide(), title_form=title_form or QuizForm(prefix="quiz", title=row.title),
-                           authored=authored or AuthoredForm(),
-                           generated=generated or GeneratedForm(prefix="g"), preview=preview,
+                      "prompt": _prompt_shown(ex),
+                      "points": refused or PointsForm(formdata=None, data={"points": q.get("points") or 1})})
+    return render_template("teach/quiz.html", quiz=row, items=items, kind_guide=_kind_guide(),
+                           title_form=title_form or QuizForm(prefix="quiz", formdata=None, data={"title": row.title}),
+                           authored=authored or AuthoredForm(formdata=None),
+                           generated=generated or GeneratedForm(prefix="g", formdata=None), preview=preview,
                            full=len(items) >= MAX_QUESTIONS, files=files, sheet_lang=sheet_lang,
                            languages=[(code, i18n.LANGUAGE_NAMES[code]) for code in i18n.LANGUAGES],
-                           imported=imported or ImportForm(prefix="import")), status
+                           imported=imported or ImportForm(prefix="import", formdata=None)), status
 
 
 def _kind_guide() -> list[dict]:
@@ -258,16 +295,17 @@ def quiz_title(qid: int):
     form = QuizForm(prefix="quiz")
     if not form.validate():
         return quiz(qid, title_form=form, status=400)
-    _save_questions(row, _questions(row), title=(form.title.data or "").strip())
+    _edit_questions(row.id, lambda questions: None, title=(form.title.data or "").strip())
     return redirect(url_for("teach.quiz", qid=qid))
 
 
 def _add(row: TeacherQuiz, q: dict):
-    questions = _questions(row)
-    if len(questions) >= MAX_QUESTIONS:
+    """Add question ``q`` at the end of the quiz (400 if it is full: its forms are not shown then)."""
+    try:
+        n = _append(row.id, 1, lambda questions: [q])
+    except _Full:
         abort(400)
-    _save_questions(row, [*questions, q])
-    return redirect(url_for("teach.quiz", qid=row.id) + f"#question-{len(questions) + 1}")
+    return redirect(url_for("teach.quiz", qid=row.id) + f"#question-{n}")
 
 
 def _posted_question(form: AuthoredForm) -> dict | None:
@@ -303,8 +341,8 @@ def add_generated(qid: int):
     form = GeneratedForm(prefix="g")
     if not form.validate():
         return quiz(qid, generated=form, status=400)
-    if form.seed.data is None:
-        form.seed.data = secrets.randbelow(10**6)
+    if form.seed.data is None:  # a random one, put in the field: "Add" after a preview adds the question previewed
+        form.seed.data, form.seed.raw_data = secrets.randbelow(10**6), None
     try:
         q = generated_question(form.ruleset.data or "", form.gkind.data or "", int(form.difficulty.data or 1),
                                form.seed.data, points=form.points.data or 1, prompts=form.prompts())
@@ -317,30 +355,42 @@ def add_generated(qid: int):
     return _add(row, q)
 
 
+def _question_at(questions: list[dict], n: int) -> dict:
+    """Question ``n`` (from 1) of ``questions``; 404 if there is none."""
+    if not 1 <= n <= len(questions):
+        abort(404)
+    return questions[n - 1]
+
+
 @bp.post("/quizzes/<int:qid>/questions/<int:n>")
 @login_required
 def question_action(qid: int, n: int):
+    """Question ``n``'s buttons on the quiz page: move it up or down, delete it, or save its points
+    (points that are not a whole number from 1 to ``MAX_POINTS``: the quiz page again with 400,
+    the message beside that question's points, what was typed kept)."""
     row = _mine(TeacherQuiz, qid)
-    questions = _questions(row)
-    if not 1 <= n <= len(questions):
-        abort(404)
+    _question_at(_questions(row), n)
     action = request.form.get("action", "")
-    anchor = n
-    if action in ("up", "down"):
-        questions = move(questions, n - 1, -1 if action == "up" else 1)
-        anchor = max(1, min(len(questions), n + (-1 if action == "up" else 1)))
-    elif action == "delete":
-        questions.pop(n - 1)
-        anchor = min(n, len(questions))
-    elif action == "points":
-        pts = (request.form.get("points") or "").strip()
-        if not (pts.isascii() and pts.isdigit() and 1 <= int(pts) <= 100):
-            return quiz(qid, status=400)
-        questions[n - 1] = {**questions[n - 1], "points": int(pts)}
-    else:
+    points = PointsForm()
+    if action == "points" and not points.validate():
+        return quiz(qid, points=(n, points), status=400)
+    if action not in ("up", "down", "delete", "points"):
         abort(400)
-    _save_questions(row, questions)
-    return redirect(url_for("teach.quiz", qid=qid) + (f"#question-{anchor}" if questions else ""))
+
+    def change(questions: list[dict]) -> int:
+        """The question's new place, the anchor of the page (the one after it, once it is deleted)."""
+        q = _question_at(questions, n)  # the list as it is now: another edit may have come first
+        if action == "points":
+            questions[n - 1] = {**q, "points": points.points.data}
+            return n
+        if action == "delete":
+            questions.pop(n - 1)
+            return min(n, len(questions))
+        step = -1 if action == "up" else 1
+        questions[:] = move(questions, n - 1, step)
+        return max(1, min(len(questions), n + step))
+    anchor = _edit_questions(qid, change)
+    return redirect(url_for("teach.quiz", qid=qid) + (f"#question-{anchor}" if anchor else ""))
 
 
 @bp.route("/quizzes/<int:qid>/questions/<int:n>/edit", methods=["GET", "POST"])
@@ -350,17 +400,16 @@ def question_edit(qid: int, n: int):
     save checks it by the engine as when it was added and puts it in the same place, same id."""
     row = _mine(TeacherQuiz, qid)
     questions = _questions(row)
-    if not 1 <= n <= len(questions):
-        abort(404)
-    old = questions[n - 1]
+    old = _question_at(questions, n)
     if request.method == "GET":
         form, status = AuthoredForm(data=edit_fields(old)), 200
     else:
         form, status = AuthoredForm(), 400
         q = _posted_question(form)
         if q is not None:
-            questions[n - 1] = edited(old, q)
-            _save_questions(row, questions)
+            def change(now: list[dict]) -> None:  # in place of the question at n as it is now
+                now[n - 1] = edited(_question_at(now, n), q)
+            _edit_questions(qid, change)
             return redirect(url_for("teach.quiz", qid=qid) + f"#question-{n}")
     return render_template("teach/question_edit.html", quiz=row, n=n, total=len(questions), form=form,
                            kind_guide=_kind_guide()), status
@@ -499,9 +548,10 @@ def _import_text(form: ImportForm | LessonImportForm, empty: str) -> tuple[Any, 
 def _line_errors(problems) -> list[Markup]:
     """The checker's problems as ``Line N: message``, one a line (the message is English, as
     ``tutor check`` gives it, kept left to right inside a right-to-left page); at most 20."""
+    in_order = sorted(problems, key=lambda p: p.line)  # the checker finds them pass by pass, not line by line
     return [Markup('<span class="problem">{}</span>').format(Markup(_(
         "Line %(n)s: %(message)s", n=i18n.fmt_number(p.line),
-        message=Markup('<bdi lang="en" dir="ltr">{}</bdi>').format(p.message)))) for p in problems[:20]]
+        message=Markup('<bdi lang="en" dir="ltr">{}</bdi>').format(p.message)))) for p in in_order[:20]]
 
 
 @bp.post("/quizzes/<int:qid>/import")
@@ -522,16 +572,17 @@ def import_file(qid: int):
     except ContentError as e:
         field_.errors = _line_errors(e.problems)
         return quiz(qid, imported=form, status=400)
-    questions = _questions(row)
     if not found.questions:
         field_.errors = [_("This file has no questions.")]
         return quiz(qid, imported=form, status=400)
-    if len(questions) + len(found.questions) > MAX_QUESTIONS:
+
+    try:  # an id already in the quiz (as it is when they are added) gets a fresh one
+        first = _append(qid, len(found.questions),
+                        lambda questions: imported_questions(found, {str(q.get("id")) for q in questions}))
+    except _Full:
         field_.errors = [_("A quiz holds at most %(n)s questions.", n=i18n.fmt_number(MAX_QUESTIONS))]
         return quiz(qid, imported=form, status=400)
-    added = imported_questions(found, {str(q.get("id")) for q in questions})
-    _save_questions(row, [*questions, *added])
-    return redirect(url_for("teach.quiz", qid=qid) + f"#question-{len(questions) + 1}")
+    return redirect(url_for("teach.quiz", qid=qid) + f"#question-{first}")
 
 
 # ------------------------------------------------------------------------------------------ lessons
