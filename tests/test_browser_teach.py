@@ -250,9 +250,11 @@ def test_teacher_journey(page: Page, live, browser):
     expect(page.locator(".weak")).to_contain_text("H")
     with page.expect_download() as dl:
         page.get_by_role("link", name="Download the results (CSV)").click()
-    rows = list(csv.DictReader(io.StringIO(dl.value.path().read_text(encoding="utf-8"))))
+    data = dl.value.path().read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf")  # the UTF-8 byte order mark, for Excel
+    rows = list(csv.DictReader(io.StringIO(data.decode("utf-8-sig"))))
     assert [(r["learner"], r["question"], r["first_correct"]) for r in rows] == [("Zari", "1", "no"), ("Zari", "2", "yes")]
-    assert json.loads(rows[0]["first_answer"]) == 0
+    assert rows[0]["first_answer"] == "1"  # the ace of diamonds, seat 1 as on the page and in the key
     expect(stats.nth(0).locator("td.rating")).to_contain_text("±")  # the Glicko-2 rating beside the shares
 
     # the quiz's worksheet, its answer key (PDF, built while a status says so) and the Moodle XML

@@ -5,6 +5,7 @@ Every test that writes runs on SQLite and on PostgreSQL (``both_databases``)."""
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
@@ -429,13 +430,18 @@ def test_results_page_and_csv(app):
     assert stats == ["50%", "50%", "67%", "50%"]
     assert "H17" in page or "H" in page
     r = t.get(f"/en/teach/classes/{cid}/assignments/{aid}/results.csv")
-    assert r.status_code == 200 and r.mimetype == "text/csv"
-    rows = list(csv.DictReader(io.StringIO(r.text)))
+    assert r.status_code == 200 and r.mimetype == "text/csv" and r.mimetype_params["charset"] == "utf-8"
+    assert r.data.startswith(codecs.BOM_UTF8)  # so that Excel reads it as UTF-8
+    reader = csv.DictReader(io.StringIO(r.data.decode("utf-8-sig")))
+    rows = list(reader)
+    assert reader.fieldnames == list(C.CSV_COLUMNS)
     assert [(x["learner"], x["question"], x["attempts"], x["first_correct"], x["points_scored"]) for x in rows] == [
         ("'=Zari", "1", "1", "no", "0"), ("'=Zari", "2", "1", "yes", str(doc["questions"][1]["points"])),
         ("Omid", "1", "1", "yes", "1"), ("Omid", "2", "2", "no", "0")]
-    assert json.loads(rows[0]["first_answer"]) == 0 and json.loads(rows[3]["first_answer"]) == wrong2
-    assert json.loads(rows[3]["last_answer"]) == right2 and rows[3]["last_correct"] == "yes"
+    # answers as the teacher writes keys: seats from 1 (the page's "seat 1" and "seat 4"), cards by spaces
+    assert [(x["first_answer"], x["last_answer"]) for x in rows if x["question"] == "1"] == [("1", "1"), ("4", "4")]
+    assert rows[3]["first_answer"] == " ".join(wrong2) and rows[3]["last_answer"] == " ".join(right2)
+    assert rows[3]["last_correct"] == "yes"
     # each learner's every answer
     with app.app_context():
         db = app.extensions["tutor_db"]()

@@ -51,6 +51,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from tutor.content import kinds
 from tutor.content.exercise import Exercise
 from tutor.content.lessons import LessonStep, parse_step
 from tutor.content.problems import Problems
@@ -67,6 +68,7 @@ __all__ = [
     "QuestionStats",
     "WeakSpot",
     "add_fingerprints",
+    "answer_as_key",
     "class_exercise",
     "csv_rows",
     "first_attempts",
@@ -281,12 +283,28 @@ def _cell(value: object) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
+def answer_as_key(q: Mapping, given: object) -> str:
+    """A learner's answer to the stored question ``q`` as the teacher writes the question's key
+    (:func:`tutor.content.kinds.key_text`: seats and sides from 1, cards separated by spaces); the
+    answer as JSON if the kind cannot write it so."""
+    try:
+        return kinds.key_text(exercise_of(q), given)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, kinds.ExerciseError):
+        return _key(given)
+
+
+#: The byte order mark the CSV starts with, so that a spreadsheet (Excel) reads it as UTF-8.
+CSV_BOM = "\ufeff"
+
+
 def csv_rows(classroom: Classroom, assignment: Assignment, members: Sequence[Membership],
              attempts: Sequence[ClassAttempt]) -> str:
-    """The results as CSV text (:data:`CSV_COLUMNS`): one row per learner and question, answers
-    as the kind's normalised value in JSON; a question not answered has empty answer cells."""
+    """The results as the text of a CSV file (:data:`CSV_COLUMNS`), starting with
+    :data:`CSV_BOM`: one row per learner and question, answers as the teacher writes the
+    question's key (:func:`answer_as_key`); a question not answered has empty answer cells."""
     questions = (assignment.quiz_doc or {}).get("questions") or []
     buf = io.StringIO()
+    buf.write(CSV_BOM)
     w = csv.writer(buf, lineterminator="\r\n")
     w.writerow(CSV_COLUMNS)
     for m in members:
@@ -295,9 +313,11 @@ def csv_rows(classroom: Classroom, assignment: Assignment, members: Sequence[Mem
             first, last = (mine[0], mine[-1]) if mine else (None, None)
             w.writerow([_cell(classroom.name), _cell(assignment.title), _cell(m.nickname), n, q.get("kind"),
                         points_of(q), len(mine),
-                        _key(first.given) if first else "", ("yes" if first.correct else "no") if first else "",
+                        _cell(answer_as_key(q, first.given)) if first else "",
+                        ("yes" if first.correct else "no") if first else "",
                         (points_of(q) if first.correct else 0) if first else "",
-                        _key(last.given) if last else "", ("yes" if last.correct else "no") if last else ""])
+                        _cell(answer_as_key(q, last.given)) if last else "",
+                        ("yes" if last.correct else "no") if last else ""])
     return buf.getvalue()
 
 
