@@ -362,6 +362,49 @@ def test_teacher_and_class_pages_pass_axe(page: Page, live, browser, lang):
     fresh.close()
 
 
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_results_class_and_learner_pages_fit_a_phone(page: Page, live, browser, lang):
+    """At 390 px the results, class and learner pages never scroll sideways: a wide table scrolls
+    inside its own region, which the keyboard can scroll (it takes the focus); a nickname starting
+    with "=" keeps its own direction in Persian."""
+    base, app = live
+    name = f"phone-{lang}"
+    _teacher(app, name)
+    _log_in(page, base, name)
+    qid, cid, code = _build(page, base, app, f"Phone {lang}")
+    nickname = '=HYPERLINK("http://x")'
+    learner = browser.new_page()
+    learner.goto(f"{base}/{lang}/join?code={code}")
+    learner.fill("#nickname", nickname)
+    learner.locator("form.panel button[type=submit]").click()
+    link = learner.locator(".assignments a").first.get_attribute("href")
+    aid = int(re.search(r"/assignments/(\d+)/", link).group(1))
+    learner.goto(f"{base}/{lang}/classes/{cid}/assignments/{aid}/1")
+    _click_answer(learner, exercise_of(_doc(app, qid)["questions"][0]), 0)
+    learner.locator("form.answer-form button[type=submit]").click()
+    expect(learner.locator(".verdict.wrong")).to_be_visible()
+    learner.close()
+    page.set_viewport_size({"width": 390, "height": 800})
+    page.goto(f"{base}/{lang}/teach/classes/{cid}/assignments/{aid}")
+    mid = page.locator(".results-table tbody th a").first.get_attribute("href").rsplit("/", 1)[-1]
+    for url in (f"/{lang}/teach/classes/{cid}/assignments/{aid}", f"/{lang}/teach/classes/{cid}",
+                f"/{lang}/teach/classes/{cid}/assignments/{aid}/learners/{mid}"):
+        page.goto(base + url)
+        assert page.evaluate("document.documentElement.scrollWidth") == 390, url
+    page.goto(f"{base}/{lang}/teach/classes/{cid}/assignments/{aid}")
+    region = page.get_by_role("region", name={"en": "Learners", "fa": "یادگیرندگان"}[lang])
+    assert region.evaluate("e => e.scrollWidth > e.clientWidth")  # the table is wider than the phone
+    region.focus()
+    page.keyboard.press("ArrowLeft" if lang == "fa" else "ArrowRight")
+    expect(region).not_to_have_js_property("scrollLeft", 0)
+    cell = page.locator(".results-table tbody th bdi").first
+    expect(cell).to_have_text(nickname)
+    box, first = cell.bounding_box(), page.evaluate(  # the "=" is drawn first, at the left, in both directions
+        "() => { const r = document.createRange(); const t = document.querySelector('.results-table tbody th bdi').firstChild;"
+        " r.setStart(t, 0); r.setEnd(t, 1); return r.getBoundingClientRect().left; }")
+    assert first - box["x"] < 2
+
+
 NO_TRUMP = {"ruleset": "hokm", "ask": "trick-winner", "trump": "H", "trick": ["AD", "2S", "KD", "JS"]}
 
 
@@ -398,8 +441,7 @@ def test_class_lesson_count_follows_answers_in_place(page: Page, live, browser, 
 
     def count(right: int) -> str:
         with i18n.using(lang):
-            return i18n.gettext("%(right)s of %(total)s exercises answered right", right=i18n.fmt_number(right),
-                                total=i18n.fmt_number(2))
+            return i18n.exercises_right_label(right, 2)
     progress = learner.locator("#lesson-progress")
     expect(progress).to_have_text(count(0))
     learner.evaluate("window.tutorMarker = 'kept'")

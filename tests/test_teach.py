@@ -451,6 +451,49 @@ def test_results_page_and_csv(app):
     assert page.count('class="good"') == 2 and page.count('class="wrong"') == 1
 
 
+def test_counts_percentages_and_names_in_each_language(app):
+    """Counts are plural-aware in every language ("1 point", "1 wrong first answer by 1 learner",
+    Bulgarian "1 грешен първи отговор от 1 ученик"); Persian percentages have the Persian percent
+    sign and the facility index has one name; typed names (nickname, class, quiz) are in <bdi>, so
+    a nickname starting with "=" keeps its own direction in Persian."""
+    from lxml import html as lxml_html
+
+    t, qid, cid, code, aid = _class_with_quiz(app)
+    points2 = quiz_doc(app, qid)["questions"][1]["points"]
+    zari = app.test_client()
+    join(zari, code, '=HYPERLINK("http://x")')
+    page = lxml_html.fromstring(zari.get(f"/en/classes/{cid}/assignments/{aid}/1").text)
+    assert page.cssselect(".quiz-head p.meta")[0].text_content().split(" · ")[-1] == "1 point"
+    assert page.cssselect(".quiz-head h1 bdi")[0].text_content() == "Trumps"
+    answer(zari, cid, aid, 1, {"seat": "0"})  # wrong
+    page = lxml_html.fromstring(zari.get(f"/en/classes/{cid}/assignments/{aid}/results").text)
+    assert page.cssselect(".score-big")[0].text_content() == f"Score: 0 of {1 + points2} points"
+    assert [m.text_content().strip("· ") for m in page.cssselect(".review .meta")] == [
+        "1 point", f"{points2} points"]
+
+    def results(lang):
+        return lxml_html.fromstring(t.get(f"/{lang}/teach/classes/{cid}/assignments/{aid}").text)
+
+    weak = {"en": "1 wrong first answer by 1 learner", "bg": "1 грешен първи отговор от 1 ученик",
+            "fa": "۱ پاسخ نخستِ نادرست از ۱ یادگیرنده", "te": "1 అభ్యాసకుడు ఇచ్చిన 1 తప్పు మొదటి జవాబు"}
+    for lang, text in weak.items():
+        spots = [li.cssselect(".meta")[0].text_content() for li in results(lang).cssselect(".weak li")]
+        assert spots and set(spots) == {text}, (lang, spots)
+    fa = results("fa")
+    assert fa.cssselect(".stats-table thead th")[3].text_content() == "شاخص سهولت"
+    assert "شاخص سهولت" in fa.cssselect("#h-stats + p")[0].text_content()
+    first = fa.cssselect(".stats-table tbody tr")[0].cssselect("td")
+    assert [first[1].text_content(), first[2].text_content()] == ["۰٪", "۰٪"]  # share correct, facility
+    assert [b.text_content() for b in fa.cssselect(".results-table tbody th bdi")] == ['=HYPERLINK("http://x")']
+    assert fa.cssselect("h1 bdi")[0].text_content() == "Trumps"
+    assert [b.text_content() for b in fa.cssselect(".crumbs bdi")] == ["7B", "Trumps"]
+    cls = lxml_html.fromstring(t.get(f"/en/teach/classes/{cid}").text)
+    assert cls.cssselect(".progress-table tbody td")[0].text_content() == f"0 of {1 + points2} points, 1 of 2 answered"
+    assert [b.text_content() for b in cls.cssselect(".plain-list bdi")][:1] == ['=HYPERLINK("http://x")']
+    region = cls.cssselect(".table-scroll")[0]
+    assert (region.get("tabindex"), region.get("role"), region.get("aria-labelledby")) == ("0", "region", "h-progress")
+
+
 # ------------------------------------------------------------------------------------------ more
 
 def test_signup_when_turned_on_and_the_login_limit(tmp_path, app_database):

@@ -16,7 +16,6 @@ from typing import Any, TypeVar, cast
 
 import segno
 from babel.dates import format_date as babel_date
-from babel.numbers import format_percent
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required, login_user, logout_user
@@ -702,10 +701,10 @@ def new_class():
 
 def _assign_choices() -> list[tuple[str, str]]:
     db = get_session()
-    out = [(f"quiz:{q.id}", _("Quiz: %(title)s", title=q.title))
+    out = [(f"quiz:{q.id}", _("Quiz: %(title)s", title=isolated(q.title)))
            for q in db.scalars(select(TeacherQuiz).where(TeacherQuiz.teacher_id == _me().id)
                                .order_by(TeacherQuiz.id))]
-    out += [(f"lesson:{t.id}", _("Your lesson: %(title)s", title=t.title))
+    out += [(f"lesson:{t.id}", _("Your lesson: %(title)s", title=isolated(t.title)))
             for t in db.scalars(select(TeacherLesson).where(TeacherLesson.teacher_id == _me().id)
                                 .order_by(TeacherLesson.id))]
     for r in RULESET_NAMES:
@@ -790,17 +789,15 @@ def _progress(members, assignments) -> list[dict]:
             if what == "quiz":
                 got, total = C.score(items, attempts, m.learner_id)
                 answered = len({t.position for t in attempts if t.learner_id == m.learner_id})
-                cells.append(_("%(got)s of %(total)s points, %(n)s of %(questions)s answered",
-                               got=i18n.fmt_number(got), total=i18n.fmt_number(total),
-                               n=i18n.fmt_number(answered), questions=i18n.fmt_number(len(items))))
+                cells.append(i18n.ngettext("%(got)s of %(num)s point, %(answered)s of %(questions)s answered",
+                                           "%(got)s of %(num)s points, %(answered)s of %(questions)s answered", total,
+                                           got=i18n.fmt_number(got), answered=i18n.fmt_number(answered),
+                                           questions=i18n.fmt_number(len(items))))
             elif what == "lesson":
-                right, total = C.lesson_progress(len(items), attempts, m.learner_id)
-                cells.append(_("%(right)s of %(total)s exercises answered right", right=i18n.fmt_number(right),
-                               total=i18n.fmt_number(total)))
+                cells.append(i18n.exercises_right_label(*C.lesson_progress(len(items), attempts, m.learner_id)))
             else:
                 done = sum(1 for sid in items if (m.learner_id, sid) in done_steps)
-                cells.append(_("%(done)s of %(total)s steps done", done=i18n.fmt_number(done),
-                               total=i18n.fmt_number(len(items))))
+                cells.append(i18n.steps_done_label(done, len(items)))
         rows.append({"m": m, "cells": cells})
     return rows
 
@@ -902,21 +899,28 @@ def learner_answers(cid: int, aid: int, mid: str):
 
 
 
+def bdi(text: object) -> Markup:
+    """A name someone typed (a nickname, a class's name, a quiz's or lesson's title) in ``<bdi>``,
+    so that it keeps its own direction inside the page's: in Persian, ``=HYPERLINK("x")`` is not
+    drawn as ``HYPERLINK("x")=``."""
+    return Markup("<bdi>{}</bdi>").format(text)
+
+
+def isolated(text: object) -> str:
+    """:func:`bdi` for plain text (a page's ``<title>``, a menu's option): the name between the
+    Unicode first-strong isolate and pop directional isolate marks."""
+    return f"\u2068{text}\u2069"
+
+
 @bp.app_context_processor
 def _formats() -> dict:
     """``percent(0.5)``, ``format_date(d)`` and ``format_datetime(d)`` in the page's language
-    (Persian digits in Persian), for the teacher and class pages."""
-
-    def localise(text: str) -> str:
-        return text.translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")) if i18n.current_lang() == "fa" else text
-
-    def percent(x: float) -> str:
-        lang = i18n.current_lang()
-        if lang == "fa":
-            return localise(format_percent(x, locale="fa", numbering_system="arabext"))
-        return format_percent(x, locale=lang)
+    (Persian digits and percent sign in Persian), ``bdi(name)`` and ``isolated(name)``, for the
+    teacher and class pages."""
 
     def format_date(d) -> str:
-        return localise(babel_date(d, format="medium", locale=i18n.current_lang()))
+        text = babel_date(d, format="medium", locale=i18n.current_lang())
+        return text.translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")) if i18n.current_lang() == "fa" else text
 
-    return {"percent": percent, "format_date": format_date, "format_datetime": i18n.fmt_datetime}
+    return {"percent": i18n.fmt_percent, "format_date": format_date, "format_datetime": i18n.fmt_datetime,
+            "bdi": bdi, "isolated": isolated}
