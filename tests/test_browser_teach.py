@@ -20,6 +20,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 from sqlalchemy import select
+from test_teach import DUE
 from web_support import expected, form_for, unavailable
 
 from tutor import i18n
@@ -128,7 +129,7 @@ def _build(page: Page, base: str, app, title: str, on_table: bool = False) -> tu
     code = page.locator(".join-code").inner_text().strip()
     expect(page.locator("img.qr")).to_be_visible()
     page.select_option("#what", f"quiz:{qid}")
-    page.fill("#due", "2026-12-24")
+    page.fill("#due", DUE)
     page.get_by_role("button", name="Assign").click()
     expect(page.locator("#h-assign + ul")).to_contain_text(title)
     return qid, cid, code

@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import re
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -26,6 +27,8 @@ from tutor.web.db import Assignment, ClassAttempt, Membership, TeacherQuiz
 pytestmark = pytest.mark.both_databases
 
 PASSWORDS = {"ana": "ana-password-1", "bob": "bob-password-2"}
+#: A due date some weeks ahead (a day gone by is refused).
+DUE = (datetime.now(UTC).date() + timedelta(days=60)).isoformat()
 TRICK = {"ruleset": "hokm", "ask": "trick-winner", "trump": "S", "trick": ["AD", "2S", "KD", "JS"]}
 
 
@@ -82,7 +85,7 @@ def new_class(client, name="7B") -> tuple[int, str]:
 
 
 def assign(client, cid: int, qid: int) -> int:
-    r = post(client, f"/en/teach/classes/{cid}", {"what": f"quiz:{qid}", "due": "2026-12-24"})
+    r = post(client, f"/en/teach/classes/{cid}", {"what": f"quiz:{qid}", "due": DUE})
     assert r.status_code == 302, r.text
     with client.application.app_context():
         db = client.application.extensions["tutor_db"]()
@@ -449,6 +452,99 @@ def test_results_page_and_csv(app):
         db.close()
     page = t.get(f"/en/teach/classes/{cid}/assignments/{aid}/learners/{mid}").text
     assert page.count('class="good"') == 2 and page.count('class="wrong"') == 1
+
+
+def _errors(page: str) -> dict[str, str]:
+    """The messages beside the fields of a page: field error id -> its text."""
+    from lxml import html as lxml_html
+
+    return {e.get("id"): e.text_content() for e in lxml_html.fromstring(page).cssselect(".field-error")}
+
+
+def _members(app, cid: int) -> list[tuple[int, str]]:
+    with app.app_context():
+        db = app.extensions["tutor_db"]()
+        out = [(m.learner_id, m.nickname) for m in db.scalars(
+            select(Membership).where(Membership.classroom_id == cid).order_by(Membership.id))]
+        db.close()
+    return out
+
+
+def test_a_nickname_taken_in_the_class_is_refused_and_joining_again_still_works(app):
+    """Two learners under one nickname could not be told apart on the results page or in the CSV:
+    another learner taking a nickname of the class (whatever its case) is refused beside the
+    nickname, in the page's language, what was typed kept. The learner who has it joining again
+    from the same browser is still let in, as before (still one membership, the nickname kept)."""
+    from lxml import html as lxml_html
+
+    t = login(app.test_client(), "ana")
+    cid, code = new_class(t)
+    zari = app.test_client()
+    join(zari, code, "Zari")
+    join(zari, code, "Zari")  # again, from the same browser
+    join(zari, code, "Someone else")  # a member joining again keeps the nickname they have
+    assert [n for _lid, n in _members(app, cid)] == ["Zari"]
+    other = app.test_client()
+    for lang, typed, message in (
+            ("en", "Zari", "Another learner in this class goes by this nickname: choose another one."),
+            ("fa", "zari", "یادگیرندهٔ دیگری در این کلاس همین نام مستعار را دارد: نام دیگری برگزینید."),
+            ("bg", "  ZARI ", "Друг ученик в този клас вече използва този прякор: изберете друг."),
+            ("te", "Zari", "ఈ తరగతిలో మరో అభ్యాసకుడు ఇదే ముద్దుపేరుతో ఉన్నారు: వేరొకటి ఎంచుకోండి.")):
+        r = post(other, f"/{lang}/join", {"code": code.lower(), "nickname": typed}, page=f"/{lang}/join")
+        assert r.status_code == 400, lang
+        assert _errors(r.text) == {"nickname-error": message}, lang
+        doc = lxml_html.fromstring(r.text)
+        assert doc.get_element_by_id("nickname").get("value") == typed
+        assert doc.get_element_by_id("code").get("value") == code.lower()
+        assert doc.get_element_by_id("nickname").get("aria-invalid") == "true"
+    assert len(_members(app, cid)) == 1
+    join(other, code, "Zari B")  # another nickname is welcome
+    assert [n for _lid, n in _members(app, cid)] == ["Zari", "Zari B"]
+    # the nickname is one class's: the same one in another class is fine
+    cid2, code2 = new_class(t, "8A")
+    join(other, code2, "Zari")
+    assert [n for _lid, n in _members(app, cid2)] == ["Zari"]
+
+
+def test_assigning_again_or_a_due_date_gone_by_is_refused_beside_the_field(app):
+    """What a class has already (a quiz, a lesson unit) assigned again would be two identical
+    columns: refused beside the choice. A due date before today is refused beside the date. Both
+    in the page's language, the choice and the date typed kept, nothing assigned; today is fine."""
+    from lxml import html as lxml_html
+
+    t = login(app.test_client(), "ana")
+    qid = new_quiz(t)
+    add_authored(t, qid, TRICK, "4")
+    cid, _code = new_class(t)
+    assign(t, cid, qid)
+    url = f"/{{}}/teach/classes/{cid}"
+    r = post(t, url.format("bg"), {"what": f"quiz:{qid}", "due": DUE})
+    assert r.status_code == 400 and _errors(r.text) == {"what-error": "Това вече е зададено на този клас."}
+    doc = lxml_html.fromstring(r.text)
+    assert doc.cssselect("#what option[selected]")[0].get("value") == f"quiz:{qid}"
+    assert doc.get_element_by_id("due").get("value") == DUE
+    assert post(t, url.format("en"), {"what": "unit:hokm:1"}).status_code == 302
+    r = post(t, url.format("en"), {"what": "unit:hokm:1"})
+    assert r.status_code == 400 and _errors(r.text) == {"what-error": "This is already assigned to this class."}
+    today = datetime.now(UTC).date()
+    yesterday = (today - timedelta(days=1)).isoformat()
+    messages = {"en": "The due date has passed: choose today or a later day.",
+                "fa": "این مهلت گذشته است: امروز یا روزی پس از آن را برگزینید.",
+                "te": "ఈ గడువు తేదీ దాటిపోయింది: ఈ రోజు లేదా తర్వాతి రోజును ఎంచుకోండి."}
+    for lang, message in messages.items():
+        r = post(t, url.format(lang), {"what": "unit:hokm:2", "due": yesterday})
+        assert r.status_code == 400 and _errors(r.text) == {"due-error": message}, lang
+        doc = lxml_html.fromstring(r.text)
+        assert doc.get_element_by_id("due").get("value") == yesterday
+        assert doc.cssselect("#what option[selected]")[0].get("value") == "unit:hokm:2"
+    # both at once: each message beside its field
+    r = post(t, url.format("en"), {"what": f"quiz:{qid}", "due": yesterday})
+    assert r.status_code == 400 and set(_errors(r.text)) == {"what-error", "due-error"}
+    with app.app_context():
+        db = app.extensions["tutor_db"]()
+        assert len(db.scalars(select(Assignment).where(Assignment.classroom_id == cid)).all()) == 2
+        db.close()
+    assert post(t, url.format("en"), {"what": "unit:hokm:2", "due": today.isoformat()}).status_code == 302
 
 
 def test_counts_percentages_and_names_in_each_language(app):

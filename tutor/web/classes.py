@@ -69,11 +69,13 @@ __all__ = [
     "WeakSpot",
     "add_fingerprints",
     "answer_as_key",
+    "assigned_already",
     "class_exercise",
     "csv_rows",
     "first_attempts",
     "is_class_question",
     "new_code",
+    "nickname_taken",
     "question_stats",
     "rating_ref",
     "record",
@@ -269,6 +271,31 @@ def weak_spots(attempts: Sequence[ClassAttempt]) -> list[WeakSpot]:
             wrong[rule] += 1
             who.setdefault(rule, set()).add(a.learner_id)
     return [WeakSpot(r, c, len(who[r])) for r, c in sorted(wrong.items(), key=lambda kv: (-kv[1], kv[0]))]
+
+
+def nickname_taken(db: Session, classroom_id: int, nickname: str) -> bool:
+    """Whether a member of the class already goes by ``nickname`` (a :func:`display_name`; case
+    ignored): two learners under one name could not be told apart in the results or the CSV."""
+    key = nickname.casefold()
+    return any(n.casefold() == key for n in db.scalars(
+        select(Membership.nickname).where(Membership.classroom_id == classroom_id)))
+
+
+def assigned_already(assignments: Iterable[Assignment], what: Assignment) -> bool:
+    """Whether ``what`` (an assignment not yet stored) gives the class again something among its
+    ``assignments``: the same teacher's quiz, the same teacher's lesson (``lesson_doc["lesson_id"]``;
+    an older copy without it, the same lesson text) or the same lesson unit."""
+    def same(a: Assignment) -> bool:
+        if what.quiz_id is not None:
+            return a.quiz_id == what.quiz_id
+        if what.lesson_doc is not None:
+            if a.lesson_doc is None:
+                return False
+            if "lesson_id" in a.lesson_doc:
+                return a.lesson_doc["lesson_id"] == what.lesson_doc.get("lesson_id")
+            return all(a.lesson_doc.get(k) == what.lesson_doc.get(k) for k in ("ruleset", "lang", "title", "goal", "body"))
+        return a.quiz_doc is None and a.lesson_doc is None and (a.ruleset, a.unit) == (what.ruleset, what.unit)
+    return any(same(a) for a in assignments)
 
 
 #: The CSV export's columns.

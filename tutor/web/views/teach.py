@@ -57,6 +57,7 @@ from ..db import (
     TeacherQuiz,
     get_session,
     id_from_request,
+    now,
 )
 from ..exercises import content
 from ..forms import (
@@ -727,10 +728,13 @@ def classroom(cid: int):
     options = _assign_choices()
     form.what.choices = choices(options)
     status = 200
+    assignments = db.scalars(select(Assignment).where(Assignment.classroom_id == cid).order_by(Assignment.id)).all()
     if request.method == "POST":
         if form.validate():
             what = (form.what.data or "").split(":")
             due = datetime.combine(form.due.data, time(23, 59)) if form.due.data else None
+            if form.due.data and form.due.data < now().date():  # due at the end of the day (UTC), as "late" counts
+                form.due.errors = [_("The due date has passed: choose today or a later day.")]
             assignment = Assignment(classroom_id=cid, due=due, title="")
             if what[0] == "quiz":
                 qrow = _mine(TeacherQuiz, int(what[1]))
@@ -741,7 +745,7 @@ def classroom(cid: int):
             elif what[0] == "lesson":
                 lrow = _mine(TeacherLesson, int(what[1]))
                 doc = {"ruleset": lrow.ruleset, "lang": lrow.lang, "title": lrow.title, "goal": lrow.goal,
-                       "body": lrow.body}
+                       "body": lrow.body, "lesson_id": lrow.id}
                 step, problems = C.lesson_step(doc)
                 if step is None or problems or not step.exercises:
                     form.what.errors = [_("This lesson has problems or no exercises: fix it in its preview first.")]
@@ -750,7 +754,9 @@ def classroom(cid: int):
             else:
                 assignment.ruleset, assignment.unit = what[1], int(what[2])
                 assignment.title = dict(options).get(form.what.data or "", "")
-            if not form.what.errors:
+            if not form.what.errors and C.assigned_already(assignments, assignment):
+                form.what.errors = [_("This is already assigned to this class.")]
+            if not form.what.errors and not form.due.errors:
                 def work(d):
                     d.add(assignment)
                     d.flush()
@@ -759,7 +765,6 @@ def classroom(cid: int):
                 return redirect(url_for("teach.classroom", cid=cid))
         status = 400
     members = db.scalars(select(Membership).where(Membership.classroom_id == cid).order_by(Membership.id)).all()
-    assignments = db.scalars(select(Assignment).where(Assignment.classroom_id == cid).order_by(Assignment.id)).all()
     return render_template("teach/class.html", cls=row, members=members, assignments=assignments, form=form,
                            join_url=_join_url(row), progress=_progress(members, assignments)), status
 
