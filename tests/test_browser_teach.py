@@ -20,6 +20,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 from sqlalchemy import select
+from test_teach import DUE
 from web_support import expected, form_for, unavailable
 
 from tutor import i18n
@@ -128,7 +129,7 @@ def _build(page: Page, base: str, app, title: str, on_table: bool = False) -> tu
     code = page.locator(".join-code").inner_text().strip()
     expect(page.locator("img.qr")).to_be_visible()
     page.select_option("#what", f"quiz:{qid}")
-    page.fill("#due", "2026-12-24")
+    page.fill("#due", DUE)
     page.get_by_role("button", name="Assign").click()
     expect(page.locator("#h-assign + ul")).to_contain_text(title)
     return qid, cid, code
@@ -250,9 +251,11 @@ def test_teacher_journey(page: Page, live, browser):
     expect(page.locator(".weak")).to_contain_text("H")
     with page.expect_download() as dl:
         page.get_by_role("link", name="Download the results (CSV)").click()
-    rows = list(csv.DictReader(io.StringIO(dl.value.path().read_text(encoding="utf-8"))))
+    data = dl.value.path().read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf")  # the UTF-8 byte order mark, for Excel
+    rows = list(csv.DictReader(io.StringIO(data.decode("utf-8-sig"))))
     assert [(r["learner"], r["question"], r["first_correct"]) for r in rows] == [("Zari", "1", "no"), ("Zari", "2", "yes")]
-    assert json.loads(rows[0]["first_answer"]) == 0
+    assert rows[0]["first_answer"] == "1"  # the ace of diamonds, seat 1 as on the page and in the key
     expect(stats.nth(0).locator("td.rating")).to_contain_text("±")  # the Glicko-2 rating beside the shares
 
     # the quiz's worksheet, its answer key (PDF, built while a status says so) and the Moodle XML
@@ -360,6 +363,49 @@ def test_teacher_and_class_pages_pass_axe(page: Page, live, browser, lang):
     fresh.close()
 
 
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_results_class_and_learner_pages_fit_a_phone(page: Page, live, browser, lang):
+    """At 390 px the results, class and learner pages never scroll sideways: a wide table scrolls
+    inside its own region, which the keyboard can scroll (it takes the focus); a nickname starting
+    with "=" keeps its own direction in Persian."""
+    base, app = live
+    name = f"phone-{lang}"
+    _teacher(app, name)
+    _log_in(page, base, name)
+    qid, cid, code = _build(page, base, app, f"Phone {lang}")
+    nickname = '=HYPERLINK("http://x")'
+    learner = browser.new_page()
+    learner.goto(f"{base}/{lang}/join?code={code}")
+    learner.fill("#nickname", nickname)
+    learner.locator("form.panel button[type=submit]").click()
+    link = learner.locator(".assignments a").first.get_attribute("href")
+    aid = int(re.search(r"/assignments/(\d+)/", link).group(1))
+    learner.goto(f"{base}/{lang}/classes/{cid}/assignments/{aid}/1")
+    _click_answer(learner, exercise_of(_doc(app, qid)["questions"][0]), 0)
+    learner.locator("form.answer-form button[type=submit]").click()
+    expect(learner.locator(".verdict.wrong")).to_be_visible()
+    learner.close()
+    page.set_viewport_size({"width": 390, "height": 800})
+    page.goto(f"{base}/{lang}/teach/classes/{cid}/assignments/{aid}")
+    mid = page.locator(".results-table tbody th a").first.get_attribute("href").rsplit("/", 1)[-1]
+    for url in (f"/{lang}/teach/classes/{cid}/assignments/{aid}", f"/{lang}/teach/classes/{cid}",
+                f"/{lang}/teach/classes/{cid}/assignments/{aid}/learners/{mid}"):
+        page.goto(base + url)
+        assert page.evaluate("document.documentElement.scrollWidth") == 390, url
+    page.goto(f"{base}/{lang}/teach/classes/{cid}/assignments/{aid}")
+    region = page.get_by_role("region", name={"en": "Learners", "fa": "یادگیرندگان"}[lang])
+    assert region.evaluate("e => e.scrollWidth > e.clientWidth")  # the table is wider than the phone
+    region.focus()
+    page.keyboard.press("ArrowLeft" if lang == "fa" else "ArrowRight")
+    expect(region).not_to_have_js_property("scrollLeft", 0)
+    cell = page.locator(".results-table tbody th bdi").first
+    expect(cell).to_have_text(nickname)
+    box, first = cell.bounding_box(), page.evaluate(  # the "=" is drawn first, at the left, in both directions
+        "() => { const r = document.createRange(); const t = document.querySelector('.results-table tbody th bdi').firstChild;"
+        " r.setStart(t, 0); r.setEnd(t, 1); return r.getBoundingClientRect().left; }")
+    assert first - box["x"] < 2
+
+
 NO_TRUMP = {"ruleset": "hokm", "ask": "trick-winner", "trump": "H", "trick": ["AD", "2S", "KD", "JS"]}
 
 
@@ -396,8 +442,7 @@ def test_class_lesson_count_follows_answers_in_place(page: Page, live, browser, 
 
     def count(right: int) -> str:
         with i18n.using(lang):
-            return i18n.gettext("%(right)s of %(total)s exercises answered right", right=i18n.fmt_number(right),
-                                total=i18n.fmt_number(2))
+            return i18n.exercises_right_label(right, 2)
     progress = learner.locator("#lesson-progress")
     expect(progress).to_have_text(count(0))
     learner.evaluate("window.tutorMarker = 'kept'")

@@ -5,10 +5,12 @@ Every test that writes runs on SQLite and on PostgreSQL (``both_databases``)."""
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
 import re
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -25,6 +27,8 @@ from tutor.web.db import Assignment, ClassAttempt, Membership, TeacherQuiz
 pytestmark = pytest.mark.both_databases
 
 PASSWORDS = {"ana": "ana-password-1", "bob": "bob-password-2"}
+#: A due date some weeks ahead (a day gone by is refused).
+DUE = (datetime.now(UTC).date() + timedelta(days=60)).isoformat()
 TRICK = {"ruleset": "hokm", "ask": "trick-winner", "trump": "S", "trick": ["AD", "2S", "KD", "JS"]}
 
 
@@ -81,7 +85,7 @@ def new_class(client, name="7B") -> tuple[int, str]:
 
 
 def assign(client, cid: int, qid: int) -> int:
-    r = post(client, f"/en/teach/classes/{cid}", {"what": f"quiz:{qid}", "due": "2026-12-24"})
+    r = post(client, f"/en/teach/classes/{cid}", {"what": f"quiz:{qid}", "due": DUE})
     assert r.status_code == 302, r.text
     with client.application.app_context():
         db = client.application.extensions["tutor_db"]()
@@ -429,13 +433,18 @@ def test_results_page_and_csv(app):
     assert stats == ["50%", "50%", "67%", "50%"]
     assert "H17" in page or "H" in page
     r = t.get(f"/en/teach/classes/{cid}/assignments/{aid}/results.csv")
-    assert r.status_code == 200 and r.mimetype == "text/csv"
-    rows = list(csv.DictReader(io.StringIO(r.text)))
+    assert r.status_code == 200 and r.mimetype == "text/csv" and r.mimetype_params["charset"] == "utf-8"
+    assert r.data.startswith(codecs.BOM_UTF8)  # so that Excel reads it as UTF-8
+    reader = csv.DictReader(io.StringIO(r.data.decode("utf-8-sig")))
+    rows = list(reader)
+    assert reader.fieldnames == list(C.CSV_COLUMNS)
     assert [(x["learner"], x["question"], x["attempts"], x["first_correct"], x["points_scored"]) for x in rows] == [
         ("'=Zari", "1", "1", "no", "0"), ("'=Zari", "2", "1", "yes", str(doc["questions"][1]["points"])),
         ("Omid", "1", "1", "yes", "1"), ("Omid", "2", "2", "no", "0")]
-    assert json.loads(rows[0]["first_answer"]) == 0 and json.loads(rows[3]["first_answer"]) == wrong2
-    assert json.loads(rows[3]["last_answer"]) == right2 and rows[3]["last_correct"] == "yes"
+    # answers as the teacher writes keys: seats from 1 (the page's "seat 1" and "seat 4"), cards by spaces
+    assert [(x["first_answer"], x["last_answer"]) for x in rows if x["question"] == "1"] == [("1", "1"), ("4", "4")]
+    assert rows[3]["first_answer"] == " ".join(wrong2) and rows[3]["last_answer"] == " ".join(right2)
+    assert rows[3]["last_correct"] == "yes"
     # each learner's every answer
     with app.app_context():
         db = app.extensions["tutor_db"]()
@@ -443,6 +452,142 @@ def test_results_page_and_csv(app):
         db.close()
     page = t.get(f"/en/teach/classes/{cid}/assignments/{aid}/learners/{mid}").text
     assert page.count('class="good"') == 2 and page.count('class="wrong"') == 1
+
+
+def _errors(page: str) -> dict[str, str]:
+    """The messages beside the fields of a page: field error id -> its text."""
+    from lxml import html as lxml_html
+
+    return {e.get("id"): e.text_content() for e in lxml_html.fromstring(page).cssselect(".field-error")}
+
+
+def _members(app, cid: int) -> list[tuple[int, str]]:
+    with app.app_context():
+        db = app.extensions["tutor_db"]()
+        out = [(m.learner_id, m.nickname) for m in db.scalars(
+            select(Membership).where(Membership.classroom_id == cid).order_by(Membership.id))]
+        db.close()
+    return out
+
+
+def test_a_nickname_taken_in_the_class_is_refused_and_joining_again_still_works(app):
+    """Two learners under one nickname could not be told apart on the results page or in the CSV:
+    another learner taking a nickname of the class (whatever its case) is refused beside the
+    nickname, in the page's language, what was typed kept. The learner who has it joining again
+    from the same browser is still let in, as before (still one membership, the nickname kept)."""
+    from lxml import html as lxml_html
+
+    t = login(app.test_client(), "ana")
+    cid, code = new_class(t)
+    zari = app.test_client()
+    join(zari, code, "Zari")
+    join(zari, code, "Zari")  # again, from the same browser
+    join(zari, code, "Someone else")  # a member joining again keeps the nickname they have
+    assert [n for _lid, n in _members(app, cid)] == ["Zari"]
+    other = app.test_client()
+    for lang, typed, message in (
+            ("en", "Zari", "Another learner in this class goes by this nickname: choose another one."),
+            ("fa", "zari", "یادگیرندهٔ دیگری در این کلاس همین نام مستعار را دارد: نام دیگری برگزینید."),
+            ("bg", "  ZARI ", "Друг ученик в този клас вече използва този прякор: изберете друг."),
+            ("te", "Zari", "ఈ తరగతిలో మరో అభ్యాసకుడు ఇదే ముద్దుపేరుతో ఉన్నారు: వేరొకటి ఎంచుకోండి.")):
+        r = post(other, f"/{lang}/join", {"code": code.lower(), "nickname": typed}, page=f"/{lang}/join")
+        assert r.status_code == 400, lang
+        assert _errors(r.text) == {"nickname-error": message}, lang
+        doc = lxml_html.fromstring(r.text)
+        assert doc.get_element_by_id("nickname").get("value") == typed
+        assert doc.get_element_by_id("code").get("value") == code.lower()
+        assert doc.get_element_by_id("nickname").get("aria-invalid") == "true"
+    assert len(_members(app, cid)) == 1
+    join(other, code, "Zari B")  # another nickname is welcome
+    assert [n for _lid, n in _members(app, cid)] == ["Zari", "Zari B"]
+    # the nickname is one class's: the same one in another class is fine
+    cid2, code2 = new_class(t, "8A")
+    join(other, code2, "Zari")
+    assert [n for _lid, n in _members(app, cid2)] == ["Zari"]
+
+
+def test_assigning_again_or_a_due_date_gone_by_is_refused_beside_the_field(app):
+    """What a class has already (a quiz, a lesson unit) assigned again would be two identical
+    columns: refused beside the choice. A due date before today is refused beside the date. Both
+    in the page's language, the choice and the date typed kept, nothing assigned; today is fine."""
+    from lxml import html as lxml_html
+
+    t = login(app.test_client(), "ana")
+    qid = new_quiz(t)
+    add_authored(t, qid, TRICK, "4")
+    cid, _code = new_class(t)
+    assign(t, cid, qid)
+    url = f"/{{}}/teach/classes/{cid}"
+    r = post(t, url.format("bg"), {"what": f"quiz:{qid}", "due": DUE})
+    assert r.status_code == 400 and _errors(r.text) == {"what-error": "Това вече е зададено на този клас."}
+    doc = lxml_html.fromstring(r.text)
+    assert doc.cssselect("#what option[selected]")[0].get("value") == f"quiz:{qid}"
+    assert doc.get_element_by_id("due").get("value") == DUE
+    assert post(t, url.format("en"), {"what": "unit:hokm:1"}).status_code == 302
+    r = post(t, url.format("en"), {"what": "unit:hokm:1"})
+    assert r.status_code == 400 and _errors(r.text) == {"what-error": "This is already assigned to this class."}
+    today = datetime.now(UTC).date()
+    yesterday = (today - timedelta(days=1)).isoformat()
+    messages = {"en": "The due date has passed: choose today or a later day.",
+                "fa": "این مهلت گذشته است: امروز یا روزی پس از آن را برگزینید.",
+                "te": "ఈ గడువు తేదీ దాటిపోయింది: ఈ రోజు లేదా తర్వాతి రోజును ఎంచుకోండి."}
+    for lang, message in messages.items():
+        r = post(t, url.format(lang), {"what": "unit:hokm:2", "due": yesterday})
+        assert r.status_code == 400 and _errors(r.text) == {"due-error": message}, lang
+        doc = lxml_html.fromstring(r.text)
+        assert doc.get_element_by_id("due").get("value") == yesterday
+        assert doc.cssselect("#what option[selected]")[0].get("value") == "unit:hokm:2"
+    # both at once: each message beside its field
+    r = post(t, url.format("en"), {"what": f"quiz:{qid}", "due": yesterday})
+    assert r.status_code == 400 and set(_errors(r.text)) == {"what-error", "due-error"}
+    with app.app_context():
+        db = app.extensions["tutor_db"]()
+        assert len(db.scalars(select(Assignment).where(Assignment.classroom_id == cid)).all()) == 2
+        db.close()
+    assert post(t, url.format("en"), {"what": "unit:hokm:2", "due": today.isoformat()}).status_code == 302
+
+
+def test_counts_percentages_and_names_in_each_language(app):
+    """Counts are plural-aware in every language ("1 point", "1 wrong first answer by 1 learner",
+    Bulgarian "1 грешен първи отговор от 1 ученик"); Persian percentages have the Persian percent
+    sign and the facility index has one name; typed names (nickname, class, quiz) are in <bdi>, so
+    a nickname starting with "=" keeps its own direction in Persian."""
+    from lxml import html as lxml_html
+
+    t, qid, cid, code, aid = _class_with_quiz(app)
+    points2 = quiz_doc(app, qid)["questions"][1]["points"]
+    zari = app.test_client()
+    join(zari, code, '=HYPERLINK("http://x")')
+    page = lxml_html.fromstring(zari.get(f"/en/classes/{cid}/assignments/{aid}/1").text)
+    assert page.cssselect(".quiz-head p.meta")[0].text_content().split(" · ")[-1] == "1 point"
+    assert page.cssselect(".quiz-head h1 bdi")[0].text_content() == "Trumps"
+    answer(zari, cid, aid, 1, {"seat": "0"})  # wrong
+    page = lxml_html.fromstring(zari.get(f"/en/classes/{cid}/assignments/{aid}/results").text)
+    assert page.cssselect(".score-big")[0].text_content() == f"Score: 0 of {1 + points2} points"
+    assert [m.text_content().strip("· ") for m in page.cssselect(".review .meta")] == [
+        "1 point", f"{points2} points"]
+
+    def results(lang):
+        return lxml_html.fromstring(t.get(f"/{lang}/teach/classes/{cid}/assignments/{aid}").text)
+
+    weak = {"en": "1 wrong first answer by 1 learner", "bg": "1 грешен първи отговор от 1 ученик",
+            "fa": "۱ پاسخ نخستِ نادرست از ۱ یادگیرنده", "te": "1 అభ్యాసకుడు ఇచ్చిన 1 తప్పు మొదటి జవాబు"}
+    for lang, text in weak.items():
+        spots = [li.cssselect(".meta")[0].text_content() for li in results(lang).cssselect(".weak li")]
+        assert spots and set(spots) == {text}, (lang, spots)
+    fa = results("fa")
+    assert fa.cssselect(".stats-table thead th")[3].text_content() == "شاخص سهولت"
+    assert "شاخص سهولت" in fa.cssselect("#h-stats + p")[0].text_content()
+    first = fa.cssselect(".stats-table tbody tr")[0].cssselect("td")
+    assert [first[1].text_content(), first[2].text_content()] == ["۰٪", "۰٪"]  # share correct, facility
+    assert [b.text_content() for b in fa.cssselect(".results-table tbody th bdi")] == ['=HYPERLINK("http://x")']
+    assert fa.cssselect("h1 bdi")[0].text_content() == "Trumps"
+    assert [b.text_content() for b in fa.cssselect(".crumbs bdi")] == ["7B", "Trumps"]
+    cls = lxml_html.fromstring(t.get(f"/en/teach/classes/{cid}").text)
+    assert cls.cssselect(".progress-table tbody td")[0].text_content() == f"0 of {1 + points2} points, 1 of 2 answered"
+    assert [b.text_content() for b in cls.cssselect(".plain-list bdi")][:1] == ['=HYPERLINK("http://x")']
+    region = cls.cssselect(".table-scroll")[0]
+    assert (region.get("tabindex"), region.get("role"), region.get("aria-labelledby")) == ("0", "region", "h-progress")
 
 
 # ------------------------------------------------------------------------------------------ more

@@ -11,10 +11,9 @@ import re
 
 import pytest
 from sqlalchemy import select
-from test_teach import PASSWORDS, TRICK, join, login, new_class, post
+from test_teach import DUE, PASSWORDS, TRICK, join, login, new_class, post
 from web_support import app_with_teachers, csrf_of, dispose
 
-from tutor import i18n
 from tutor.export.files import import_lesson, lesson_document
 from tutor.web.db import Assignment, ClassAttempt, ClassFingerprint, TeacherLesson
 
@@ -45,7 +44,7 @@ def new_lesson(client, body=BODY, lang="en", ruleset="hokm", goal="Know trumps",
 
 
 def assign_lesson(client, cid: int, lid: int) -> int:
-    r = post(client, f"/en/teach/classes/{cid}", {"what": f"lesson:{lid}", "due": "2026-12-24"})
+    r = post(client, f"/en/teach/classes/{cid}", {"what": f"lesson:{lid}", "due": DUE})
     assert r.status_code == 302, r.text
     with client.application.app_context():
         db = client.application.extensions["tutor_db"]()
@@ -115,8 +114,10 @@ def test_assigned_lesson_is_answered_and_followed(app):
     assert "Trumps" in cls_page
 
 
-@pytest.mark.parametrize(("lang", "counts"), [("en", ("0 of 2", "1 of 2")), ("fa", ("۰ از ۲", "۱ از ۲"))])
-def test_an_answer_through_fetch_brings_the_lessons_count(app, lang, counts):
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", ("0 of 2 exercises answered right", "1 of 2 exercises answered right")),
+    ("fa", ("۰ از ۲ تمرین درست پاسخ داده شده", "۱ از ۲ تمرین درست پاسخ داده شده"))])
+def test_an_answer_through_fetch_brings_the_lessons_count(app, lang, said):
     """Through fetch only the exercise's section comes back; with it, hidden, the lesson's count of
     exercises answered right as this answer left it (tutor.js puts it in place of the page's
     #lesson-progress), in the page's language and digits (the lesson itself is in English); a
@@ -125,9 +126,6 @@ def test_an_answer_through_fetch_brings_the_lessons_count(app, lang, counts):
     learner = app.test_client()
     join(learner, code, "Zari")
     url = f"/{lang}/classes/{cid}/lessons/{aid}/"
-    with i18n.using(lang):
-        said = [i18n.gettext("%(right)s of %(total)s exercises answered right", right=c.split()[0],
-                             total=c.split()[-1]) for c in counts]
     page = learner.get(url).text
     assert f'<p class="meta" id="lesson-progress">{said[0]}</p>' in page
     fetch = {"X-Tutor-Fetch": "1"}
@@ -154,6 +152,27 @@ def test_a_lesson_with_problems_cannot_be_assigned(app):
     r = post(t, f"/en/teach/classes/{cid}", {"what": f"lesson:{lid}"})
     assert r.status_code == 400 and "no exercises" in r.text
     assert app.test_client().post("/api/v1/solve", json=NO_TRUMP).status_code == 200  # no class's exercise
+
+
+def test_a_lesson_assigned_already_is_refused_beside_the_field(app):
+    """The same lesson twice in one class would be two identical columns: refused beside the
+    choice (in the page's language), nothing assigned; another class may have it too."""
+    from lxml import html as lxml_html
+
+    t, lid, cid, _code, _aid = _assigned(app)
+    r = post(t, f"/fa/teach/classes/{cid}", {"what": f"lesson:{lid}", "due": DUE})
+    assert r.status_code == 400
+    doc = lxml_html.fromstring(r.text)
+    assert [e.text_content() for e in doc.cssselect(".field-error")] == ["این پیش‌تر به این کلاس واگذار شده است."]
+    assert doc.get_element_by_id("what-error") is not None
+    assert doc.cssselect("#what option[selected]")[0].get("value") == f"lesson:{lid}"  # the choice kept
+    assert doc.get_element_by_id("due").get("value") == DUE
+    with app.app_context():
+        db = app.extensions["tutor_db"]()
+        assert len(db.scalars(select(Assignment).where(Assignment.classroom_id == cid)).all()) == 1
+        db.close()
+    other, _ = new_class(t, "8A")
+    assert post(t, f"/en/teach/classes/{other}", {"what": f"lesson:{lid}"}).status_code == 302
 
 
 def test_assigned_lesson_isolation(app):

@@ -72,6 +72,7 @@ __all__ = [
     "catalogue_files",
     "category_name",
     "current_lang",
+    "exercises_right_label",
     "fmt_datetime",
     "fmt_number",
     "fmt_timedelta",
@@ -94,6 +95,7 @@ __all__ = [
     "seat_label",
     "select_locale",
     "side_label",
+    "steps_done_label",
     "suit_name",
     "text_direction",
     "tricks_label",
@@ -315,6 +317,7 @@ def init_app(app: Flask, locale_selector: Callable[[], str | None]) -> None:
         fmt_number=fmt_number, render_reason=render_reason, render_reasons=render_reasons,
         kind_prompt=kind_prompt, category_name=category_name, result_name=result_name,
         points_label=points_label, tricks_label=tricks_label, cards_count_label=cards_count_label,
+        exercises_right_label=exercises_right_label, steps_done_label=steps_done_label,
     )
 
 
@@ -414,6 +417,18 @@ def tricks_label(n: int) -> str:
 def cards_count_label(n: int) -> str:
     """``"1 card"``, ``"6 cards"`` in the current language, plural-aware."""
     return ngettext("%(num)s card", "%(num)s cards", n)
+
+
+def exercises_right_label(right: int, total: int) -> str:
+    """``"0 of 1 exercise answered right"``, ``"2 of 5 exercises answered right"``: plural-aware
+    (by the number of exercises)."""
+    return ngettext("%(right)s of %(num)s exercise answered right", "%(right)s of %(num)s exercises answered right",
+                    total, right=fmt_number(right))
+
+
+def steps_done_label(done: int, total: int) -> str:
+    """``"0 of 1 step done"``, ``"2 of 5 steps done"``: plural-aware (by the number of steps)."""
+    return ngettext("%(done)s of %(num)s step done", "%(done)s of %(num)s steps done", total, done=fmt_number(done))
 
 
 # --------------------------------------------------------------------------------------------

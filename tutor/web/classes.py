@@ -51,6 +51,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from tutor.content import kinds
 from tutor.content.check import check_step_exercises
 from tutor.content.exercise import Exercise
 from tutor.content.lessons import LessonStep, parse_step
@@ -68,11 +69,14 @@ __all__ = [
     "QuestionStats",
     "WeakSpot",
     "add_fingerprints",
+    "answer_as_key",
+    "assigned_already",
     "class_exercise",
     "csv_rows",
     "first_attempts",
     "is_class_question",
     "new_code",
+    "nickname_taken",
     "question_stats",
     "rating_ref",
     "record",
@@ -289,6 +293,31 @@ def weak_spots(attempts: Sequence[ClassAttempt]) -> list[WeakSpot]:
     return [WeakSpot(r, c, len(who[r])) for r, c in sorted(wrong.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
+def nickname_taken(db: Session, classroom_id: int, nickname: str) -> bool:
+    """Whether a member of the class already goes by ``nickname`` (a :func:`display_name`; case
+    ignored): two learners under one name could not be told apart in the results or the CSV."""
+    key = nickname.casefold()
+    return any(n.casefold() == key for n in db.scalars(
+        select(Membership.nickname).where(Membership.classroom_id == classroom_id)))
+
+
+def assigned_already(assignments: Iterable[Assignment], what: Assignment) -> bool:
+    """Whether ``what`` (an assignment not yet stored) gives the class again something among its
+    ``assignments``: the same teacher's quiz, the same teacher's lesson (``lesson_doc["lesson_id"]``;
+    an older copy without it, the same lesson text) or the same lesson unit."""
+    def same(a: Assignment) -> bool:
+        if what.quiz_id is not None:
+            return a.quiz_id == what.quiz_id
+        if what.lesson_doc is not None:
+            if a.lesson_doc is None:
+                return False
+            if "lesson_id" in a.lesson_doc:
+                return a.lesson_doc["lesson_id"] == what.lesson_doc.get("lesson_id")
+            return all(a.lesson_doc.get(k) == what.lesson_doc.get(k) for k in ("ruleset", "lang", "title", "goal", "body"))
+        return a.quiz_doc is None and a.lesson_doc is None and (a.ruleset, a.unit) == (what.ruleset, what.unit)
+    return any(same(a) for a in assignments)
+
+
 #: The CSV export's columns.
 CSV_COLUMNS = ("class", "assignment", "learner", "question", "kind", "points_available", "attempts",
                "first_answer", "first_correct", "points_scored", "last_answer", "last_correct")
@@ -301,12 +330,28 @@ def _cell(value: object) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
+def answer_as_key(q: Mapping, given: object) -> str:
+    """A learner's answer to the stored question ``q`` as the teacher writes the question's key
+    (:func:`tutor.content.kinds.key_text`: seats and sides from 1, cards separated by spaces); the
+    answer as JSON if the kind cannot write it so."""
+    try:
+        return kinds.key_text(exercise_of(q), given)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, kinds.ExerciseError):
+        return _key(given)
+
+
+#: The byte order mark the CSV starts with, so that a spreadsheet (Excel) reads it as UTF-8.
+CSV_BOM = "\ufeff"
+
+
 def csv_rows(classroom: Classroom, assignment: Assignment, members: Sequence[Membership],
              attempts: Sequence[ClassAttempt]) -> str:
-    """The results as CSV text (:data:`CSV_COLUMNS`): one row per learner and question, answers
-    as the kind's normalised value in JSON; a question not answered has empty answer cells."""
+    """The results as the text of a CSV file (:data:`CSV_COLUMNS`), starting with
+    :data:`CSV_BOM`: one row per learner and question, answers as the teacher writes the
+    question's key (:func:`answer_as_key`); a question not answered has empty answer cells."""
     questions = (assignment.quiz_doc or {}).get("questions") or []
     buf = io.StringIO()
+    buf.write(CSV_BOM)
     w = csv.writer(buf, lineterminator="\r\n")
     w.writerow(CSV_COLUMNS)
     for m in members:
@@ -315,9 +360,11 @@ def csv_rows(classroom: Classroom, assignment: Assignment, members: Sequence[Mem
             first, last = (mine[0], mine[-1]) if mine else (None, None)
             w.writerow([_cell(classroom.name), _cell(assignment.title), _cell(m.nickname), n, q.get("kind"),
                         points_of(q), len(mine),
-                        _key(first.given) if first else "", ("yes" if first.correct else "no") if first else "",
+                        _cell(answer_as_key(q, first.given)) if first else "",
+                        ("yes" if first.correct else "no") if first else "",
                         (points_of(q) if first.correct else 0) if first else "",
-                        _key(last.given) if last else "", ("yes" if last.correct else "no") if last else ""])
+                        _cell(answer_as_key(q, last.given)) if last else "",
+                        ("yes" if last.correct else "no") if last else ""])
     return buf.getvalue()
 
 

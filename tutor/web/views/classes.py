@@ -72,6 +72,11 @@ def join_post():
     if not nickname:
         form.nickname.errors = [_("Choose a nickname.")]
         return join(form, 400)
+    learner = current_learner()
+    member = learner is not None and C.membership(get_session(), row.id, learner.id) is not None
+    if not member and C.nickname_taken(get_session(), row.id, nickname):  # a member joining again keeps theirs
+        form.nickname.errors = [_("Another learner in this class goes by this nickname: choose another one.")]
+        return join(form, 400)
 
     def work(db):
         learner = learner_for_write(db)

@@ -17,7 +17,6 @@ from typing import Any, TypeVar, cast
 
 import segno
 from babel.dates import format_date as babel_date
-from babel.numbers import format_percent
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required, login_user, logout_user
@@ -60,6 +59,7 @@ from ..db import (
     get_session,
     id_from_request,
     locked,
+    now,
 )
 from ..exercises import content
 from ..forms import (
@@ -777,10 +777,10 @@ def new_class():
 
 def _assign_choices() -> list[tuple[str, str]]:
     db = get_session()
-    out = [(f"quiz:{q.id}", _("Quiz: %(title)s", title=q.title))
+    out = [(f"quiz:{q.id}", _("Quiz: %(title)s", title=isolated(q.title)))
            for q in db.scalars(select(TeacherQuiz).where(TeacherQuiz.teacher_id == _me().id)
                                .order_by(TeacherQuiz.id))]
-    out += [(f"lesson:{t.id}", _("Your lesson: %(title)s", title=t.title))
+    out += [(f"lesson:{t.id}", _("Your lesson: %(title)s", title=isolated(t.title)))
             for t in db.scalars(select(TeacherLesson).where(TeacherLesson.teacher_id == _me().id)
                                 .order_by(TeacherLesson.id))]
     for r in RULESET_NAMES:
@@ -803,10 +803,13 @@ def classroom(cid: int):
     options = _assign_choices()
     form.what.choices = choices(options)
     status = 200
+    assignments = db.scalars(select(Assignment).where(Assignment.classroom_id == cid).order_by(Assignment.id)).all()
     if request.method == "POST":
         if form.validate():
             what = (form.what.data or "").split(":")
             due = datetime.combine(form.due.data, time(23, 59)) if form.due.data else None
+            if form.due.data and form.due.data < now().date():  # due at the end of the day (UTC), as "late" counts
+                form.due.errors = [_("The due date has passed: choose today or a later day.")]
             assignment = Assignment(classroom_id=cid, due=due, title="")
             if what[0] == "quiz":
                 qrow = _mine(TeacherQuiz, int(what[1]))
@@ -816,7 +819,7 @@ def classroom(cid: int):
                     assignment.quiz_id, assignment.quiz_doc, assignment.title = qrow.id, dict(qrow.doc), qrow.title
             elif what[0] == "lesson":
                 lrow = _mine(TeacherLesson, int(what[1]))
-                doc = _lesson_doc(lrow)
+                doc = _lesson_doc(lrow) | {"lesson_id": lrow.id}  # the id: the same lesson is not assigned twice
                 step, problems = C.lesson_step(doc, engine=True)
                 if step is None or problems or not step.exercises:
                     form.what.errors = [_("This lesson has problems or no exercises: fix it in its preview first.")]
@@ -825,7 +828,9 @@ def classroom(cid: int):
             else:
                 assignment.ruleset, assignment.unit = what[1], int(what[2])
                 assignment.title = dict(options).get(form.what.data or "", "")
-            if not form.what.errors:
+            if not form.what.errors and C.assigned_already(assignments, assignment):
+                form.what.errors = [_("This is already assigned to this class.")]
+            if not form.what.errors and not form.due.errors:
                 def work(d):
                     d.add(assignment)
                     d.flush()
@@ -834,7 +839,6 @@ def classroom(cid: int):
                 return redirect(url_for("teach.classroom", cid=cid))
         status = 400
     members = db.scalars(select(Membership).where(Membership.classroom_id == cid).order_by(Membership.id)).all()
-    assignments = db.scalars(select(Assignment).where(Assignment.classroom_id == cid).order_by(Assignment.id)).all()
     return render_template("teach/class.html", cls=row, members=members, assignments=assignments, form=form,
                            join_url=_join_url(row), progress=_progress(members, assignments)), status
 
@@ -864,17 +868,15 @@ def _progress(members, assignments) -> list[dict]:
             if what == "quiz":
                 got, total = C.score(items, attempts, m.learner_id)
                 answered = len({t.position for t in attempts if t.learner_id == m.learner_id})
-                cells.append(_("%(got)s of %(total)s points, %(n)s of %(questions)s answered",
-                               got=i18n.fmt_number(got), total=i18n.fmt_number(total),
-                               n=i18n.fmt_number(answered), questions=i18n.fmt_number(len(items))))
+                cells.append(i18n.ngettext("%(got)s of %(num)s point, %(answered)s of %(questions)s answered",
+                                           "%(got)s of %(num)s points, %(answered)s of %(questions)s answered", total,
+                                           got=i18n.fmt_number(got), answered=i18n.fmt_number(answered),
+                                           questions=i18n.fmt_number(len(items))))
             elif what == "lesson":
-                right, total = C.lesson_progress(len(items), attempts, m.learner_id)
-                cells.append(_("%(right)s of %(total)s exercises answered right", right=i18n.fmt_number(right),
-                               total=i18n.fmt_number(total)))
+                cells.append(i18n.exercises_right_label(*C.lesson_progress(len(items), attempts, m.learner_id)))
             else:
                 done = sum(1 for sid in items if (m.learner_id, sid) in done_steps)
-                cells.append(_("%(done)s of %(total)s steps done", done=i18n.fmt_number(done),
-                               total=i18n.fmt_number(len(items))))
+                cells.append(i18n.steps_done_label(done, len(items)))
         rows.append({"m": m, "cells": cells})
     return rows
 
@@ -976,21 +978,28 @@ def learner_answers(cid: int, aid: int, mid: str):
 
 
 
+def bdi(text: object) -> Markup:
+    """A name someone typed (a nickname, a class's name, a quiz's or lesson's title) in ``<bdi>``,
+    so that it keeps its own direction inside the page's: in Persian, ``=HYPERLINK("x")`` is not
+    drawn as ``HYPERLINK("x")=``."""
+    return Markup("<bdi>{}</bdi>").format(text)
+
+
+def isolated(text: object) -> str:
+    """:func:`bdi` for plain text (a page's ``<title>``, a menu's option): the name between the
+    Unicode first-strong isolate and pop directional isolate marks."""
+    return f"\u2068{text}\u2069"
+
+
 @bp.app_context_processor
 def _formats() -> dict:
     """``percent(0.5)``, ``format_date(d)`` and ``format_datetime(d)`` in the page's language
-    (Persian digits in Persian), for the teacher and class pages."""
-
-    def localise(text: str) -> str:
-        return text.translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")) if i18n.current_lang() == "fa" else text
-
-    def percent(x: float) -> str:
-        lang = i18n.current_lang()
-        if lang == "fa":
-            return localise(format_percent(x, locale="fa", numbering_system="arabext"))
-        return format_percent(x, locale=lang)
+    (Persian digits and percent sign in Persian), ``bdi(name)`` and ``isolated(name)``, for the
+    teacher and class pages."""
 
     def format_date(d) -> str:
-        return localise(babel_date(d, format="medium", locale=i18n.current_lang()))
+        text = babel_date(d, format="medium", locale=i18n.current_lang())
+        return text.translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")) if i18n.current_lang() == "fa" else text
 
-    return {"percent": percent, "format_date": format_date, "format_datetime": i18n.fmt_datetime}
+    return {"percent": i18n.fmt_percent, "format_date": format_date, "format_datetime": i18n.fmt_datetime,
+            "bdi": bdi, "isolated": isolated}
