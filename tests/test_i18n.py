@@ -353,6 +353,15 @@ def test_seat_labels_roles_and_languages():
     assert _in("fa", i18n.seat_label, 3, None, 4, "hokm") == "جایگاه ۴"  # counted from 1
 
 
+def test_separator_never_reads_as_a_persian_digit():
+    """Between a name and a number: a middle dot, but not in Persian, where "·" beside Persian
+    digits looks like the digit zero."""
+    assert [_in(lang, i18n.separator) for lang in i18n.LANGUAGES] == [" · ", "، ", " · ", " · "]
+    with i18n.using("fa"):
+        line = "حکم" + i18n.separator() + i18n.fmt_percent(0.19)
+    assert line == "حکم، ۱۹٪" and "·" not in line and "۰" not in line
+
+
 def test_side_labels():
     assert [i18n.side_label(s, 3, 4) for s in (0, 1)] == ["the other team", "your team"]
     assert [_in("bg", i18n.side_label, s, 0, 2) for s in (0, 1)] == ["вие", "противникът ви"]

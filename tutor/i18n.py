@@ -93,6 +93,7 @@ __all__ = [
     "result_name",
     "seat_label",
     "select_locale",
+    "separator",
     "side_label",
     "suit_name",
     "text_direction",
@@ -276,7 +277,7 @@ def init_app(app: Flask, locale_selector: Callable[[], str | None]) -> None:
     Raises :class:`~tutor.content.problems.ContentError` if a language's compiled catalogue is missing.
 
     Also adds template globals: ``LANGUAGES``, ``LANGUAGE_NAMES``, ``current_lang``, ``is_rtl``,
-    ``text_direction`` and the localisers of this module.
+    ``text_direction``, ``separator`` and the localisers of this module.
     """
     from flask_babel import Babel, Domain
 
@@ -315,6 +316,7 @@ def init_app(app: Flask, locale_selector: Callable[[], str | None]) -> None:
         fmt_number=fmt_number, render_reason=render_reason, render_reasons=render_reasons,
         kind_prompt=kind_prompt, category_name=category_name, result_name=result_name,
         points_label=points_label, tricks_label=tricks_label, cards_count_label=cards_count_label,
+        separator=separator,
     )
 
 
@@ -387,6 +389,18 @@ def fmt_datetime(when: datetime) -> str:
         when = when.replace(tzinfo=UTC)
     out = format_datetime(when, format="long", tzinfo=UTC, locale=lang)
     return out.translate(_PERSIAN_DIGITS) if lang == "fa" else out
+
+
+#: What stands between two items of one line ("Hokm · 80%", a page's title and the site's name):
+#: a spaced middle dot, except in Persian, where "·" beside Persian digits reads as the digit zero
+#: ("حکم · ۱۹٪" looks like "۱۹۰٪"), so Persian writes its comma.
+_SEPARATORS = {"en": " · ", "fa": "، ", "bg": " · ", "te": " · "}
+
+
+def separator() -> str:
+    """The separator between two items of one line in the current language, with its spaces:
+    " · ", in Persian "، " (:data:`_SEPARATORS`)."""
+    return _SEPARATORS[current_lang()]
 
 
 #: The list patterns of :func:`babel.lists.format_list`.
