@@ -329,6 +329,17 @@ def test_suit_and_rank_names():
     assert _in("bg", i18n.cards_label, ["AS", "10H"]) == "асо пика и десетка купа"
 
 
+def test_card_names_in_a_sentence():
+    """In prose English gives each card its article; the label (aria-label, lists) stays bare, and
+    the other languages name a card the same way in both."""
+    assert i18n.card_label("QS", prose=True) == "the queen of spades"
+    assert i18n.card_label("QS") == "queen of spades"
+    assert i18n.cards_label(["QS", "4S"], prose=True) == "the queen of spades and the four of spades"
+    assert _in("bg", i18n.card_label, "JD", prose=True) == "вале каро"
+    assert _in("fa", i18n.cards_label, ["QS", "4S"], prose=True) == "بی‌بی پیک و چهار پیک"
+    assert _in("te", i18n.card_label, "AS", prose=True) == "ఇస్పేటు ఏస్"
+
+
 @pytest.mark.parametrize("ruleset", ["hokm", "trinidad"])
 def test_seat_labels_anticlockwise(ruleset):
     # seat 2 is the learner: seat 3 plays next and so sits on the learner's RIGHT
@@ -377,7 +388,7 @@ def test_render_reason_from_the_engine():
     why = answer(scenario)["why"]
     assert why[0]["code"] == "must-follow-suit"
     en, fa, bg, te = (_in(lang, i18n.render_reason, why[0]) for lang in i18n.LANGUAGES)
-    assert en == ("The suit led is clubs and you hold king of clubs and three of clubs, "
+    assert en == ("The suit led is clubs and you hold the king of clubs and the three of clubs, "
                   "so you must play one of them.")
     assert fa == "خال زمینه گشنیز است و تو شاه گشنیز و سه گشنیز داری، پس باید یکی از آن‌ها را بازی کنی."
     assert bg == "Изведеният цвят е спатия, а вие имате поп спатия и тройка спатия, затова трябва да изиграете карта от този цвят."
@@ -391,7 +402,7 @@ def test_render_reason_seats_relative_to_the_learner():
     assert result["winner"] == 3
     reason = result["why"][0]
     assert i18n.render_reason(reason, you=0, players=4, ruleset="hokm") == (
-        "King of hearts is the highest trump (hearts) played, so the trick goes to your left-hand opponent.")
+        "The king of hearts is the highest trump (hearts) played, so the trick goes to your left-hand opponent.")
     assert _in("fa", i18n.render_reason, reason, you=2, players=4, ruleset="hokm").endswith("حریف سمت راستت.")
     assert _in("bg", i18n.render_reason, reason).endswith("победител във взятката е: място 4.")
 

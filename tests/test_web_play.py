@@ -90,7 +90,7 @@ def test_a_refused_card_stays_in_the_address_with_its_reason(client):
     with i18n.using("en"):
         text = i18n.render_reason(why, you=d.you, players=4, ruleset="hokm")
     refusal = unescape(html.split('id="refusal"')[1].split("</div>")[0])
-    assert text in refusal and "Two of spades is refused." in refusal
+    assert text in refusal and "The two of spades is refused." in refusal
     # the language menu keeps the deal
     assert re.search(r'href="/fa/play/hokm\?players=4&amp;role=opponent&amp;seed=11&amp;r=0(:|%3A)' + token + '"', html)
 

@@ -22,9 +22,9 @@ that reads them through the same function.
 
 Everything the engine explains comes as a :class:`~tutor.engine.reasons.Reason`;
 :func:`render_reason` translates its template and fills the params in the current language:
-cards become full card names ("ten of hearts", "ده دل"), suits suit names, seats positions
-relative to the learner ("your partner"), numbers localised digits (Persian digits in ``fa``),
-lists joined with the language's own list pattern.
+cards become full card names as a sentence says them ("the ten of hearts", "ده دل"), suits suit
+names, seats positions relative to the learner ("your partner"), numbers localised digits
+(Persian digits in ``fa``), lists joined with the language's own list pattern.
 
 Card, suit and rank vocabulary is kept in tables in this module (not in the catalogues) because
 each language orders and inflects the words differently; everything else is a gettext message.
@@ -467,6 +467,10 @@ _SUIT_PROSE_PLURAL = {"en": True, "fa": False, "bg": False, "te": False}
 #: How a full card name is built: rank and suit in the language's order.
 _CARD_PATTERN = {"en": "%(rank)s of %(suit)s", "fa": "%(rank)s %(suit)s", "bg": "%(rank)s %(suit)s",
                  "te": "%(suit)s %(rank)s"}
+#: How a card's full name stands inside a sentence: English gives it the definite article ("you
+#: hold the queen of spades and the four of spades"); Persian, Bulgarian and Telugu name a card
+#: without one.
+_CARD_IN_PROSE = {"en": "the %(card)s", "fa": "%(card)s", "bg": "%(card)s", "te": "%(card)s"}
 
 
 def _rank_number(rank: int | str) -> int:
@@ -505,11 +509,16 @@ def _suit_in_prose(letter: str | Suit) -> str:
     return suit_name(letter, plural=_SUIT_PROSE_PLURAL[current_lang()])
 
 
-def card_label(card_str: str | Card) -> str:
-    """The full accessible name of a card: "ten of hearts", "ده دل", "десетка купа", "ఆటీను పది"."""
+def card_label(card_str: str | Card, prose: bool = False) -> str:
+    """The full accessible name of a card: "ten of hearts", "ده دل", "десетка купа", "ఆటీను పది".
+
+    ``prose=True``: the name as it stands in a sentence, with the language's article where it has
+    one ("you hold the ten of hearts"; :data:`_CARD_IN_PROSE`); the bare name is the card's label
+    (aria-label, a list of legal cards, a line of the right answer)."""
     card = Card.parse(card_str)
     lang = current_lang()
-    return _CARD_PATTERN[lang] % {"rank": rank_name(card.rank), "suit": suit_name(card.suit, plural=lang == "en")}
+    name = _CARD_PATTERN[lang] % {"rank": rank_name(card.rank), "suit": suit_name(card.suit, plural=lang == "en")}
+    return _CARD_IN_PROSE[lang] % {"card": name} if prose else name
 
 
 def card_short(card_str: str | Card) -> str:
@@ -518,9 +527,10 @@ def card_short(card_str: str | Card) -> str:
     return rank_short(card.rank) + card.suit.symbol
 
 
-def cards_label(cards: Iterable[str | Card], style: ListStyle = "standard") -> str:
-    """Full names of several cards joined with the language's list pattern."""
-    return join_list((card_label(c) for c in cards), style)
+def cards_label(cards: Iterable[str | Card], style: ListStyle = "standard", prose: bool = False) -> str:
+    """Full names of several cards joined with the language's list pattern (``prose``: as in
+    :func:`card_label`, each name as it stands in a sentence)."""
+    return join_list((card_label(c, prose) for c in cards), style)
 
 
 # --------------------------------------------------------------------------------------------
@@ -699,7 +709,7 @@ def _localize_value(name: str, value: object, ctx: ReasonContext) -> str:
         if role == "phase" and str(value) in _PHASES:
             return gettext(_PHASES[str(value)])
         if (role == "card" or role == "plain") and _is_card(value):
-            return card_label(str(value))
+            return card_label(str(value), prose=True)
     except (TutorError, ValueError):
         pass
     if isinstance(value, int | float):
@@ -734,7 +744,8 @@ def render_reason(reason_json: Mapping[str, Any] | Reason, *, you: int | None = 
     ``reason_json`` is ``Reason.to_json()`` (or a :class:`Reason`). The English template
     ``REASON_TEXTS[code]`` is translated with gettext and its ``%(param)s`` placeholders filled with
     localised values, chosen by param name: cards (``card``, ``cards``, ``*card*``) -> full card
-    names, suits (``suit``, ``trump``, ``led``) -> suit names, seats (``seat``, ``winner``,
+    names as a sentence says them (:func:`card_label` with ``prose``: "the ten of hearts"), suits
+    (``suit``, ``trump``, ``led``) -> suit names, seats (``seat``, ``winner``,
     ``hakem``, ``dealer``, ``leader`` ...) -> :func:`seat_label` relative to ``you`` (seat numbers
     when ``you`` is None), sides/teams -> :func:`side_label`, numbers -> :func:`fmt_number`;
     lists joined with the language's list pattern. ``players`` defaults to 4.
