@@ -364,6 +364,20 @@ def test_seat_labels_roles_and_languages():
     assert _in("fa", i18n.seat_label, 3, None, 4, "hokm") == "جایگاه ۴"  # counted from 1
 
 
+def test_seat_labels_after_by():
+    """"played by <seat>": each language's own form of the seat after its "by" (Bulgarian: the
+    short article and the pronoun "вас" after "от")."""
+    assert [i18n.seat_label(s, 0, 4, "hokm", by=True) for s in range(4)] == [
+        "by you", "by your right-hand opponent", "by your partner", "by your left-hand opponent"]
+    assert [_in("bg", i18n.seat_label, s, 0, 4, "hokm", by=True) for s in range(4)] == [
+        "от вас", "от противника отдясно", "от партньора ви", "от противника отляво"]
+    assert _in("bg", i18n.seat_label, 1, 0, 2, "all-fours", by=True) == "от противника ви"
+    assert _in("bg", i18n.seat_label, 2, None, 4, "hokm", by=True) == "от място 3"
+    assert _in("fa", i18n.seat_label, 2, 0, 4, "hokm", by=True) == "از طرف یارت"
+    assert _in("fa", i18n.seat_label, 2, None, 4, "hokm", by=True) == "از جایگاه ۳"
+    assert _in("te", i18n.seat_label, 0, 0, 4, "hokm", by=True) == "మీరు"
+
+
 def test_separator_never_reads_as_a_persian_digit():
     """Between a name and a number: a middle dot, but not in Persian, where "·" beside Persian
     digits looks like the digit zero."""

@@ -552,23 +552,31 @@ _WORDS = {
     "dealer": N_("%(who)s (dealer)"), "hakem": N_("%(who)s (hakem)"), "your-team": N_("your team"),
     "other-team": N_("the other team"), "team": N_("team %(n)s"), "nobody": N_("nobody"),
 }
+#: A seat as the one who did something, after "by" ("played by your partner"): words of their own,
+#: since a language may change a name after its preposition (Bulgarian "от противника отляво",
+#: "от вас") or say it otherwise (Persian "از طرف یارت").
+_BY_WORDS = {
+    "you": N_("by you"), "partner": N_("by your partner"), "right": N_("by your right-hand opponent"),
+    "left": N_("by your left-hand opponent"), "opponent": N_("by your opponent"), "seat": N_("by seat %(n)s"),
+}
 
 
 def _position(seat: int, you: int, players: int, ruleset: str | None) -> str:
+    """Where ``seat`` sits from ``you``: the key of its words (``you partner right left opponent``)."""
     offset = (seat - you) % players
     if offset == 0:
-        return _WORDS["you"]
+        return "you"
     if players == 2:
-        return _WORDS["opponent"]
+        return "opponent"
     if players == 4 and offset == 2:
-        return _WORDS["partner"]
+        return "partner"
     next_in_play = offset == 1
     on_right = next_in_play if anticlockwise(ruleset) else not next_in_play
-    return _WORDS["right"] if on_right else _WORDS["left"]
+    return "right" if on_right else "left"
 
 
 def seat_label(seat: int, you: int | None, players: int, ruleset: str | None,
-               dealer: int | None = None, hakem: int | None = None) -> str:
+               dealer: int | None = None, hakem: int | None = None, by: bool = False) -> str:
     """Name a seat relative to the learner's seat ``you``.
 
     4 players: "you", "your partner" (opposite), "your right-hand opponent"/"... left-hand ..."; the
@@ -576,13 +584,15 @@ def seat_label(seat: int, you: int | None, players: int, ruleset: str | None,
     the left in classic All Fours (clockwise). 3 players: you, left and right opponent; 2 players:
     "your opponent". ``you=None`` names the seat by number. A seat that is the ``dealer`` or the
     ``hakem`` gets that role added: "your partner (hakem)". Seat numbers shown to a learner count from 1 (the engine's seat 0 is
-    "seat 1").
+    "seat 1"). ``by=True``: the seat as the one who did something, with its "by" ("by your
+    partner", "от партньора ви"), for "played %(by)s".
     """
     seat = int(seat)
+    words = _BY_WORDS if by else _WORDS
     if you is None or not players:
-        text = gettext(_WORDS["seat"], n=fmt_number(seat + 1))  # learners count seats from 1
+        text = gettext(words["seat"], n=fmt_number(seat + 1))  # learners count seats from 1
     else:
-        text = gettext(_position(seat, int(you), int(players), ruleset))
+        text = gettext(words[_position(seat, int(you), int(players), ruleset)])
     if hakem is not None and int(hakem) == seat:
         text = gettext(_WORDS["hakem"], who=text)
     if dealer is not None and int(dealer) == seat:
