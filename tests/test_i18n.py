@@ -378,6 +378,15 @@ def test_seat_labels_after_by():
     assert _in("te", i18n.seat_label, 0, 0, 4, "hokm", by=True) == "మీరు"
 
 
+def test_who_won_a_trick_reads_for_every_seat_in_persian():
+    """Persian's verb agrees with its subject ("تو بردی", "یارت برد"): the sentence names the
+    winner without a verb, so it reads for "you" as for any other seat."""
+    with i18n.using("fa"):
+        said = [i18n.gettext("Trick %(n)s was won by %(who)s.", n=i18n.fmt_number(5),
+                             who=i18n.seat_label(s, 0, 4, "hokm")) for s in (0, 2)]
+    assert said == ["برندهٔ دست ۵: تو.", "برندهٔ دست ۵: یارت."]
+
+
 def test_separator_never_reads_as_a_persian_digit():
     """Between a name and a number: a middle dot, but not in Persian, where "·" beside Persian
     digits looks like the digit zero."""
