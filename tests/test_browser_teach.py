@@ -279,7 +279,7 @@ def test_teacher_journey(page: Page, live, browser):
         downloads.get_by_role("link", name="Answer key (PDF)").click()
     key = _pdf_text(dl.value.path())
     assert "Trumps: answer key" in key and all(p in key for p in prompts)
-    assert "Jack of spades is the highest trump" in key  # the engine's reason for question 1
+    assert "The jack of spades is the highest trump" in key  # the engine's reason for question 1
     with page.expect_download() as dl:
         downloads.get_by_role("link", name="Moodle XML").click()
     from lxml import etree

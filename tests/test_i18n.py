@@ -329,6 +329,17 @@ def test_suit_and_rank_names():
     assert _in("bg", i18n.cards_label, ["AS", "10H"]) == "асо пика и десетка купа"
 
 
+def test_card_names_in_a_sentence():
+    """In prose English gives each card its article; the label (aria-label, lists) stays bare, and
+    the other languages name a card the same way in both."""
+    assert i18n.card_label("QS", prose=True) == "the queen of spades"
+    assert i18n.card_label("QS") == "queen of spades"
+    assert i18n.cards_label(["QS", "4S"], prose=True) == "the queen of spades and the four of spades"
+    assert _in("bg", i18n.card_label, "JD", prose=True) == "вале каро"
+    assert _in("fa", i18n.cards_label, ["QS", "4S"], prose=True) == "بی‌بی پیک و چهار پیک"
+    assert _in("te", i18n.card_label, "AS", prose=True) == "ఇస్పేటు ఏస్"
+
+
 @pytest.mark.parametrize("ruleset", ["hokm", "trinidad"])
 def test_seat_labels_anticlockwise(ruleset):
     # seat 2 is the learner: seat 3 plays next and so sits on the learner's RIGHT
@@ -353,6 +364,38 @@ def test_seat_labels_roles_and_languages():
     assert _in("fa", i18n.seat_label, 3, None, 4, "hokm") == "جایگاه ۴"  # counted from 1
 
 
+def test_seat_labels_after_by():
+    """"played by <seat>": each language's own form of the seat after its "by" (Bulgarian: the
+    short article and the pronoun "вас" after "от")."""
+    assert [i18n.seat_label(s, 0, 4, "hokm", by=True) for s in range(4)] == [
+        "by you", "by your right-hand opponent", "by your partner", "by your left-hand opponent"]
+    assert [_in("bg", i18n.seat_label, s, 0, 4, "hokm", by=True) for s in range(4)] == [
+        "от вас", "от противника отдясно", "от партньора ви", "от противника отляво"]
+    assert _in("bg", i18n.seat_label, 1, 0, 2, "all-fours", by=True) == "от противника ви"
+    assert _in("bg", i18n.seat_label, 2, None, 4, "hokm", by=True) == "от място 3"
+    assert _in("fa", i18n.seat_label, 2, 0, 4, "hokm", by=True) == "از طرف یارت"
+    assert _in("fa", i18n.seat_label, 2, None, 4, "hokm", by=True) == "از جایگاه ۳"
+    assert _in("te", i18n.seat_label, 0, 0, 4, "hokm", by=True) == "మీరు"
+
+
+def test_who_won_a_trick_reads_for_every_seat_in_persian():
+    """Persian's verb agrees with its subject ("تو بردی", "یارت برد"): the sentence names the
+    winner without a verb, so it reads for "you" as for any other seat."""
+    with i18n.using("fa"):
+        said = [i18n.gettext("Trick %(n)s was won by %(who)s.", n=i18n.fmt_number(5),
+                             who=i18n.seat_label(s, 0, 4, "hokm")) for s in (0, 2)]
+    assert said == ["برندهٔ دست ۵: تو.", "برندهٔ دست ۵: یارت."]
+
+
+def test_separator_never_reads_as_a_persian_digit():
+    """Between a name and a number: a middle dot, but not in Persian, where "·" beside Persian
+    digits looks like the digit zero."""
+    assert [_in(lang, i18n.separator) for lang in i18n.LANGUAGES] == [" · ", "، ", " · ", " · "]
+    with i18n.using("fa"):
+        line = "حکم" + i18n.separator() + i18n.fmt_percent(0.19)
+    assert line == "حکم، ۱۹٪" and "·" not in line and "۰" not in line
+
+
 def test_side_labels():
     assert [i18n.side_label(s, 3, 4) for s in (0, 1)] == ["the other team", "your team"]
     assert [_in("bg", i18n.side_label, s, 0, 2) for s in (0, 1)] == ["вие", "противникът ви"]
@@ -368,7 +411,7 @@ def test_render_reason_from_the_engine():
     why = answer(scenario)["why"]
     assert why[0]["code"] == "must-follow-suit"
     en, fa, bg, te = (_in(lang, i18n.render_reason, why[0]) for lang in i18n.LANGUAGES)
-    assert en == ("The suit led is clubs and you hold king of clubs and three of clubs, "
+    assert en == ("The suit led is clubs and you hold the king of clubs and the three of clubs, "
                   "so you must play one of them.")
     assert fa == "خال زمینه گشنیز است و تو شاه گشنیز و سه گشنیز داری، پس باید یکی از آن‌ها را بازی کنی."
     assert bg == "Изведеният цвят е спатия, а вие имате поп спатия и тройка спатия, затова трябва да изиграете карта от този цвят."
@@ -382,7 +425,7 @@ def test_render_reason_seats_relative_to_the_learner():
     assert result["winner"] == 3
     reason = result["why"][0]
     assert i18n.render_reason(reason, you=0, players=4, ruleset="hokm") == (
-        "King of hearts is the highest trump (hearts) played, so the trick goes to your left-hand opponent.")
+        "The king of hearts is the highest trump (hearts) played, so the trick goes to your left-hand opponent.")
     assert _in("fa", i18n.render_reason, reason, you=2, players=4, ruleset="hokm").endswith("حریف سمت راستت.")
     assert _in("bg", i18n.render_reason, reason).endswith("победител във взятката е: място 4.")
 

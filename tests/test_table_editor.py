@@ -102,7 +102,7 @@ def test_duplicate_card_is_flagged_where_it_is_placed_the_second_time(client):
     got, errors = errors_of(client, {"ruleset": "hokm", "ask": "legal-plays", "trump": "S",
                                      "hand": ["2S", "9D", "QH"], "trick": ["9D"]})
     assert set(errors) == {"trick[0]"} and got["ok"] is False and got["answer"] is None
-    assert errors["trick[0]"] == ("Placed twice: nine of diamonds is already in The hand of the player to move.")
+    assert errors["trick[0]"] == ("Placed twice: the nine of diamonds is already in The hand of the player to move.")
     _, errors = errors_of(client, {"ruleset": "hokm", "ask": "legal-plays", "trump": "S", "hand": ["2S", "2S"]})
     assert set(errors) == {"hand[1]"}
 
@@ -328,7 +328,7 @@ def test_ask_page_flags_bad_json_beside_the_field_and_keeps_the_text(client):
     resp = client.post("/en/ask", data={"csrf_token": csrf_of(html),
                                         "scenario": '{"ruleset": "hokm", "ask": "legal-plays", "trump": "S", "hand": ["2S", "2S"]}'})
     out = resp.get_data(as_text=True)
-    assert resp.status_code == 200 and "Placed twice: two of spades" in out
+    assert resp.status_code == 200 and "Placed twice: the two of spades" in out
 
 
 def test_ask_form_needs_its_csrf_token(client):

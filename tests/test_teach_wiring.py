@@ -176,7 +176,7 @@ def test_teacher_quiz_downloads(app, tmp_path):
     text = " ".join(_pdf_text(t.get(f"/en/teach/quizzes/{qid}/worksheet/hokm/pdf").data, tmp_path).split())
     assert "Trumps and tricks" in text and "highest trump" not in text
     key_text = " ".join(_pdf_text(t.get(f"/en/teach/quizzes/{qid}/worksheet/hokm/pdf?key=1").data, tmp_path).split())
-    assert "Trumps and tricks: answer key" in key_text and "Jack of spades is the highest trump" in key_text
+    assert "Trumps and tricks: answer key" in key_text and "The jack of spades is the highest trump" in key_text
     # isolation: another teacher gets 404 for every one; a visitor is sent to log in
     bob = login(app.test_client(), "bob")
     visitor = app.test_client()

@@ -161,6 +161,55 @@ def test_the_learners_own_mistake_comes_first(client):
     assert not v.correct
 
 
+def _mistakes(html: str) -> list[str]:
+    from html import unescape
+
+    box = html[html.index('<div class="mistake">'):]
+    box = box[:box.index("</div>")]
+    return [unescape(re.sub(r"<[^>]+>", "", li)) for li in re.findall(r"<li>(.*?)</li>", box, re.S)]
+
+
+#: Trick 5 of the sample round answered with the 4♥ (played by the learner's partner), not the A♥.
+_PICKED_FOUR = {
+    "en": "Trick 5: the four of hearts you picked (played by your partner) did not win. "
+          "The ace of hearts is the highest trump (hearts) played, so the trick goes to you.",
+    "fa": "دست ۵: کارتی که انتخاب کردی، چهار دل (بازی‌شده از طرف یارت)، دست را نبرد. "
+          "آس دل بالاترین کارتِ حکم (دل) در این دست است، پس برندهٔ این دست: تو.",
+    "bg": "Взятка 5: избраната от вас карта четворка купа (изиграна от партньора ви) не печели. "
+          "Асо купа е най-високият изигран коз (купа), затова победител във взятката е: вие.",
+    "te": "ట్రిక్ 5: మీరు ఎంచుకున్న కార్డు, మీ భాగస్వామి వేసిన ఆటీను నాలుగు, గెలవలేదు. ",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "bg", "te"])
+def test_a_wrong_trick_names_the_card_picked_and_who_played_it(client, lang):
+    """Not "your four of hearts": the card the learner picked, and the seat that played it, in the
+    form the language gives a seat after its "by"."""
+    step, ex = lesson_exercise("hokm", "walk-through", lambda e: e.id == "sample-1")
+    fields = form_for(ex, expected(ex))
+    assert ex.scenario["tricks"][4][0] == "4H" and fields["t4"] != "0"
+    html = post(client, step, ex, fields | {"t4": "0"}, lang, headers=FETCH).get_data(as_text=True)
+    got = _mistakes(html)
+    assert len(got) == 1 and got[0].startswith(_PICKED_FOUR[lang]), got
+
+
+@pytest.mark.parametrize(("lang", "seat", "text"), [
+    ("en", 0, "The ace of diamonds you picked (played by you) does not win the trick."),
+    ("en", 1, "The two of spades you picked (played by your right-hand opponent) does not win the trick."),
+    ("bg", 0, "Избраната от вас карта асо каро (изиграна от вас) не печели взятката."),
+    ("bg", 1, "Избраната от вас карта двойка пика (изиграна от противника отдясно) не печели взятката."),
+    ("fa", 2, "کارتی که انتخاب کردی، شاه خشت (بازی‌شده از طرف یارت)، دست را نمی‌برد."),
+    ("te", 1, "మీరు ఎంచుకున్న కార్డు, మీ కుడి వైపు ప్రత్యర్థి వేసిన ఇస్పేటు రెండు, ట్రిక్‌ను గెలవదు."),
+])
+def test_a_wrong_trick_winner_names_who_played_the_card(client, lang, seat, text):
+    step, ex = lesson_exercise("hokm", "trick-winner", lambda e: e.id == "ex2-1")
+    html = post(client, step, ex, {"seat": str(seat)}, lang, headers=FETCH).get_data(as_text=True)
+    got = _mistakes(html)
+    assert got[0] == text and len(got) == 2, got
+    if lang == "en":  # the engine's reason names its card with the article too
+        assert got[1] == "The jack of spades is the highest trump (spades) played, so the trick goes to your left-hand opponent."
+
+
 # ----------------------------------------------------------------------------- stars and hints
 
 @pytest.mark.parametrize(("wrong", "hints", "stars"), [(0, 0, 3), (1, 0, 2), (0, 1, 2), (1, 1, 1), (5, 2, 1)])

@@ -90,9 +90,13 @@ def test_a_refused_card_stays_in_the_address_with_its_reason(client):
     with i18n.using("en"):
         text = i18n.render_reason(why, you=d.you, players=4, ruleset="hokm")
     refusal = unescape(html.split('id="refusal"')[1].split("</div>")[0])
-    assert text in refusal and "Two of spades is refused." in refusal
+    assert text in refusal and "The two of spades is refused." in refusal
     # the language menu keeps the deal
     assert re.search(r'href="/fa/play/hokm\?players=4&amp;role=opponent&amp;seed=11&amp;r=0(:|%3A)' + token + '"', html)
+    # in Bulgarian the card is the object of "play", so no adjective has to agree with its gender
+    bg = client.get(r.headers["Location"].replace("/en/", "/bg/")).get_data(as_text=True)
+    refusal = unescape(bg.split('id="refusal"')[1].split("</div>")[0])
+    assert "<strong>Не можете да изиграете двойка пика.</strong>" in refusal
 
 
 @pytest.mark.parametrize("query", ["seed=abc", "seed=1&a=zz", "seed=1&a=pAS.pAS.pAS", "seed=1&players=5",

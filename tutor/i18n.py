@@ -22,9 +22,9 @@ that reads them through the same function.
 
 Everything the engine explains comes as a :class:`~tutor.engine.reasons.Reason`;
 :func:`render_reason` translates its template and fills the params in the current language:
-cards become full card names ("ten of hearts", "ده دل"), suits suit names, seats positions
-relative to the learner ("your partner"), numbers localised digits (Persian digits in ``fa``),
-lists joined with the language's own list pattern.
+cards become full card names as a sentence says them ("the ten of hearts", "ده دل"), suits suit
+names, seats positions relative to the learner ("your partner"), numbers localised digits
+(Persian digits in ``fa``), lists joined with the language's own list pattern.
 
 Card, suit and rank vocabulary is kept in tables in this module (not in the catalogues) because
 each language orders and inflects the words differently; everything else is a gettext message.
@@ -94,6 +94,7 @@ __all__ = [
     "result_name",
     "seat_label",
     "select_locale",
+    "separator",
     "side_label",
     "steps_done_label",
     "suit_name",
@@ -278,7 +279,7 @@ def init_app(app: Flask, locale_selector: Callable[[], str | None]) -> None:
     Raises :class:`~tutor.content.problems.ContentError` if a language's compiled catalogue is missing.
 
     Also adds template globals: ``LANGUAGES``, ``LANGUAGE_NAMES``, ``current_lang``, ``is_rtl``,
-    ``text_direction`` and the localisers of this module.
+    ``text_direction``, ``separator`` and the localisers of this module.
     """
     from flask_babel import Babel, Domain
 
@@ -317,7 +318,7 @@ def init_app(app: Flask, locale_selector: Callable[[], str | None]) -> None:
         fmt_number=fmt_number, render_reason=render_reason, render_reasons=render_reasons,
         kind_prompt=kind_prompt, category_name=category_name, result_name=result_name,
         points_label=points_label, tricks_label=tricks_label, cards_count_label=cards_count_label,
-        exercises_right_label=exercises_right_label, steps_done_label=steps_done_label,
+        exercises_right_label=exercises_right_label, steps_done_label=steps_done_label, separator=separator,
     )
 
 
@@ -390,6 +391,18 @@ def fmt_datetime(when: datetime) -> str:
         when = when.replace(tzinfo=UTC)
     out = format_datetime(when, format="long", tzinfo=UTC, locale=lang)
     return out.translate(_PERSIAN_DIGITS) if lang == "fa" else out
+
+
+#: What stands between two items of one line ("Hokm · 80%", a page's title and the site's name):
+#: a spaced middle dot, except in Persian, where "·" beside Persian digits reads as the digit zero
+#: ("حکم · ۱۹٪" looks like "۱۹۰٪"), so Persian writes its comma.
+_SEPARATORS = {"en": " · ", "fa": "، ", "bg": " · ", "te": " · "}
+
+
+def separator() -> str:
+    """The separator between two items of one line in the current language, with its spaces:
+    " · ", in Persian "، " (:data:`_SEPARATORS`)."""
+    return _SEPARATORS[current_lang()]
 
 
 #: The list patterns of :func:`babel.lists.format_list`.
@@ -468,6 +481,10 @@ _SUIT_PROSE_PLURAL = {"en": True, "fa": False, "bg": False, "te": False}
 #: How a full card name is built: rank and suit in the language's order.
 _CARD_PATTERN = {"en": "%(rank)s of %(suit)s", "fa": "%(rank)s %(suit)s", "bg": "%(rank)s %(suit)s",
                  "te": "%(suit)s %(rank)s"}
+#: How a card's full name stands inside a sentence: English gives it the definite article ("you
+#: hold the queen of spades and the four of spades"); Persian, Bulgarian and Telugu name a card
+#: without one.
+_CARD_IN_PROSE = {"en": "the %(card)s", "fa": "%(card)s", "bg": "%(card)s", "te": "%(card)s"}
 
 
 def _rank_number(rank: int | str) -> int:
@@ -506,11 +523,16 @@ def _suit_in_prose(letter: str | Suit) -> str:
     return suit_name(letter, plural=_SUIT_PROSE_PLURAL[current_lang()])
 
 
-def card_label(card_str: str | Card) -> str:
-    """The full accessible name of a card: "ten of hearts", "ده دل", "десетка купа", "ఆటీను పది"."""
+def card_label(card_str: str | Card, prose: bool = False) -> str:
+    """The full accessible name of a card: "ten of hearts", "ده دل", "десетка купа", "ఆటీను పది".
+
+    ``prose=True``: the name as it stands in a sentence, with the language's article where it has
+    one ("you hold the ten of hearts"; :data:`_CARD_IN_PROSE`); the bare name is the card's label
+    (aria-label, a list of legal cards, a line of the right answer)."""
     card = Card.parse(card_str)
     lang = current_lang()
-    return _CARD_PATTERN[lang] % {"rank": rank_name(card.rank), "suit": suit_name(card.suit, plural=lang == "en")}
+    name = _CARD_PATTERN[lang] % {"rank": rank_name(card.rank), "suit": suit_name(card.suit, plural=lang == "en")}
+    return _CARD_IN_PROSE[lang] % {"card": name} if prose else name
 
 
 def card_short(card_str: str | Card) -> str:
@@ -519,9 +541,10 @@ def card_short(card_str: str | Card) -> str:
     return rank_short(card.rank) + card.suit.symbol
 
 
-def cards_label(cards: Iterable[str | Card], style: ListStyle = "standard") -> str:
-    """Full names of several cards joined with the language's list pattern."""
-    return join_list((card_label(c) for c in cards), style)
+def cards_label(cards: Iterable[str | Card], style: ListStyle = "standard", prose: bool = False) -> str:
+    """Full names of several cards joined with the language's list pattern (``prose``: as in
+    :func:`card_label`, each name as it stands in a sentence)."""
+    return join_list((card_label(c, prose) for c in cards), style)
 
 
 # --------------------------------------------------------------------------------------------
@@ -543,23 +566,31 @@ _WORDS = {
     "dealer": N_("%(who)s (dealer)"), "hakem": N_("%(who)s (hakem)"), "your-team": N_("your team"),
     "other-team": N_("the other team"), "team": N_("team %(n)s"), "nobody": N_("nobody"),
 }
+#: A seat as the one who did something, after "by" ("played by your partner"): words of their own,
+#: since a language may change a name after its preposition (Bulgarian "от противника отляво",
+#: "от вас") or say it otherwise (Persian "از طرف یارت").
+_BY_WORDS = {
+    "you": N_("by you"), "partner": N_("by your partner"), "right": N_("by your right-hand opponent"),
+    "left": N_("by your left-hand opponent"), "opponent": N_("by your opponent"), "seat": N_("by seat %(n)s"),
+}
 
 
 def _position(seat: int, you: int, players: int, ruleset: str | None) -> str:
+    """Where ``seat`` sits from ``you``: the key of its words (``you partner right left opponent``)."""
     offset = (seat - you) % players
     if offset == 0:
-        return _WORDS["you"]
+        return "you"
     if players == 2:
-        return _WORDS["opponent"]
+        return "opponent"
     if players == 4 and offset == 2:
-        return _WORDS["partner"]
+        return "partner"
     next_in_play = offset == 1
     on_right = next_in_play if anticlockwise(ruleset) else not next_in_play
-    return _WORDS["right"] if on_right else _WORDS["left"]
+    return "right" if on_right else "left"
 
 
 def seat_label(seat: int, you: int | None, players: int, ruleset: str | None,
-               dealer: int | None = None, hakem: int | None = None) -> str:
+               dealer: int | None = None, hakem: int | None = None, by: bool = False) -> str:
     """Name a seat relative to the learner's seat ``you``.
 
     4 players: "you", "your partner" (opposite), "your right-hand opponent"/"... left-hand ..."; the
@@ -567,13 +598,15 @@ def seat_label(seat: int, you: int | None, players: int, ruleset: str | None,
     the left in classic All Fours (clockwise). 3 players: you, left and right opponent; 2 players:
     "your opponent". ``you=None`` names the seat by number. A seat that is the ``dealer`` or the
     ``hakem`` gets that role added: "your partner (hakem)". Seat numbers shown to a learner count from 1 (the engine's seat 0 is
-    "seat 1").
+    "seat 1"). ``by=True``: the seat as the one who did something, with its "by" ("by your
+    partner", "от партньора ви"), for "played %(by)s".
     """
     seat = int(seat)
+    words = _BY_WORDS if by else _WORDS
     if you is None or not players:
-        text = gettext(_WORDS["seat"], n=fmt_number(seat + 1))  # learners count seats from 1
+        text = gettext(words["seat"], n=fmt_number(seat + 1))  # learners count seats from 1
     else:
-        text = gettext(_position(seat, int(you), int(players), ruleset))
+        text = gettext(words[_position(seat, int(you), int(players), ruleset)])
     if hakem is not None and int(hakem) == seat:
         text = gettext(_WORDS["hakem"], who=text)
     if dealer is not None and int(dealer) == seat:
@@ -700,7 +733,7 @@ def _localize_value(name: str, value: object, ctx: ReasonContext) -> str:
         if role == "phase" and str(value) in _PHASES:
             return gettext(_PHASES[str(value)])
         if (role == "card" or role == "plain") and _is_card(value):
-            return card_label(str(value))
+            return card_label(str(value), prose=True)
     except (TutorError, ValueError):
         pass
     if isinstance(value, int | float):
@@ -735,7 +768,8 @@ def render_reason(reason_json: Mapping[str, Any] | Reason, *, you: int | None = 
     ``reason_json`` is ``Reason.to_json()`` (or a :class:`Reason`). The English template
     ``REASON_TEXTS[code]`` is translated with gettext and its ``%(param)s`` placeholders filled with
     localised values, chosen by param name: cards (``card``, ``cards``, ``*card*``) -> full card
-    names, suits (``suit``, ``trump``, ``led``) -> suit names, seats (``seat``, ``winner``,
+    names as a sentence says them (:func:`card_label` with ``prose``: "the ten of hearts"), suits
+    (``suit``, ``trump``, ``led``) -> suit names, seats (``seat``, ``winner``,
     ``hakem``, ``dealer``, ``leader`` ...) -> :func:`seat_label` relative to ``you`` (seat numbers
     when ``you`` is None), sides/teams -> :func:`side_label`, numbers -> :func:`fmt_number`;
     lists joined with the language's list pattern. ``players`` defaults to 4.

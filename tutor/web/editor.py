@@ -260,7 +260,7 @@ def _one_card(path: str, value: object, label: str, trick: int | None, seen: dic
         return
     if c in seen:
         errors.add(path, _("Placed twice: %(card)s is already in %(where)s.",
-                           card=i18n.card_label(c), where=seen[c]))
+                           card=i18n.card_label(c, prose=True), where=seen[c]))
         return
     seen[c] = _where(label, trick)
 

@@ -456,7 +456,7 @@ class ExerciseKind:
         """The learner's own mistake in words, said first in the feedback before the full
         explanation (empty when the answer is right). By default: each part answered wrong with
         its right value, then the engine's first reason; kinds that know which card the learner
-        picked say what became of it ("your K♦ did not win: ...")."""
+        picked say what became of it ("the K♦ you picked (played by your partner) did not win: ...")."""
         if verdict.correct:
             return []
         wrong = [line for line in self.feedback_lines(ex, verdict, names) if line.ok is False]
@@ -528,6 +528,11 @@ class Names:
         if isinstance(s, int):
             return i18n.seat_label(s, self.you, self.players, self.ruleset)
         return self.side(None)
+
+    def by(self, s: int) -> str:
+        """A seat as the one who did something, with its "by": "by your partner" (for "played
+        %(by)s"; :func:`tutor.i18n.seat_label` with ``by``)."""
+        return i18n.seat_label(s, self.you, self.players, self.ruleset, by=True)
 
     def side(self, s: object) -> str:
         """A side's name ("your team", "you"), or "nobody" for ``None``."""

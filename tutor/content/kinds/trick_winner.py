@@ -78,7 +78,7 @@ class TrickWinner(SeatKey):
         return [FeedbackLine(names.text(N_("Winner")), value, verdict.correct)]
 
     def mistake(self, ex: Exercise, verdict: Verdict, names: Names) -> list[str]:
-        """"Your pick, the K♦ (seat), did not win: <the engine's reason>"."""
+        """"The K♦ you picked (played by <seat>) does not win the trick", then the engine's reason."""
         if verdict.correct:
             return []
         trick = ex.scenario.get("trick") or []
@@ -87,8 +87,8 @@ class TrickWinner(SeatKey):
         i = (verdict.given - (leader if isinstance(leader, int) else 0)) % players
         out = []
         if 0 <= i < len(trick):
-            out.append(names.text(N_("The card you picked, the %(card)s played by %(who)s, does not win the trick."),
-                                  card=i18n.card_label(trick[i]), who=names.seat(verdict.given)))
+            out.append(names.text(N_("The %(card)s you picked (played %(by)s) does not win the trick."),
+                                  card=i18n.card_label(trick[i]), by=names.by(verdict.given)))
         return out + names.reasons(verdict.why[-1:])
 
     def form_fields(self, ex: Exercise, value: Any) -> dict:

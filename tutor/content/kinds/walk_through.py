@@ -279,7 +279,8 @@ class WalkThrough(ExerciseKind):
         from ... import i18n
 
         tricks = ex.scenario.get("tricks") or []
-        picked = picks_of(ex, (verdict.given or {}).get("trick_winners") or [])
+        given = (verdict.given or {}).get("trick_winners") or []
+        picked = picks_of(ex, given)
         out = []
         for t in verdict.details.get("tricks", []):
             n = t["trick"]
@@ -287,10 +288,13 @@ class WalkThrough(ExerciseKind):
                 continue
             cards = tricks[n - 1]
             p = picked[n - 1]
-            card = i18n.card_label(cards[p]) if 0 <= p < len(cards) else "?"
+            if not 0 <= p < len(cards):  # a parsed answer always names a seat of the trick
+                continue
+            card = i18n.card_label(cards[p])
             reason = " ".join(names.reasons(t.get("why", [])))
-            out.append(names.text(N_("Trick %(n)s: your %(card)s did not win. %(why)s"), n=names.num(n), card=card,
-                                  why=reason).strip())
+            # the seat the learner named is the one that played the picked card (seats_of_picks)
+            out.append(names.text(N_("Trick %(n)s: the %(card)s you picked (played %(by)s) did not win. %(why)s"),
+                                  n=names.num(n), card=card, by=names.by(given[n - 1]), why=reason).strip())
         if verdict.details.get("result_correct") is False:
             wrong = [line for line in self.feedback_lines(ex, verdict, names)[len(tricks):] if line.ok is False]
             out += [names.text(N_("%(what)s: the right answer is %(value)s."), what=line.what, value=line.value)

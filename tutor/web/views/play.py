@@ -258,7 +258,7 @@ def _context(info: RulesetInfo, coach: Coach, d: Deal, players: int, role: str, 
             coach.engine.apply(d.state, action)
         except IllegalPlayError as e:
             card = coach.action_card(action)
-            head = _("%(card)s is refused.", card=i18n.card_label(CARDS[card]) if card is not None else token)
+            head = _("%(card)s is refused.", card=i18n.card_label(CARDS[card], prose=True) if card is not None else token)
             refusal = {"head": head[:1].upper() + head[1:],
                        "why": _reason(e.reason, d, ruleset) if e.reason is not None else e.message}
         except BadFieldError:

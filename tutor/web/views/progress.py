@@ -150,7 +150,7 @@ def _render(error: str | None, at: datetime, keep: bool = False) -> tuple[str, d
             items = [{"rule": m.rule, "title": _rule_title(m.rule), "kind": _kind_name(m.kind), "p": m.p_known,
                       "pct": dashboard.percent(m.p_known), "attempts": m.attempts, "right": m.right,
                       "level": _level(m.p_known)} for m in rows]
-            bars = [dashboard.Bar(f"{m.rule} · {_kind_name(m.kind)}", m.p_known, dashboard.percent(m.p_known),
+            bars = [dashboard.Bar(f"{m.rule}{i18n.separator()}{_kind_name(m.kind)}", m.p_known, dashboard.percent(m.p_known),
                                   _level(m.p_known)) for m in rows]
             per_game.append({"id": r, "name": ruleset_name(r), "rows": items, "svg": dashboard.bars_svg(bars, rtl)})
         week_labels = [dashboard.week_label(c) for c in weeks]  # the column's label and its row's in the table

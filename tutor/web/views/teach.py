@@ -489,7 +489,7 @@ def export_gift(qid: int, ruleset: str):
 def _sheet_title(row: TeacherQuiz, ruleset: str, key: bool) -> str:
     title = row.title
     if len(files_of(row.doc or {})) > 1:
-        title = f"{title} · {ruleset_name(ruleset)}"
+        title = f"{title}{i18n.separator()}{ruleset_name(ruleset)}"
     return _("%(title)s: answer key", title=title) if key else title
 
 
