@@ -479,6 +479,8 @@ def test_a_wrong_part_is_explained_by_its_own_reason_and_only_its_rule_loses_mas
     assert box[0].startswith("Game: the right answer is ")
     assert box[1] == "Game goes to your opponent, with the most card points (7 – 13).", box
     assert not any("trick" in line.lower() for line in box), box
+    practise = [a.text_content().strip() for a in doc.cssselect(f"#ex-{ex.id} a[href*='/practice/rule/']")]
+    assert practise == ["Practise rule C26"], practise  # the rule missed, not C22-C25 applied right
     rows = query(app, select(SkillMastery))
     assert {(m.rule, m.attempts, m.right) for m in rows} == {("C26", 1, 0)}
     assert query(app, select(Attempt.rules)) == [skills.rules_column(rules_of(ex))]

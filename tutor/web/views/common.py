@@ -116,7 +116,8 @@ def feedback_context(ex: Exercise, verdict: X.Verdict) -> dict:
         "right_answer": lines,
         "lesson_link": url_for("lessons.step", ruleset=step.ruleset, step_id=step.id) if step else None,
         "lesson_title": step.title if step else None,
-        "practise_rules": practise_links(verdict.why, ex.ruleset),
+        # a wrong answer: the rules it missed (as mastery counts them); a right one: all it applied
+        "practise_rules": practise_links(kind.mistake_reasons(ex, verdict) or verdict.why, ex.ruleset),
     }
 
 
