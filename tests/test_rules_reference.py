@@ -336,7 +336,7 @@ def test_cli_prints_a_point(capsys):
     out = capsys.readouterr().out
     assert out.startswith("K12  The next hakem after a lost round\nhokm - decision")
     assert "\nWhy: " in out and "Settles: H25 (The next hakem)" in out
-    assert "\n\nC21  No card of the suit led\n" in out and "\n\nK20  No duty to trump when void\n" in out
+    assert "\n\nC21  No card of the suit led\n" in out and "\n\nK20  Void in the suit led: any card, or must trump as an option\n" in out
 
 
 def test_cli_lists_points(capsys):
