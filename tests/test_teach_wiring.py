@@ -66,6 +66,10 @@ def test_fingerprint_is_canonical():
     assert fingerprint({**TRICK, "leader": 0}) == fingerprint(TRICK)  # a default written out
     assert fingerprint({**TRICK, "leader": 1}) != fingerprint(TRICK)
     assert fingerprint({"ruleset": "hokm"}) is None and fingerprint([1]) is None
+    # the table's options are not part of the question: a target or a scoring rule beside the
+    # same cards was a way round the refusal of a class question
+    assert fingerprint({**hand, "target": 3}) == fingerprint(hand)
+    assert fingerprint({**hand, "options": {"stop_at_seven": False}}) == fingerprint(hand)
 
 
 def test_stateless_endpoints_refuse_class_questions(app):
@@ -84,7 +88,8 @@ def test_stateless_endpoints_refuse_class_questions(app):
     join(learner, code, "Zari")
     reordered = {**generated, "hand": list(reversed(generated["hand"])), "options": {}}
     lowered = {**TRICK, "trick": [c.lower() for c in TRICK["trick"]], "leader": 0}
-    for scenario in (TRICK, lowered, generated, reordered):
+    optioned = [{**TRICK, "target": 3}, {**generated, "options": {"stop_at_seven": False}}]
+    for scenario in (TRICK, lowered, generated, reordered, *optioned):
         r = learner.post("/api/v1/solve", json=scenario)
         assert r.status_code == 403, scenario
         assert r.get_json()["error"]["code"] == "class-question" and "winner" not in r.get_json()
@@ -279,6 +284,38 @@ def test_the_fingerprints_revision_fills_in_quizzes_assigned_before_it(tmp_path)
                                  "ORDER BY position")).all()
     engine.dispose()
     assert [tuple(r) for r in rows] == [(5, 1, fingerprint(TRICK)), (5, 2, fingerprint(generated))]
+
+
+def test_the_fingerprints_are_made_again_without_the_options(tmp_path):
+    """A database at the revision before: its fingerprints were made with the table's options;
+    upgrading makes every one again as the code makes it now, for quizzes and lessons."""
+    import sqlalchemy as sa
+
+    from tutor.migrations import upgrade
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    assert upgrade(url, "played")[1] == "played"
+    engine = sa.create_engine(url)
+    doc = {"title": "Old", "questions": [{"id": "a", "kind": "trick-winner", "scenario": TRICK}]}
+    lesson = {"ruleset": "hokm", "lang": "en", "title": "T", "goal": "G",
+              "body": "Who wins?\n\n```exercise\nid: e1\nkind: trick-winner\nprompt: Who wins?\ndifficulty: 1\n"
+                      f"scenario: {json.dumps(TRICK)}\nexpect: {{winner: 3}}\n```\n"}
+    with engine.begin() as c:
+        c.execute(sa.text("INSERT INTO teacher (id, name, password_hash, created_at) VALUES (1, 'ana', 'x', '2026-12-01')"))
+        c.execute(sa.text("INSERT INTO classroom (id, teacher_id, name, code, created_at) "
+                          "VALUES (1, 1, '7B', 'ABCDEFGH', '2026-12-01')"))
+        c.execute(sa.text("INSERT INTO assignment (id, classroom_id, title, quiz_doc, created_at) "
+                          "VALUES (5, 1, 'Old', :doc, '2026-12-01')"), {"doc": json.dumps(doc)})
+        c.execute(sa.text("INSERT INTO assignment (id, classroom_id, title, lesson_doc, created_at) "
+                          "VALUES (6, 1, 'Lesson', :doc, '2026-12-01')"), {"doc": json.dumps(lesson)})
+        c.execute(sa.text("INSERT INTO class_fingerprint (assignment_id, position, fingerprint) "
+                          "VALUES (5, 1, :fp)"), {"fp": "0" * 64})  # as an older code made it
+    upgrade(url)
+    with engine.connect() as c:
+        rows = c.execute(sa.text("SELECT assignment_id, position, fingerprint FROM class_fingerprint "
+                                 "ORDER BY assignment_id")).all()
+    engine.dispose()
+    assert [tuple(r) for r in rows] == [(5, 1, fingerprint(TRICK)), (6, 1, fingerprint(TRICK))]
 
 
 def test_the_teacher_pdf_is_rate_limited(tmp_path, app_database):

@@ -7,9 +7,11 @@ options' defaults filled in), then writes the parsed values as canonical JSON (s
 spaces, cards as their codes such as ``"10H"``, suits as letters) with the cards of a field whose
 order carries no meaning (:class:`~tutor.solve.asks.Cards` ``unordered``: a hand) sorted, and
 returns the SHA-256 of that text as 64 hex digits. ``"hand": ["AS", "2H"]`` and ``["2H", "as"]``,
-a field left out and the same field at its default, an option left out and the option at its
-default: each pair has one fingerprint. Order that does count (a trick, turn-ups in order, the
-tricks of a hand) is kept.
+a field left out and the same field at its default: each pair has one fingerprint. Order that
+does count (a trick, turn-ups in order, the tricks of a hand) is kept. The table's options are
+left out: most change nothing an ask answers (a match's target beside "which cards may be
+played"), so the same cards asked under any options are the same question; the few options that
+change an answer make only a variant of it, which is refused too.
 
 Used to keep class-quiz questions out of the stateless endpoints (issue 8).
 """
@@ -64,8 +66,7 @@ def canonical(scenario: object) -> str | None:
         if isinstance(value, list) and getattr(field_kind(model, name), "unordered", False):  # Cards
             value = sorted(value, key=int)
         fields[name] = _plain(value)
-    doc = {"ruleset": parsed.ruleset, "ask": parsed.ask, "players": parsed.players,
-           "options": _plain(parsed.options), "fields": fields}
+    doc = {"ruleset": parsed.ruleset, "ask": parsed.ask, "players": parsed.players, "fields": fields}
     return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 

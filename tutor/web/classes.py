@@ -69,6 +69,7 @@ __all__ = [
     "QuestionStats",
     "WeakSpot",
     "add_fingerprints",
+    "fingerprints_of",
     "answer_as_key",
     "assigned_already",
     "class_exercise",
@@ -147,19 +148,29 @@ def lesson_exercises(assignment: Assignment) -> list[Exercise]:
     return list(step.exercises) if step is not None else []
 
 
-def add_fingerprints(db: Session, assignment: Assignment) -> int:
-    """Store the fingerprints of a quiz assignment's questions, or of a lesson assignment's
-    exercises (inside the caller's transaction, after ``assignment`` is flushed); returns how many."""
-    count = 0
+def fingerprints_of(quiz_doc: Mapping[str, Any] | None, lesson_doc: Mapping[str, Any] | None) -> list[tuple[int, str]]:
+    """``(place, fingerprint)`` of each question of a quiz assignment's copy, or of each exercise of
+    a lesson assignment's copy, whose scenario the engine reads (places from 1)."""
     scenarios = [q.get("scenario") if isinstance(q, Mapping) else None
-                 for q in (assignment.quiz_doc or {}).get("questions") or []]
-    scenarios += [ex.scenario for ex in lesson_exercises(assignment)]
+                 for q in (quiz_doc or {}).get("questions") or []]
+    if lesson_doc is not None:
+        step, _problems = lesson_step(lesson_doc)
+        scenarios += [ex.scenario for ex in (step.exercises if step is not None else ())]
+    out = []
     for n, scenario in enumerate(scenarios, 1):
         fp = fingerprint(scenario) if scenario is not None else None
         if fp is not None:
-            db.add(ClassFingerprint(assignment_id=assignment.id, position=n, fingerprint=fp))
-            count += 1
-    return count
+            out.append((n, fp))
+    return out
+
+
+def add_fingerprints(db: Session, assignment: Assignment) -> int:
+    """Store the fingerprints of a quiz assignment's questions, or of a lesson assignment's
+    exercises (inside the caller's transaction, after ``assignment`` is flushed); returns how many."""
+    found = fingerprints_of(assignment.quiz_doc, assignment.lesson_doc)
+    for n, fp in found:
+        db.add(ClassFingerprint(assignment_id=assignment.id, position=n, fingerprint=fp))
+    return len(found)
 
 
 def is_class_question(db: Session, scenario: object) -> bool:
