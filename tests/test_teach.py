@@ -16,7 +16,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
-from web_support import app_with_teachers, counted, csrf_of, dispose, expected, form_for, make_app, wrong_value
+from web_support import (
+    app_with_teachers,
+    counted,
+    csrf_of,
+    dispose,
+    expected,
+    form_for,
+    make_app,
+    wrong_value,
+)
 
 from tutor.content import kinds
 from tutor.web import classes as C

@@ -12,9 +12,9 @@ import threading
 
 import pytest
 from lxml import html as lxml_html
+from test_teach import TRICK, add_authored, app, login, new_quiz, post, quiz_doc  # noqa: F401
 from web_support import csrf_of
 
-from test_teach import TRICK, add_authored, app, login, new_quiz, post, quiz_doc  # noqa: F401
 from tutor.content import generators
 from tutor.content.exercise import MAX_POINTS
 from tutor.content.problems import ContentError

@@ -8,7 +8,17 @@ import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from web_support import Clock, csrf_of, dispose, expected, form_for, lesson_exercise, make_app, rows, wrong_value
+from web_support import (
+    Clock,
+    csrf_of,
+    dispose,
+    expected,
+    form_for,
+    lesson_exercise,
+    make_app,
+    rows,
+    wrong_value,
+)
 
 from tutor.content import kinds
 from tutor.content.kinds.walk_through import picks_of, real_winners, seats_of_picks
@@ -166,7 +176,7 @@ def _mistakes(html: str) -> list[str]:
 
     box = html[html.index('<div class="mistake">'):]
     box = box[:box.index("</div>")]
-    return [unescape(re.sub(r"<[^>]+>", "", li)) for li in re.findall(r"<li>(.*?)</li>", box, re.S)]
+    return [unescape(re.sub(r"<[^>]+>", "", li)) for li in re.findall(r"<li>(.*?)</li>", box, re.DOTALL)]
 
 
 #: Trick 5 of the sample round answered with the 4♥ (played by the learner's partner), not the A♥.
@@ -324,7 +334,7 @@ def test_the_answer_that_finishes_a_step_sends_its_header_done_with_its_stars(cl
     assert "data-page-meta" not in wrong
     right = client.post(f"{url}/{ex.id}", data=form_for(ex, expected(ex)) | {"csrf_token": token},
                         headers=FETCH).get_data(as_text=True)
-    meta = re.search(r"<div data-page-meta hidden>(.*?)</div>", right, re.S)
+    meta = re.search(r"<div data-page-meta hidden>(.*?)</div>", right, re.DOTALL)
     assert meta is not None
     assert f"Step {lp.index(step.id) + 1} of {len(lp)}" in meta.group(1) and "✓ done" in meta.group(1)
     assert 'aria-label="2 of 3 stars"' in meta.group(1) and ">★★<" in meta.group(1)

@@ -14,7 +14,15 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import DateField, IntegerField, PasswordField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # WTForms 3.3; not in its stubs yet
-from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, Regexp, ValidationError
+from wtforms.validators import (
+    DataRequired,
+    InputRequired,
+    Length,
+    NumberRange,
+    Optional,
+    Regexp,
+    ValidationError,
+)
 
 from tutor import i18n
 from tutor.content.exercise import LANGUAGES, MAX_POINTS

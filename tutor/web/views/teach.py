@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import io
 import secrets
-from datetime import datetime, time
 from collections.abc import Callable
+from datetime import datetime, time
 from typing import Any, TypeVar, cast
 
 import segno
@@ -70,8 +70,8 @@ from ..forms import (
     ImportForm,
     LessonForm,
     LessonImportForm,
-    NewLessonFileForm,
     LoginForm,
+    NewLessonFileForm,
     PointsForm,
     QuizForm,
     SignupForm,
@@ -560,7 +560,7 @@ def import_file(qid: int):
     """Add the questions of a quiz file (uploaded or pasted) to the quiz, after the same checks as
     ``tutor check`` (structure, then every question by the engine); problems are listed beside
     the field as ``Line N: message`` and nothing is added."""
-    row = _mine(TeacherQuiz, qid)
+    _mine(TeacherQuiz, qid)  # 404 for another teacher's quiz; the questions are read under the lock
     form = ImportForm(prefix="import")
     if not form.validate():
         return quiz(qid, imported=form, status=400)
