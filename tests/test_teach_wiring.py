@@ -257,65 +257,59 @@ def test_class_statistics_show_glicko2_ratings(app):
         db.close()
 
 
-def test_the_fingerprints_revision_fills_in_quizzes_assigned_before_it(tmp_path):
-    """A database at the teacher revision with a quiz already assigned: upgrading stores the
-    fingerprints of its questions, so the refusal holds for it too."""
+def _fingerprints_after_upgrade(tmp_path, revision: str, rows: list[tuple[str, dict]]) -> list[tuple]:
+    """Upgrade a database made at ``revision`` holding a teacher, a class and ``rows`` (SQL, params)
+    to the head; the class_fingerprint rows then, by assignment and place."""
     import sqlalchemy as sa
 
     from tutor.migrations import upgrade
 
     url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
-    assert upgrade(url, "teacher")[1] == "teacher"
+    assert upgrade(url, revision)[1] == revision
     engine = sa.create_engine(url)
-    generated = {"ruleset": "hokm", "ask": "legal-plays", "trump": "C", "hand": ["3S", "QD", "3H"], "trick": ["9H"]}
-    doc = {"title": "Old", "questions": [{"id": "a", "kind": "trick-winner", "scenario": TRICK},
-                                         {"id": "b", "kind": "legal-cards", "scenario": generated}]}
     with engine.begin() as c:
         c.execute(sa.text("INSERT INTO teacher (id, name, password_hash, created_at) VALUES (1, 'ana', 'x', '2026-12-01')"))
         c.execute(sa.text("INSERT INTO classroom (id, teacher_id, name, code, created_at) "
                           "VALUES (1, 1, '7B', 'ABCDEFGH', '2026-12-01')"))
-        c.execute(sa.text("INSERT INTO assignment (id, classroom_id, title, quiz_doc, created_at) "
-                          "VALUES (5, 1, 'Old', :doc, '2026-12-01')"), {"doc": json.dumps(doc)})
-        c.execute(sa.text("INSERT INTO assignment (id, classroom_id, title, ruleset, unit, created_at) "
-                          "VALUES (6, 1, 'Unit', 'hokm', 1, '2026-12-01')"))
+        for sql, params in rows:
+            c.execute(sa.text(sql), params)
     upgrade(url)
     with engine.connect() as c:
-        rows = c.execute(sa.text("SELECT assignment_id, position, fingerprint FROM class_fingerprint "
-                                 "ORDER BY position")).all()
+        found = c.execute(sa.text("SELECT assignment_id, position, fingerprint FROM class_fingerprint "
+                                  "ORDER BY assignment_id, position")).all()
     engine.dispose()
-    assert [tuple(r) for r in rows] == [(5, 1, fingerprint(TRICK)), (5, 2, fingerprint(generated))]
+    return [tuple(r) for r in found]
+
+
+def test_the_fingerprints_revision_fills_in_quizzes_assigned_before_it(tmp_path):
+    """A database at the teacher revision with a quiz already assigned: upgrading stores the
+    fingerprints of its questions, so the refusal holds for it too."""
+    generated = {"ruleset": "hokm", "ask": "legal-plays", "trump": "C", "hand": ["3S", "QD", "3H"], "trick": ["9H"]}
+    doc = {"title": "Old", "questions": [{"id": "a", "kind": "trick-winner", "scenario": TRICK},
+                                         {"id": "b", "kind": "legal-cards", "scenario": generated}]}
+    rows = _fingerprints_after_upgrade(tmp_path, "teacher", [
+        ("INSERT INTO assignment (id, classroom_id, title, quiz_doc, created_at) VALUES (5, 1, 'Old', :doc, '2026-12-01')",
+         {"doc": json.dumps(doc)}),
+        (("INSERT INTO assignment (id, classroom_id, title, ruleset, unit, created_at) "
+          "VALUES (6, 1, 'Unit', 'hokm', 1, '2026-12-01')"), {})])
+    assert rows == [(5, 1, fingerprint(TRICK)), (5, 2, fingerprint(generated))]
 
 
 def test_the_fingerprints_are_made_again_without_the_options(tmp_path):
     """A database at the revision before: its fingerprints were made with the table's options;
     upgrading makes every one again as the code makes it now, for quizzes and lessons."""
-    import sqlalchemy as sa
-
-    from tutor.migrations import upgrade
-
-    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
-    assert upgrade(url, "played")[1] == "played"
-    engine = sa.create_engine(url)
     doc = {"title": "Old", "questions": [{"id": "a", "kind": "trick-winner", "scenario": TRICK}]}
     lesson = {"ruleset": "hokm", "lang": "en", "title": "T", "goal": "G",
               "body": "Who wins?\n\n```exercise\nid: e1\nkind: trick-winner\nprompt: Who wins?\ndifficulty: 1\n"
                       f"scenario: {json.dumps(TRICK)}\nexpect: {{winner: 3}}\n```\n"}
-    with engine.begin() as c:
-        c.execute(sa.text("INSERT INTO teacher (id, name, password_hash, created_at) VALUES (1, 'ana', 'x', '2026-12-01')"))
-        c.execute(sa.text("INSERT INTO classroom (id, teacher_id, name, code, created_at) "
-                          "VALUES (1, 1, '7B', 'ABCDEFGH', '2026-12-01')"))
-        c.execute(sa.text("INSERT INTO assignment (id, classroom_id, title, quiz_doc, created_at) "
-                          "VALUES (5, 1, 'Old', :doc, '2026-12-01')"), {"doc": json.dumps(doc)})
-        c.execute(sa.text("INSERT INTO assignment (id, classroom_id, title, lesson_doc, created_at) "
-                          "VALUES (6, 1, 'Lesson', :doc, '2026-12-01')"), {"doc": json.dumps(lesson)})
-        c.execute(sa.text("INSERT INTO class_fingerprint (assignment_id, position, fingerprint) "
-                          "VALUES (5, 1, :fp)"), {"fp": "0" * 64})  # as an older code made it
-    upgrade(url)
-    with engine.connect() as c:
-        rows = c.execute(sa.text("SELECT assignment_id, position, fingerprint FROM class_fingerprint "
-                                 "ORDER BY assignment_id")).all()
-    engine.dispose()
-    assert [tuple(r) for r in rows] == [(5, 1, fingerprint(TRICK)), (6, 1, fingerprint(TRICK))]
+    rows = _fingerprints_after_upgrade(tmp_path, "played", [
+        ("INSERT INTO assignment (id, classroom_id, title, quiz_doc, created_at) VALUES (5, 1, 'Old', :doc, '2026-12-01')",
+         {"doc": json.dumps(doc)}),
+        (("INSERT INTO assignment (id, classroom_id, title, lesson_doc, created_at) "
+          "VALUES (6, 1, 'Lesson', :doc, '2026-12-01')"), {"doc": json.dumps(lesson)}),
+        ("INSERT INTO class_fingerprint (assignment_id, position, fingerprint) VALUES (5, 1, :fp)",
+         {"fp": "0" * 64})])  # as an older code made it
+    assert rows == [(5, 1, fingerprint(TRICK)), (6, 1, fingerprint(TRICK))]
 
 
 def test_the_teacher_pdf_is_rate_limited(tmp_path, app_database):
