@@ -619,6 +619,14 @@ def test_signup_when_turned_on_and_the_login_limit(tmp_path, app_database):
         assert r.status_code == 400  # the two sign-up POSTs and this one: 3 of 3 from this address
         r = other.post("/en/teach/login", data={"csrf_token": token, "name": "dina", "password": "dina-password-1"})
         assert r.status_code == 429 and int(r.headers["Retry-After"]) > 0
+        # the log-in page again, the message above the form, the name kept and the password not
+        from lxml import html as lxml_html
+
+        doc = lxml_html.fromstring(r.text)
+        assert doc.cssselect(".form-error")[0].text_content() == (
+            "Too many log-in attempts in a short time. Wait a little, then try again.")
+        assert doc.get_element_by_id("name").get("value") == "dina"
+        assert doc.get_element_by_id("password").get("value") in (None, "")
         # joining with a code is limited too, and an unknown code is a message beside the field
         learner = app.test_client()
         token = csrf_of(learner.get("/en/join").text)

@@ -25,7 +25,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, SecurityError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-__all__ = ["CSP", "BadInput", "BodyLimit", "error_response", "init_app"]
+__all__ = ["CSP", "BadInput", "BodyLimit", "error_response", "http_error", "init_app"]
 
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
        "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'")
@@ -167,7 +167,9 @@ _MESSAGES = {
 }
 
 
-def _http_error(e: HTTPException):
+def http_error(e: HTTPException):
+    """The app's answer to an HTTP error ``e``: its message in the learner's language, as JSON under
+    ``/api/`` or as the error page, with the headers its status calls for."""
     if isinstance(e, SecurityError):  # a Host outside TRUSTED_HOSTS: no URL can be built for it
         return Response("Bad request: unknown host.\n", 400, mimetype="text/plain")
     if isinstance(e, RequestEntityTooLarge):
@@ -202,6 +204,6 @@ def init_app(app: Flask) -> None:
     app.before_request(_refuse_nul)
     app.after_request(_headers)
     app.after_request(_relative_location)
-    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(BadInput, _bad_input)
     app.register_error_handler(Exception, _unexpected)

@@ -23,6 +23,7 @@ from flask_login import current_user, login_required, login_user, logout_user
 from markupsafe import Markup
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+from werkzeug.exceptions import HTTPException
 
 from tutor import i18n
 from tutor.content.kinds import KINDS
@@ -79,6 +80,7 @@ from ..forms import (
 )
 from ..limits import limited
 from ..record import write
+from ..security import http_error
 from .common import RULESET_NAMES, exercise_context, ruleset_name, safe_next
 
 bp = Blueprint("teach", __name__, url_prefix="/<lang>/teach")
@@ -129,6 +131,19 @@ def login_post():
         return login(form, error=_("The name or the password is wrong."), status=400)
     login_user(teacher)
     return redirect(safe_next(request.args.get("next"), url_for("teach.home")))
+
+
+@bp.errorhandler(429)
+def too_many(e: HTTPException):
+    """A log-in over its limit: the log-in page again (429, with Retry-After) with the message
+    above the form and the name kept, so the teacher stays in place; other views of these
+    pages: the app's error page (:mod:`tutor.web.security`)."""
+    if request.endpoint != "teach.login_post":
+        return http_error(e)
+    form = LoginForm()
+    form.password.data = ""
+    return login(form, error=_("Too many log-in attempts in a short time. Wait a little, then try again."),
+                 status=429)
 
 
 @bp.post("/logout")
