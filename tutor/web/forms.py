@@ -7,12 +7,13 @@ Labels are translated lazily (the request's language); choices that depend on th
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import cast
+from typing import Any, cast
 
 from flask_babel import lazy_gettext as _lazy
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
-from wtforms import DateField, IntegerField, PasswordField, SelectField, StringField, TextAreaField
+from wtforms.form import BaseForm
+from wtforms import Field, DateField, IntegerField, PasswordField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # WTForms 3.3; not in its stubs yet
 from wtforms.validators import (
     DataRequired,
@@ -94,7 +95,7 @@ class Chars(Length):
     def __init__(self, least: int = -1, most: int = -1) -> None:
         super().__init__(min=least, max=most)
 
-    def __call__(self, form, field) -> None:
+    def __call__(self, form: BaseForm, field: Field) -> None:
         n = len(field.data or "")
         if self.max != -1 and n > self.max:
             raise ValidationError(i18n.gettext("At most %(n)s characters.", n=i18n.fmt_number(self.max)))
@@ -109,7 +110,7 @@ class WholeNumber(NumberRange):
         super().__init__(min=low, max=high)
         self.low, self.high = low, high
 
-    def __call__(self, form, field) -> None:
+    def __call__(self, form: BaseForm, field: Field) -> None:
         value = field.data
         if value is None:  # not a number: the field's own message says so
             return
@@ -186,7 +187,7 @@ class AuthoredForm(_QuestionBase):
     scenario = TextAreaField(lazy_gettext("Scenario (JSON)"), validators=[DataRequired(message=REQUIRED), Chars(most=20000)])
     key = StringField(lazy_gettext("Your answer key"), validators=[DataRequired(message=REQUIRED), Chars(most=2000)])
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.kind.choices = choices(kind_names())
 
@@ -196,7 +197,7 @@ class GeneratedForm(_QuestionBase):
     gkind = SelectField(lazy_gettext("Kind of question"))
     seed = IntegerField(lazy_gettext("Seed"), validators=[Optional(), WholeNumber(0, 10**9 - 1)])
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.ruleset.choices = choices(_rulesets())
         self.gkind.choices = choices(kind_names())
@@ -210,7 +211,7 @@ class LessonForm(Form):
     body = TextAreaField(lazy_gettext("Lesson text (Markdown with exercise blocks)"),
                          validators=[DataRequired(message=REQUIRED), Chars(most=30000)])
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.ruleset.choices = choices(_rulesets())
         self.lang.choices = choices((lang, i18n.LANGUAGE_NAMES[lang]) for lang in LANGUAGES)
@@ -251,6 +252,6 @@ class NewLessonFileForm(LessonImportForm):
 
     lang = SelectField(lazy_gettext("Language of the file"), default=i18n.current_lang)
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.lang.choices = choices((lang, i18n.LANGUAGE_NAMES[lang]) for lang in LANGUAGES)

@@ -22,8 +22,9 @@ import re
 import secrets
 import sys
 import time
+from typing import TextIO
 
-from flask import Flask, g, request
+from flask import Flask, Response, g, request
 
 __all__ = ["HEADER", "LOGGER", "init_app", "request_id"]
 
@@ -47,7 +48,7 @@ def _start() -> None:
     request_id()
 
 
-def _finish(response):
+def _finish(response: Response) -> Response:
     response.headers[HEADER] = request_id()
     start = g.get("request_start")
     LOGGER.info(json.dumps({
@@ -67,11 +68,11 @@ class _Stderr(logging.StreamHandler):
     """Writes to whatever ``sys.stderr`` is at the time of each record."""
 
     @property
-    def stream(self):
+    def stream(self) -> TextIO:
         return sys.stderr
 
     @stream.setter
-    def stream(self, _value) -> None:
+    def stream(self, _value: object) -> None:
         pass
 
 

@@ -45,7 +45,7 @@ class BadInput(Exception):
         self.code = code
 
 
-def _headers(response):
+def _headers(response: Response) -> Response:
     h = response.headers
     h["Content-Security-Policy"] = CSP
     h["X-Content-Type-Options"] = "nosniff"
@@ -68,7 +68,7 @@ def _headers(response):
     return response
 
 
-def _relative_location(response):
+def _relative_location(response: Response) -> Response:
     """A redirect to this very host becomes a relative one: the reply never repeats ``Host``."""
     location = response.headers.get("Location")
     if location and "//" in location:
@@ -167,7 +167,7 @@ _MESSAGES = {
 }
 
 
-def http_error(e: HTTPException):
+def http_error(e: HTTPException) -> Response:
     """The app's answer to an HTTP error ``e``: its message in the learner's language, as JSON under
     ``/api/`` or as the error page, with the headers its status calls for."""
     if isinstance(e, SecurityError):  # a Host outside TRUSTED_HOSTS: no URL can be built for it
@@ -184,11 +184,11 @@ def http_error(e: HTTPException):
     return error_response(status, _CODES.get(status, "error"), message, e.get_headers())
 
 
-def _bad_input(e: BadInput):
+def _bad_input(e: BadInput) -> Response:
     return error_response(400, e.code, e.message)
 
 
-def _unexpected(e: Exception):
+def _unexpected(e: Exception) -> Response:
     from .reqlog import request_id
 
     current_app.logger.exception("unexpected error (request %s)", request_id())

@@ -9,9 +9,11 @@ from which the OpenAPI document (``GET /api/v1/openapi.json``) is generated.
 from __future__ import annotations
 
 import json
+from typing import NoReturn
 
-from flask import Blueprint, current_app, jsonify, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from flask_babel import gettext as _
+from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
 from tutor import i18n
@@ -38,7 +40,7 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 _BODY_ERRORS = ("bad-json", "too-large")
 
 
-def _error(code: str, message: str, status: int = 400):
+def _error(code: str, message: str, status: int = 400) -> Response:
     resp = jsonify({"error": {"code": code, "message": message}})
     resp.status_code = status
     return resp
@@ -49,7 +51,7 @@ CLASS_QUESTION_MESSAGE = N_("This situation is a question of a class quiz: answe
                           "where your answer is recorded.")
 
 
-def _refuse_class_question(scenario: object, translated: bool = False):
+def _refuse_class_question(scenario: object, translated: bool = False) -> Response | None:
     """A 403 ``class-question`` response when ``scenario`` is a class-quiz question
     (:func:`tutor.web.classes.is_class_question`), else None. ``translated``: the message in the
     request's language (the table editor's), else in English (the contract's messages)."""
@@ -81,7 +83,7 @@ def _json_body() -> object:
     return value
 
 
-def _no_constant(name: str):
+def _no_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not a JSON number")
 
 
@@ -126,7 +128,7 @@ def _check_lang(body: object = None) -> None:
         "trick-winner": {"ruleset": "hokm", "ask": "trick-winner", "trump": "S", "trick": ["AD", "2S", "KD", "JS"]},
         "turn-up": {"ruleset": "trinidad", "ask": "turn-up", "card": "JD"}}))
 @limited("solve")
-def solve():
+def solve() -> ResponseReturnValue:
     try:
         scenario = _json_body()
     except BadInput as e:
@@ -149,7 +151,7 @@ def solve():
     schema_ref("PublicExercise"), errors=("unknown-exercise", "bad-field"), not_found=True, limited=True,
     params=("lang",)))
 @limited("api-generate")
-def exercise(ref: str):
+def exercise(ref: str) -> ResponseReturnValue:
     _check_lang()
     ex = X.resolve(ref)
     return jsonify(X.public_view(ex, ref))
@@ -164,7 +166,7 @@ def exercise(ref: str):
     request_examples={"legal-cards": {"answer": ["3C", "KC"], "lang": "en"}, "trick-winner": {"answer": 3},
                       "hand-score": {"answer": {"high": 0, "low": 1, "jack": None, "game": 0}, "lang": "fa"}}))
 @limited("api-answer", "api-generate")
-def answer(ref: str):
+def answer(ref: str) -> ResponseReturnValue:
     body = _json_body()
     if not isinstance(body, dict) or "answer" not in body:
         raise BadInput('The body must be a JSON object with the field "answer".', "bad-field")
@@ -212,7 +214,7 @@ def answer(ref: str):
         "answer-key": {"scenario": {"ruleset": "trinidad", "ask": "turn-up", "card": "JD"}, "kind": "turn-up",
                        "expect": {"points": 1}}}))
 @limited("table-check")
-def table_check():
+def table_check() -> ResponseReturnValue:
     body = _json_body()
     if not isinstance(body, dict) or "scenario" not in body:
         raise BadInput('The body must be a JSON object with the field "scenario".', "bad-field")
@@ -240,5 +242,5 @@ def table_check():
 @bp.get("/openapi.json")
 @operation(Operation("openapi", "This document (OpenAPI 3.1), generated from the app's models and routes.",
                      {"type": "object", "required": ["openapi", "paths"]}))
-def openapi():
+def openapi() -> ResponseReturnValue:
     return jsonify(document(current_app))

@@ -13,7 +13,9 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, render_template, request
+from flask.blueprints import BlueprintSetupState
 from flask_babel import gettext as _
+from flask.typing import ResponseReturnValue
 
 from tutor.engine.errors import BadJsonError
 from tutor.solve import parse_json
@@ -32,18 +34,18 @@ FIRST = {"ruleset": "hokm", "ask": "legal-plays", "trump": "S", "hand": ["QH", "
 
 
 @bp.record_once
-def _template_global(state) -> None:
+def _template_global(state: BlueprintSetupState) -> None:
     state.app.jinja_env.globals["editor_config"] = editor_config
 
 
 @bp.get("/ask")
-def page():
+def page() -> ResponseReturnValue:
     return render_template("ask.html", value=json.dumps(FIRST, ensure_ascii=False), result=None, error=None)
 
 
 @bp.post("/ask")
 @limited("table-check")
-def answer():
+def answer() -> ResponseReturnValue:
     text = request.form.get("scenario", "")
     try:
         scenario = parse_json(text)

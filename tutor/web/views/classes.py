@@ -10,14 +10,20 @@ answers.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask.typing import ResponseReturnValue
 from markupsafe import Markup
-from sqlalchemy import select
+from sqlalchemy import Row, select
+from sqlalchemy.orm import Session
 from sqlalchemy.exc import IntegrityError
 
 from tutor import i18n
+from tutor.content.exercise import Exercise
+from tutor.content.kinds import Verdict
 
 from .. import classes as C
 from .. import exercises as X
@@ -42,7 +48,7 @@ bp = Blueprint("classes", __name__, url_prefix="/<lang>")
 
 
 @bp.get("/join")
-def join(form: JoinForm | None = None, status: int = 200):
+def join(form: JoinForm | None = None, status: int = 200) -> ResponseReturnValue:
     form = form or JoinForm(code=request.args.get("code", "")[:20])
     return render_template("classes/join.html", form=form), status
 
@@ -59,7 +65,7 @@ def display_name(text: str) -> str:
 
 @bp.post("/join")
 @limited("redeem")
-def join_post():
+def join_post() -> ResponseReturnValue:
     form = JoinForm()
     if not form.validate():
         return join(form, 400)
@@ -78,7 +84,7 @@ def join_post():
         form.nickname.errors = [_("Another learner in this class goes by this nickname: choose another one.")]
         return join(form, 400)
 
-    def work(db):
+    def work(db: Session) -> None:
         learner = learner_for_write(db)
         if C.membership(db, row.id, learner.id) is None:
             db.add(Membership(classroom_id=row.id, learner_id=learner.id, nickname=nickname))
@@ -89,7 +95,7 @@ def join_post():
     return redirect(url_for("classes.mine"))
 
 
-def _member_classes():
+def _member_classes() -> Sequence[Row[Membership, Classroom]]:
     learner = current_learner()
     if learner is None:
         return []
@@ -99,7 +105,7 @@ def _member_classes():
 
 
 @bp.get("/classes/")
-def mine():
+def mine() -> ResponseReturnValue:
     db = get_session()
     learner = current_learner()
     out = []
@@ -144,7 +150,7 @@ def _member_assignment(cid: int, aid: int, doc: str = "quiz_doc") -> tuple[Class
 
 
 @bp.get("/classes/<int:cid>/assignments/<int:aid>/")
-def overview(cid: int, aid: int):
+def overview(cid: int, aid: int) -> ResponseReturnValue:
     _cls, a, lid = _member_assignment(cid, aid)
     questions = (a.quiz_doc or {}).get("questions") or []
     firsts = C.first_attempts(C.attempts_of(a.id, lid))
@@ -154,7 +160,7 @@ def overview(cid: int, aid: int):
     return redirect(url_for("classes.question", cid=cid, aid=aid, n=nxt))
 
 
-def _item(a: Assignment, n: int):
+def _item(a: Assignment, n: int) -> tuple[Exercise, dict]:
     found = C.class_exercise(a, n)
     if found is None:
         abort(404)
@@ -162,7 +168,7 @@ def _item(a: Assignment, n: int):
 
 
 @bp.get("/classes/<int:cid>/assignments/<int:aid>/<int:n>")
-def question(cid: int, aid: int, n: int, error: str | None = None, status: int = 200):
+def question(cid: int, aid: int, n: int, error: str | None = None, status: int = 200) -> ResponseReturnValue:
     cls, a, _lid = _member_assignment(cid, aid)
     ex, q = _item(a, n)
     total = len(a.quiz_doc.get("questions") or [])  # type: ignore[union-attr]
@@ -174,7 +180,7 @@ def question(cid: int, aid: int, n: int, error: str | None = None, status: int =
 
 @bp.post("/classes/<int:cid>/assignments/<int:aid>/<int:n>")
 @limited("answer")
-def answer(cid: int, aid: int, n: int):
+def answer(cid: int, aid: int, n: int) -> ResponseReturnValue:
     _cls, a, _lid = _member_assignment(cid, aid)
     ex, _q = _item(a, n)
     try:
@@ -183,7 +189,7 @@ def answer(cid: int, aid: int, n: int):
     except BadInput as e:
         return question(cid, aid, n, error=e.message, status=400)
 
-    def work(db):
+    def work(db: Session) -> None:
         learner = learner_for_write(db)
         first = db.scalar(select(ClassAttempt.id).where(ClassAttempt.assignment_id == a.id,
                                                         ClassAttempt.learner_id == learner.id,
@@ -196,7 +202,7 @@ def answer(cid: int, aid: int, n: int):
 
 
 @bp.get("/classes/<int:cid>/assignments/<int:aid>/<int:n>/feedback")
-def feedback(cid: int, aid: int, n: int):
+def feedback(cid: int, aid: int, n: int) -> ResponseReturnValue:
     cls, a, lid = _member_assignment(cid, aid)
     ex, q = _item(a, n)
     mine = [t for t in C.attempts_of(a.id, lid) if t.position == n]
@@ -213,7 +219,7 @@ def feedback(cid: int, aid: int, n: int):
 
 
 @bp.get("/classes/<int:cid>/assignments/<int:aid>/results")
-def results(cid: int, aid: int):
+def results(cid: int, aid: int) -> ResponseReturnValue:
     cls, a, lid = _member_assignment(cid, aid)
     questions = (a.quiz_doc or {}).get("questions") or []
     attempts = C.attempts_of(a.id, lid)
@@ -239,8 +245,8 @@ def _member_lesson(cid: int, aid: int) -> tuple[Classroom, Assignment, int]:
     return _member_assignment(cid, aid, "lesson_doc")
 
 
-def _lesson_exercise(cid: int, a: Assignment, n: int, ex, verdict=None, error: str | None = None,
-                     typed=None) -> dict:
+def _lesson_exercise(cid: int, a: Assignment, n: int, ex: Exercise, verdict: Verdict | None = None,
+                     error: str | None = None, typed: Mapping[str, Any] | None = None) -> dict:
     url = url_for("classes.lesson", cid=cid, aid=a.id)
     with i18n.using(str(a.lesson_doc["lang"])):  # type: ignore[index]
         x = exercise_context(ex, f"class-lesson-{a.id}-{n}", verdict=verdict, error=error, typed=typed)
@@ -255,8 +261,8 @@ def _lesson_exercise_html(a: Assignment, x: dict) -> Markup:
 
 
 @bp.get("/classes/<int:cid>/lessons/<int:aid>/")
-def lesson(cid: int, aid: int, error_at: int | None = None, error: str | None = None, typed=None,
-           status: int = 200):
+def lesson(cid: int, aid: int, error_at: int | None = None, error: str | None = None,
+           typed: Mapping[str, Any] | None = None, status: int = 200) -> ResponseReturnValue:
     cls, a, lid = _member_lesson(cid, aid)
     doc = a.lesson_doc or {}
     step, _problems = C.lesson_step(doc)
@@ -287,7 +293,7 @@ def lesson(cid: int, aid: int, error_at: int | None = None, error: str | None = 
 
 @bp.post("/classes/<int:cid>/lessons/<int:aid>/<int:n>")
 @limited("answer")
-def lesson_answer(cid: int, aid: int, n: int):
+def lesson_answer(cid: int, aid: int, n: int) -> ResponseReturnValue:
     _cls, a, lid = _member_lesson(cid, aid)
     exercises = C.lesson_exercises(a)
     if not 1 <= n <= len(exercises):
@@ -302,7 +308,7 @@ def lesson_answer(cid: int, aid: int, n: int):
             return _lesson_exercise_html(a, x), 400
         return lesson(cid, aid, error_at=n, error=e.message, typed=request.form.to_dict(flat=False), status=400)
 
-    def work(db):
+    def work(db: Session) -> None:
         learner = learner_for_write(db)
         C.record(db, a, learner.id, n, verdict)
     write(work)

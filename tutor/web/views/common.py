@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from flask import request, url_for
 
@@ -121,7 +122,7 @@ def feedback_context(ex: Exercise, verdict: X.Verdict) -> dict:
     }
 
 
-def practise_links(why, game: str | None = None) -> list[tuple[str, str]]:
+def practise_links(why: Iterable[Mapping[str, Any]], game: str | None = None) -> list[tuple[str, str]]:
     """``(rule point id, URL of "Practise this rule")`` for each rule point the reasons cite; kept
     to ``game`` (the question's ruleset) where the point belongs to it."""
     from ..adaptive import rulesets_of_rule

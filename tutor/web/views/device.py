@@ -21,6 +21,7 @@ import secrets
 
 from flask import Blueprint, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
+from flask.typing import ResponseReturnValue
 from sqlalchemy import select, update
 
 from tutor import i18n
@@ -69,7 +70,8 @@ def _active(learner: Learner | None) -> DeviceCode | None:
                                                          DeviceCode.revoked_at.is_(None)))
 
 
-def _page(code: str | None = None, error: str | None = None, typed: str = "", status: int = 200):
+def _page(code: str | None = None, error: str | None = None, typed: str = "",
+          status: int = 200) -> tuple[str, int]:
     active = _active(current_learner())
     link = url_for("device.page", code=code, _external=True) if code else None
     made = i18n.fmt_datetime(active.created_at) if active is not None else None
@@ -78,14 +80,14 @@ def _page(code: str | None = None, error: str | None = None, typed: str = "", st
 
 
 @bp.get("/")
-def page():
+def page() -> ResponseReturnValue:
     """The page: make or revoke this learner's code; redeem one (``?code=`` from a link fills it in)."""
     typed = request.args.get("code", "")[:64]
     return _page(typed=typed)
 
 
 @bp.post("/new")
-def make():
+def make() -> ResponseReturnValue:
     """Make a new code for this learner (revoking any other) and show it once."""
     code = new_code()
     db = get_session()
@@ -102,7 +104,7 @@ def make():
 
 
 @bp.post("/revoke")
-def revoke():
+def revoke() -> ResponseReturnValue:
     """Revoke this learner's code: it is refused from now on."""
     learner = current_learner()
     if learner is not None:
@@ -119,7 +121,7 @@ def revoke():
 
 @bp.post("/redeem")
 @limited("redeem")
-def redeem():
+def redeem() -> ResponseReturnValue:
     """Switch this browser to the learner of the code typed, once confirmed."""
     typed = request.form.get("code", "")[:64]
     code = normalise(typed)

@@ -11,39 +11,45 @@ learner's choices kept (the form's action ends in the exercise's anchor).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
 from tutor import i18n
 from tutor import rules as rule_points
+from tutor.content.exercise import Exercise
+from tutor.content.kinds import Verdict
+from tutor.content.lessons import LessonPath, LessonStep
 
 from .. import exercises as X
-from ..db import Attempt, current_learner, get_session, id_from_request
+from ..db import Attempt, StepProgress, current_learner, get_session, id_from_request
 from ..limits import limited
 from ..pagecache import cached, csrf_placeholder
-from ..record import mark_step_done, record_answer, record_hint, step_state, step_states
+from ..record import StepState, mark_step_done, record_answer, record_hint, step_state, step_states
 from ..security import BadInput
 from .common import RULESET_NAMES, exercise_context, four_colour, ruleset_name, wants_fragment
 
 bp = Blueprint("lessons", __name__, url_prefix="/<lang>/learn")
 
 
-def _path_or_404(ruleset: str):
+def _path_or_404(ruleset: str) -> LessonPath:
     if ruleset not in RULESET_NAMES:
         abort(404)
     return X.lesson_path(ruleset)
 
 
-def _next_step_id(path, states) -> str | None:
+def _next_step_id(path: LessonPath, states: Mapping[str, StepProgress]) -> str | None:
     for s in path.steps:
         if not (states.get(s.id) and states[s.id].done):
             return s.id
     return None
 
 
-def _stars(st) -> int:
+def _stars(st: StepProgress | StepState | None) -> int:
     """Stars of a step's progress row (a step done before stars were kept counts 3)."""
     if st is None or not st.done:
         return 0
@@ -51,12 +57,12 @@ def _stars(st) -> int:
 
 
 @bp.get("/<ruleset>/")
-def path(ruleset: str):
+def path(ruleset: str) -> ResponseReturnValue:
     lp = _path_or_404(ruleset)
     states = step_states(ruleset)
-    units = []
+    units: list[dict[str, Any]] = []
     for u in lp.units:
-        steps = []
+        steps: list[dict[str, Any]] = []
         for s in u.steps:
             st = states.get(s.id)
             mark = "done" if st and st.done else ("started" if st else "todo")
@@ -68,7 +74,7 @@ def path(ruleset: str):
                            next_id=_next_step_id(lp, states), done=done, total=len(lp))
 
 
-def _attempt_for(attempt_id: str | None, ref_prefix: str):
+def _attempt_for(attempt_id: str | None, ref_prefix: str) -> Attempt | None:
     """The learner's own attempt (feedback after the redirect), or None."""
     key = id_from_request(attempt_id)
     if key is None:
@@ -82,7 +88,7 @@ def _attempt_for(attempt_id: str | None, ref_prefix: str):
     return a
 
 
-def _unit_end_url(lp, s) -> str | None:
+def _unit_end_url(lp: LessonPath, s: LessonStep) -> str | None:
     """The unit summary's URL when ``s`` is the last step of its unit, else None."""
     nxt = lp.next_step(s.id)
     if nxt is None or nxt.unit != s.unit:
@@ -90,7 +96,7 @@ def _unit_end_url(lp, s) -> str | None:
     return None
 
 
-def _continue(lp, s, ex, solved: set[str]) -> tuple[str, str]:
+def _continue(lp: LessonPath, s: LessonStep, ex: Exercise, solved: set[str]) -> tuple[str, str]:
     """``(url, label)`` of "Continue" after a right answer to ``ex``: the step's next exercise not
     yet answered right, else the unit's summary (last step of a unit), else the next step."""
     ids = [e.id for e in s.exercises]
@@ -102,10 +108,11 @@ def _continue(lp, s, ex, solved: set[str]) -> tuple[str, str]:
     if end is not None:
         return end, _("Continue")
     nxt = lp.next_step(s.id)
+    assert nxt is not None  # no unit end: a next step in the same unit
     return url_for("lessons.step", ruleset=s.ruleset, step_id=nxt.id), _("Continue")
 
 
-def hint_points(ex) -> list[dict]:
+def hint_points(ex: Exercise) -> list[dict]:
     """The rule points that apply to the exercise (those the engine's reasons cite, up to three),
     each ``{"id", "title", "text", "lang"}`` in the learner's language (English where a point is
     not translated yet, ``lang`` says which): the rule, never the answer."""
@@ -129,8 +136,9 @@ def hint_points(ex) -> list[dict]:
     return out
 
 
-def _exercise_part(lp, s, item, attempt, solved, error_for=None, error=None, typed=None, hint_for=None,
-                   graded=None) -> dict:
+def _exercise_part(lp: LessonPath, s: LessonStep, item: Exercise, attempt: Attempt | None, solved: set[str],
+                   error_for: str | None = None, error: str | None = None, typed: Mapping[str, Any] | None = None,
+                   hint_for: str | None = None, graded: Verdict | None = None) -> dict:
     """``graded``: the verdict of ``attempt`` when the caller has just judged it (the answer
     itself), so the engine is not run a second time on the same answer."""
     ref = X.ref_of(item)
@@ -153,7 +161,7 @@ def _exercise_part(lp, s, item, attempt, solved, error_for=None, error=None, typ
 
 @bp.get("/<ruleset>/<step_id>")
 def step(ruleset: str, step_id: str, error_for: str | None = None, error: str | None = None, status: int = 200,
-         typed=None):
+         typed: Mapping[str, Any] | None = None) -> ResponseReturnValue:
     """A lesson step. Before an answer (no ``?a=``, ``?hint=``, form error or typed values) the page
     is the same for every learner at the same point (done or not, stars, which exercises were
     answered right), so it is kept rendered (:mod:`tutor.web.pagecache`, the CSRF token put in per
@@ -181,10 +189,12 @@ def step(ruleset: str, step_id: str, error_for: str | None = None, error: str | 
     return _render_step(lp, s, st, solved, attempt, error_for, error, typed, request.args.get("hint")), status
 
 
-def _render_step(lp, s, st, solved: set[str], attempt, error_for, error, typed, hint_for, **extra) -> str:
+def _render_step(lp: LessonPath, s: LessonStep, st: StepState | None, solved: set[str], attempt: Attempt | None,
+                 error_for: str | None, error: str | None, typed: Mapping[str, Any] | None, hint_for: str | None,
+                 **extra: object) -> str:
     parts = []
     for part, item in s.parts():
-        if part == "html":
+        if isinstance(item, str):  # part == "html"
             parts.append({"html": item})
             continue
         parts.append({"section": _section(lp, s, item, attempt, solved, error_for, error, typed, hint_for)})
@@ -195,8 +205,9 @@ def _render_step(lp, s, st, solved: set[str], attempt, error_for, error, typed, 
         done=bool(st and st.done), stars=_stars(st), solved=solved, unit_end=_unit_end_url(lp, s), **extra)
 
 
-def _section(lp, s, item, attempt, solved: set[str], error_for=None, error=None, typed=None, hint_for=None,
-             graded=None) -> Markup:
+def _section(lp: LessonPath, s: LessonStep, item: Exercise, attempt: Attempt | None, solved: set[str],
+             error_for: str | None = None, error: str | None = None, typed: Mapping[str, Any] | None = None,
+             hint_for: str | None = None, graded: Verdict | None = None) -> Markup:
     """One exercise's section of a step (on the step's page, or alone after a ``fetch``).
 
     A section without a form error, typed values or a hint shown is the same for every learner
@@ -205,7 +216,7 @@ def _section(lp, s, item, attempt, solved: set[str], error_for=None, error=None,
     step's answered exercises (its Continue link) and **the answer given**, so it is only ever
     served in reply to that very answer. A step page rendered anew (another learner's state, a
     verdict on another exercise) takes its other sections from here."""
-    def render(**extra) -> str:
+    def render(**extra: object) -> str:
         x = _exercise_part(lp, s, item, attempt, solved, error_for, error, typed, hint_for, graded=graded)
         return render_template("_fragment.html", x=x, **extra)
     if (error_for == item.id and (error is not None or typed is not None)) or hint_for == item.id:
@@ -219,7 +230,9 @@ def _section(lp, s, item, attempt, solved: set[str], error_for=None, error=None,
     return cached(key, lambda: render(csrf_token=csrf_placeholder), store=store)
 
 
-def _fragment(lp, s, ex, attempt=None, error=None, typed=None, hint=False, status=200, verdict=None):
+def _fragment(lp: LessonPath, s: LessonStep, ex: Exercise, attempt: Attempt | None = None, error: str | None = None,
+              typed: Mapping[str, Any] | None = None, hint: bool = False, status: int = 200,
+              verdict: Verdict | None = None) -> tuple[Markup, int]:
     """The exercise's section alone (what ``tutor.js`` puts in place after a ``fetch``): see
     :func:`_section`."""
     st = step_state(s.id)
@@ -227,7 +240,7 @@ def _fragment(lp, s, ex, attempt=None, error=None, typed=None, hint=False, statu
     return _section(lp, s, ex, attempt, solved, ex.id, error, typed, ex.id if hint else None, graded=verdict), status
 
 
-def _find(ruleset: str, step_id: str, ex_id: str):
+def _find(ruleset: str, step_id: str, ex_id: str) -> tuple[LessonPath, LessonStep, Exercise]:
     lp = _path_or_404(ruleset)
     s = lp.get(step_id)
     if s is None:
@@ -239,7 +252,7 @@ def _find(ruleset: str, step_id: str, ex_id: str):
 
 
 @bp.get("/<ruleset>/<step_id>/<ex_id>")
-def answer_url(ruleset: str, step_id: str, ex_id: str):
+def answer_url(ruleset: str, step_id: str, ex_id: str) -> ResponseReturnValue:
     """The answer's URL opened (a reload after an error): back to the exercise on its step."""
     _path_or_404(ruleset)
     return redirect(url_for("lessons.step", ruleset=ruleset, step_id=step_id) + f"#ex-{ex_id}")
@@ -247,7 +260,7 @@ def answer_url(ruleset: str, step_id: str, ex_id: str):
 
 @bp.post("/<ruleset>/<step_id>/<ex_id>")
 @limited("answer")
-def answer(ruleset: str, step_id: str, ex_id: str):
+def answer(ruleset: str, step_id: str, ex_id: str) -> ResponseReturnValue:
     lp, s, ex = _find(ruleset, step_id, ex_id)
     try:
         given = X.read_form(ex, request.form)
@@ -269,7 +282,7 @@ def answer(ruleset: str, step_id: str, ex_id: str):
 
 @bp.post("/<ruleset>/<step_id>/<ex_id>/hint")
 @limited("answer")
-def hint(ruleset: str, step_id: str, ex_id: str):
+def hint(ruleset: str, step_id: str, ex_id: str) -> ResponseReturnValue:
     """Show the rule that applies to an exercise (before answering); it costs the step a star."""
     lp, s, ex = _find(ruleset, step_id, ex_id)
     record_hint(ex)
@@ -279,7 +292,7 @@ def hint(ruleset: str, step_id: str, ex_id: str):
 
 
 @bp.get("/<ruleset>/unit/<int:number>")
-def unit(ruleset: str, number: int):
+def unit(ruleset: str, number: int) -> ResponseReturnValue:
     """A unit's summary: its steps with their stars, and where to go next (the next unit, or at
     the end of the game, practice)."""
     lp = _path_or_404(ruleset)
@@ -298,7 +311,7 @@ def unit(ruleset: str, number: int):
 
 @bp.post("/<ruleset>/<step_id>/done")
 @limited("answer")
-def done(ruleset: str, step_id: str):
+def done(ruleset: str, step_id: str) -> ResponseReturnValue:
     lp = _path_or_404(ruleset)
     s = lp.get(step_id)
     if s is None:
@@ -310,4 +323,5 @@ def done(ruleset: str, step_id: str):
     if end is not None:
         return redirect(end)
     nxt = lp.next_step(step_id)
+    assert nxt is not None  # no unit end: a next step in the same unit
     return redirect(url_for("lessons.step", ruleset=ruleset, step_id=nxt.id))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 
 from tutor import i18n
 
@@ -15,19 +16,19 @@ bp = Blueprint("main", __name__)
 
 
 @bp.get("/")
-def root():
+def root() -> ResponseReturnValue:
     return redirect(url_for("main.home", lang=i18n.current_lang()))
 
 
 @bp.get("/healthz")
 @operation(Operation("health", "Liveness check.", ref("Health")))
-def healthz():
+def healthz() -> ResponseReturnValue:
     """Liveness: the process answers (touches nothing else)."""
     return {"status": "ok"}
 
 
 @bp.get("/readyz")
-def readyz():
+def readyz() -> ResponseReturnValue:
     """Readiness: 200 ``{"status": "ready", ...}`` when the database answers a query, else 503
     with the error object ``database-unavailable``. ``limits`` says where the rate-limit counters
     are kept (``redis``, ``memory``, or ``memory (redis unreachable)``); it does not make the app
@@ -57,7 +58,7 @@ def _limits_storage() -> str:
 
 
 @bp.get("/<lang>/")
-def home():
+def home() -> ResponseReturnValue:
     states = step_states()
     games = []
     for r in RULESET_NAMES:
@@ -70,7 +71,7 @@ def home():
 
 
 @bp.post("/<lang>/settings")
-def settings():
+def settings() -> ResponseReturnValue:
     """Save the four-colour suits choice in a cookie (no account needed)."""
     back = safe_next(request.form.get("next"), url_for("main.home"))
     resp = redirect(back)

@@ -19,6 +19,7 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, abort, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
+from flask.typing import ResponseReturnValue
 
 from tutor import i18n
 from tutor.engine.cards import CARD_NAMES, CARDS, Suit
@@ -88,7 +89,7 @@ def deal_url(ruleset: str, players: int, role: str, seed: int, actions: list[str
 
 
 @bp.get("/")
-def setup():
+def setup() -> ResponseReturnValue:
     games = []
     for r in RULESET_NAMES:
         info = RULESETS[r]
@@ -99,7 +100,7 @@ def setup():
 
 
 @bp.get("/<ruleset>")
-def deal(ruleset: str):
+def deal(ruleset: str) -> ResponseReturnValue:
     info = _info(ruleset)
     args = request.args
     try:

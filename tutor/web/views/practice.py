@@ -10,14 +10,18 @@ from __future__ import annotations
 import json
 import random
 import secrets
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask.typing import ResponseReturnValue
 from markupsafe import Markup, escape
 from sqlalchemy import Row, bindparam, select
+from sqlalchemy.orm import Session
 
-from tutor.content.kinds import KINDS, kinds_for
+from tutor.content.exercise import Exercise
+from tutor.content.kinds import KINDS, Verdict, kinds_for
 
 from tutor import i18n
 from tutor import rules as rule_points
@@ -76,7 +80,7 @@ def draw_quiz(ruleset: str, kinds: list[str], count: int, difficulty: int, seed:
 
 
 @bp.get("/practice/")
-def setup(error: str | None = None, status: int = 200):
+def setup(error: str | None = None, status: int = 200) -> ResponseReturnValue:
     ruleset = request.args.get("game", RULESET_NAMES[0])
     if ruleset not in RULESET_NAMES:
         ruleset = RULESET_NAMES[0]
@@ -94,7 +98,7 @@ def band_choices() -> list[tuple[str, str]]:
 
 @bp.post("/practice/adaptive")
 @limited("quiz")
-def adaptive_start():
+def adaptive_start() -> ResponseReturnValue:
     """Start adaptive practice: of one game (``game``) or of one rule point (``rule``; with
     ``game`` one of its games, only that game's questions), aimed at a band (``band``: easier,
     right, harder) of ``count`` questions (:mod:`tutor.web.adaptive`)."""
@@ -117,7 +121,7 @@ def adaptive_start():
             return setup(error=_("Choose a game."), status=400)
         rulesets = [game]
 
-    def work(db):
+    def work(db: Session) -> Quiz | None:
         return adaptive.start(db, learner_for_write(db), rulesets, band, size, rule)
     quiz = write(work)
     if quiz is None:
@@ -127,7 +131,7 @@ def adaptive_start():
 
 
 @bp.get("/practice/rule/<rule>")
-def rule(rule: str):
+def rule(rule: str) -> ResponseReturnValue:
     """"Practise this rule": what the rule point says, how many questions practise it, and a form
     to start adaptive practice on it. This is the one place practice on a rule point starts: the
     rules reference page, feedback and the dashboard link here. ``?game=`` (one of the point's
@@ -135,7 +139,7 @@ def rule(rule: str):
     return rule_page(rule, request.args.get("game", ""))
 
 
-def rule_page(rule: str, game: str = "", error: str | None = None, status: int = 200):
+def rule_page(rule: str, game: str = "", error: str | None = None, status: int = 200) -> tuple[str, int]:
     scope = adaptive.rules_scope(rule, game) if len(rule) <= 20 else []
     if not scope:
         abort(404)
@@ -157,7 +161,7 @@ def _kind_name(kind: str) -> str:
 
 @bp.post("/practice/")
 @limited("quiz")
-def start():
+def start() -> ResponseReturnValue:
     f = request.form
     ruleset = f.get("game", "")
     if ruleset not in RULESET_NAMES:
@@ -199,7 +203,7 @@ def _new_quiz(ruleset: str, seed: int, difficulty: int, kinds: list[str], refs: 
 
 @bp.post("/mistakes/replay")
 @limited("quiz")
-def replay():
+def replay() -> ResponseReturnValue:
     """A quiz of the mistakes due for review now, soonest first; with ``more`` set in the form,
     then those due next (review ahead). Only the mistakes matching the form's filters (``game``,
     ``kind``, ``rule``), at most :data:`REPLAY_SIZE` (one query with LIMIT). Exercises gone from the
@@ -247,7 +251,7 @@ def _quiz(token: str) -> QuizRow:
     return quiz
 
 
-def _item(quiz: QuizRow, n: int):
+def _item(quiz: QuizRow, n: int) -> tuple[str, Exercise]:
     if not 1 <= n <= len(quiz.refs):
         abort(404)
     ref = quiz.refs[n - 1]
@@ -269,7 +273,8 @@ def _attempts(quiz: QuizRow) -> dict[int | None, list[Row]]:
 
 
 @bp.get("/quiz/<token>/<int:n>")
-def question(token: str, n: int, error: str | None = None, status: int = 200, typed=None):
+def question(token: str, n: int, error: str | None = None, status: int = 200,
+             typed: Mapping[str, Any] | None = None) -> ResponseReturnValue:
     quiz = _quiz(token)
     ref, ex = _item(quiz, n)
     if error is not None or typed is not None:  # the learner's choices kept, the error beside them
@@ -285,18 +290,18 @@ def question(token: str, n: int, error: str | None = None, status: int = 200, ty
     return _page(quiz, n, ex, section, answered=False), status
 
 
-def _page(quiz: QuizRow, n: int, ex, section: Markup, answered: bool) -> str:
+def _page(quiz: QuizRow, n: int, ex: Exercise, section: Markup, answered: bool) -> str:
     """Question ``n``'s page around its exercise's ``section``: the quiz's header and progress
     (``answered``: this question counts as answered)."""
     return render_template("question.html", quiz=quiz, n=n, total=_total(quiz), game=_game(quiz, ex),
                            origin=_origin(quiz, n), section=section, answered=answered)
 
 
-def _answer_action(token: str, n: int, ex) -> str:
+def _answer_action(token: str, n: int, ex: Exercise) -> str:
     return url_for("practice.answer", token=token, n=n) + f"#ex-{ex.id}"
 
 
-def _feedback_section(quiz: QuizRow, token: str, n: int, ex, ref: str, verdict) -> Markup:
+def _feedback_section(quiz: QuizRow, token: str, n: int, ex: Exercise, ref: str, verdict: Verdict) -> Markup:
     """The question's section with the verdict on the answer just given (the page after the
     answer, and what ``fetch`` puts in place). It is the same in every quiz for the same answer
     in the same language and suit colours, but for the quiz's own next and retry links, so it is
@@ -330,13 +335,13 @@ def _origin(quiz: QuizRow, n: int) -> str | None:
             "new": _("Something new"), "retry": _("Another try at a recent mistake")}.get(steps[n - 1])
 
 
-def _game(quiz: QuizRow, ex) -> str:
+def _game(quiz: QuizRow, ex: Exercise) -> str:
     return ruleset_name(ex.ruleset or quiz.ruleset)
 
 
 @bp.post("/quiz/<token>/<int:n>")
 @limited("answer")
-def answer(token: str, n: int):
+def answer(token: str, n: int) -> ResponseReturnValue:
     quiz = _quiz(token)
     ref, ex = _item(quiz, n)
     try:
@@ -349,15 +354,16 @@ def answer(token: str, n: int):
         return question(token, n, error=e.message, status=400, typed=request.form)
     first = quiz.mode == adaptive.MODE and not _attempts(quiz).get(n)  # the first answer to it
 
-    def after(db):  # adaptive practice keeps a fresh mistake to retry: in the answer's transaction
-        adaptive.after_answer(db.get(Quiz, quiz.id), n, verdict.correct)
+    def after(db: Session) -> None:  # adaptive practice keeps a fresh mistake to retry: in the answer's transaction
+        adaptive.after_answer(db.get_one(Quiz, quiz.id), n, verdict.correct)
     record_answer(ex, ref, verdict, quiz_id=quiz.id, position=n, also=after if first and not verdict.correct else None)
     if wants_fragment():
         return _feedback_section(quiz, token, n, ex, ref, verdict)
     return redirect(url_for("practice.feedback", token=token, n=n))
 
 
-def _question_context(quiz: QuizRow, token: str, n: int, ex, ref: str, error: str | None = None, typed=None) -> dict:
+def _question_context(quiz: QuizRow, token: str, n: int, ex: Exercise, ref: str, error: str | None = None,
+                      typed: Mapping[str, Any] | None = None) -> dict:
     x = exercise_context(ex, ref, error=error, typed=typed)
     x["action"] = _answer_action(token, n, ex)
     return x
@@ -373,7 +379,7 @@ def _feedback_links(quiz: QuizRow, token: str, n: int) -> dict:
 
 
 @bp.get("/quiz/<token>/<int:n>/feedback")
-def feedback(token: str, n: int):
+def feedback(token: str, n: int) -> ResponseReturnValue:
     quiz = _quiz(token)
     ref, ex = _item(quiz, n)
     tries = _attempts(quiz).get(n)
@@ -385,7 +391,7 @@ def feedback(token: str, n: int):
 
 
 @bp.get("/quiz/<token>/next")
-def adaptive_next(token: str):
+def adaptive_next(token: str) -> ResponseReturnValue:
     """Adaptive practice: pick the next question once the last one is answered (then go to it), or
     go to the results when the session is over. Asked again, it picks nothing new."""
     quiz = _quiz(token)
@@ -395,8 +401,8 @@ def adaptive_next(token: str):
     if not _attempts(quiz).get(n):
         return redirect(url_for("practice.question", token=token, n=n))
 
-    def work(db):
-        row = db.get(Quiz, quiz.id)
+    def work(db: Session) -> bool:
+        row = db.get_one(Quiz, quiz.id)
         return adaptive.advance(db, current_learner() or learner_for_write(db), row)
     if write(work):
         return redirect(url_for("practice.question", token=token, n=n + 1))
@@ -413,7 +419,7 @@ def _result_url(token: str, n: int, tries: int) -> str:
 
 
 @bp.get("/quiz/<token>/results")
-def results(token: str):
+def results(token: str) -> ResponseReturnValue:
     quiz = _quiz(token)
     attempts = _attempts(quiz)
     rows = []

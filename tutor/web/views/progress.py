@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
 from flask_babel import gettext as _
+from flask.typing import ResponseReturnValue
 from sqlalchemy import Integer, bindparam, cast, delete, func, select
 
 from tutor import i18n
@@ -34,7 +36,7 @@ bp = Blueprint("progress", __name__, url_prefix="/<lang>/progress")
 MAX_PAGE = 10_000
 
 
-def filters_from(args) -> dashboard.Filters:
+def filters_from(args: Mapping[str, str]) -> dashboard.Filters:
     """The mistakes list's filters from a query string or form; unknown values mean "any"."""
     game = args.get("game") or None
     kind = args.get("kind") or None
@@ -91,7 +93,7 @@ def _version() -> tuple | None:
 
 
 @bp.get("/")
-def page(error: str | None = None, status: int = 200):
+def page(error: str | None = None, status: int = 200) -> ResponseReturnValue:
     """The progress page. A learner's page is kept rendered (:func:`~tutor.web.pagecache.cached_for_learner`)
     under the version of their data (:data:`_VERSION`), the language, suit colours, the URL (filters,
     page of mistakes) and the day, for at most :data:`KEEP_SECONDS` and never past the moment its
@@ -215,7 +217,7 @@ def _rule_item(x: dashboard.RuleMastery) -> dict[str, Any]:
 
 
 @bp.post("/reset/<step_id>")
-def reset(step_id: str):
+def reset(step_id: str) -> ResponseReturnValue:
     if X.content().find_step(step_id, "en") is None:
         abort(404)
     learner = current_learner()
@@ -232,7 +234,7 @@ def reset(step_id: str):
 
 
 @bp.post("/name")
-def name():
+def name() -> ResponseReturnValue:
     raw = request.form.get("name", "")
     text = " ".join("".join(ch for ch in raw if ch.isprintable() and unicodedata.category(ch) != "Cf").split())
     if len(text) > 40:

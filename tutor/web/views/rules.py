@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, url_for
 from flask_babel import gettext as _
+from flask.typing import ResponseReturnValue
 from markupsafe import Markup, escape
 
 from tutor import i18n
@@ -47,7 +48,7 @@ def _ruleset_or_404(ruleset: str) -> str:
 
 
 @bp.get("/<ruleset>/")
-def page(ruleset: str):
+def page(ruleset: str) -> ResponseReturnValue:
     _ruleset_or_404(ruleset)
     pool = adaptive.by_rule(ruleset)
     store = X.content()

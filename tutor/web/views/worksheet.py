@@ -16,6 +16,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, request, url_for
 from flask_babel import gettext as _
+from flask.typing import ResponseReturnValue
 
 from tutor import i18n
 from tutor.content.quizzes import Quiz
@@ -58,7 +59,7 @@ def _query(ruleset: str) -> tuple[int, int, bool]:
 
 
 @bp.get("/worksheet/<ruleset>")
-def sheet(ruleset: str):
+def sheet(ruleset: str) -> ResponseReturnValue:
     lang = i18n.current_lang()
     count, seed, key = _query(ruleset)
     quiz = drawn_quiz(ruleset, count, seed)
@@ -72,7 +73,7 @@ def sheet(ruleset: str):
 @bp.get("/worksheet/<ruleset>/pdf")
 @limited("pdf")
 @limited("pdf-all")
-def pdf(ruleset: str):
+def pdf(ruleset: str) -> ResponseReturnValue:
     lang = i18n.current_lang()
     count, seed, key = _query(ruleset)
     data = worksheet_pdf(drawn_quiz(ruleset, count, seed), lang, key)
