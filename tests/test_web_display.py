@@ -12,8 +12,8 @@ from web_support import csrf_of, expected, form_for, make_app, wrong_value
 
 from tutor import i18n
 from tutor.content.generators import generate
+from tutor.domain.models import Quiz
 from tutor.web import exercises as X
-from tutor.web.db import Quiz
 
 LANGS = ("en", "fa", "bg", "te")
 #: What the generators' English authoring prompts look like; never to be shown to a learner.

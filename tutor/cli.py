@@ -486,7 +486,7 @@ def _teacher(args: argparse.Namespace) -> int:
 
     from .web import ConfigError, configure
     from .web.accounts import AccountError, add_teacher, check_new, generate_password
-    from .web.db import make_engine
+    from .domain.models import make_engine
 
     if args.generate:
         password = generate_password()

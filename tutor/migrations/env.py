@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from alembic import context
 
+from tutor.domain.models import Base, make_engine
 from tutor.migrations import lock
-from tutor.web.db import Base, make_engine
 
 config = context.config
 

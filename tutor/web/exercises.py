@@ -30,11 +30,11 @@ from tutor.content.kinds import KINDS, AnswerError
 from tutor.content.kinds.walk_through import first_leader
 from tutor.content.lessons import LessonPath, LessonStep
 from tutor.content.store import ContentStore
+from tutor.domain.table import default_you, players_of, side_of, sides_of
 from tutor.engine import BadFieldError, TutorError
 from tutor.solve import answer as engine_answer
 
 from .security import BadInput
-from .table import default_you, players_of, side_of, sides_of
 
 __all__ = [
     "Verdict",

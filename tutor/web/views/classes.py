@@ -1,8 +1,8 @@
 """A learner's classes: joining with a code and a nickname, the assignments, class quizzes.
 
 A class quiz question is shown, answered and given its feedback only here, by its place in the
-assignment; every answer is recorded (:func:`tutor.web.classes.record`) before its feedback is
-shown. See :mod:`tutor.web.classes` for why no stateless endpoint can check these questions.
+assignment; every answer is recorded (:func:`tutor.domain.classes.record`) before its feedback is
+shown. See :mod:`tutor.domain.classes` for why no stateless endpoint can check these questions.
 A learner sees only the classes they joined (another class's pages are a 404) and only their own
 answers.
 """
@@ -18,11 +18,9 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from tutor import i18n
-
-from .. import classes as C
-from .. import exercises as X
-from .. import ratings
-from ..db import (
+from tutor.domain import classes as C
+from tutor.domain import ratings
+from tutor.domain.models import (
     Assignment,
     ClassAttempt,
     Classroom,
@@ -32,9 +30,11 @@ from ..db import (
     learner_for_write,
     now,
 )
+from tutor.domain.record import write
+
+from .. import exercises as X
 from ..forms import JoinForm
 from ..limits import limited
-from ..record import write
 from ..security import BadInput
 from .common import exercise_context, ruleset_name, wants_fragment
 
@@ -232,7 +232,7 @@ def results(cid: int, aid: int):
 # The lesson is drawn as the teacher's preview draws it (the copy taken when it was assigned,
 # nh3-sanitised Markdown, each exercise in the lesson's language); each exercise is answered by its
 # place n in the lesson (it has no exercise ref, so the exercise API cannot show or check it) and
-# every answer is recorded (:func:`tutor.web.classes.record`) before its verdict is shown.
+# every answer is recorded (:func:`tutor.domain.classes.record`) before its verdict is shown.
 
 def _member_lesson(cid: int, aid: int) -> tuple[Classroom, Assignment, int]:
     """The class, its lesson assignment and the learner's id; 404 unless the learner is a member."""

@@ -28,14 +28,29 @@ from werkzeug.exceptions import HTTPException
 from tutor import i18n
 from tutor.content.kinds import KINDS
 from tutor.content.problems import ContentError
+from tutor.domain import classes as C
+from tutor.domain import ratings
+from tutor.domain.models import (
+    Assignment,
+    Classroom,
+    Membership,
+    StepProgress,
+    Teacher,
+    TeacherLesson,
+    TeacherQuiz,
+    get_session,
+    id_from_request,
+    locked,
+    now,
+)
+from tutor.domain.record import write
 from tutor.export.files import check_document, dump_lesson, dump_quiz, import_lesson, import_quiz
 from tutor.export.lms import gift, moodle_xml
 from tutor.export.worksheet import worksheet_html, worksheet_pdf
 from tutor.rules import UnknownRulePoint
 from tutor.rules import get as rule_point
 
-from .. import accounts, ratings
-from .. import classes as C
+from .. import accounts
 from .. import exercises as X
 from ..authoring import (
     MAX_QUESTIONS,
@@ -48,19 +63,6 @@ from ..authoring import (
     generated_question,
     imported_questions,
     move,
-)
-from ..db import (
-    Assignment,
-    Classroom,
-    Membership,
-    StepProgress,
-    Teacher,
-    TeacherLesson,
-    TeacherQuiz,
-    get_session,
-    id_from_request,
-    locked,
-    now,
 )
 from ..exercises import content
 from ..forms import (
@@ -79,7 +81,6 @@ from ..forms import (
     choices,
 )
 from ..limits import limited
-from ..record import write
 from ..security import http_error
 from .common import RULESET_NAMES, exercise_context, ruleset_name, safe_next
 
@@ -227,7 +228,7 @@ class _Full(Exception):
 def _edit_questions(qid: int, change: Callable[[list[dict]], R], *, title: str | None = None) -> R:
     """Change quiz ``qid``'s questions: ``change(questions)`` edits the list as it is now, in
     place, and the list is written back (with ``title``, if given), all in one write transaction
-    holding the quiz's row from the read to the commit (:func:`~tutor.web.db.locked`). Two edits
+    holding the quiz's row from the read to the commit (:func:`~tutor.domain.models.locked`). Two edits
     at once (a double submit, two tabs) so take turns, and neither drops the other's question.
     Returns what ``change`` returns; an exception from it (``abort(404)``, :class:`_Full`)
     writes nothing."""
@@ -603,7 +604,7 @@ def import_file(qid: int):
 # ------------------------------------------------------------------------------------------ lessons
 
 def _lesson_doc(row: TeacherLesson) -> dict:
-    """A saved lesson as :func:`tutor.web.classes.lesson_step` reads it (and a lesson assignment keeps it)."""
+    """A saved lesson as :func:`tutor.domain.classes.lesson_step` reads it (and a lesson assignment keeps it)."""
     return {"ruleset": row.ruleset, "lang": row.lang, "title": row.title, "goal": row.goal, "body": row.body}
 
 

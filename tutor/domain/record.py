@@ -1,5 +1,5 @@
 """Writing a learner's answer: one transaction for the attempt, lesson progress, mistakes, mastery
-of the skills it exercised (:mod:`tutor.web.skills`) and the Glicko-2 ratings (:mod:`tutor.web.ratings`)."""
+of the skills it exercised (:mod:`tutor.domain.mastery`) and the Glicko-2 ratings (:mod:`tutor.domain.ratings`)."""
 
 from __future__ import annotations
 
@@ -16,11 +16,23 @@ from sqlalchemy.orm import Session
 
 from tutor.content.exercise import Exercise
 from tutor.content.kinds import KINDS
+from tutor.web.exercises import Verdict
 
-from . import ratings, review, skills
-from .db import (Attempt, Learner, PlayedDeal, StepProgress, current_learner, get_session, learner_for_write,
-                 learner_id_for_write, now, read_connection, session_anon, table_of)
-from .exercises import Verdict
+from . import mastery, ratings, review
+from .models import (
+    Attempt,
+    Learner,
+    PlayedDeal,
+    StepProgress,
+    current_learner,
+    get_session,
+    learner_for_write,
+    learner_id_for_write,
+    now,
+    read_connection,
+    session_anon,
+    table_of,
+)
 
 __all__ = ["StepState", "activity", "mark_step_done", "mistakes_of", "played_deal_key", "record_answer", "record_hint",
            "record_played_deal", "stars_for", "step_progress", "step_state", "step_states", "write"]
@@ -81,10 +93,10 @@ def record_answer(ex: Exercise, ref: str, verdict: Verdict, *, quiz_id: int | No
     statements on the session's connection, about ten for an answer: this is the path every
     answer takes, and the ORM's unit of work cost more than all of them together (``tutor bench
     --pages``)."""
-    rules = skills.rules_of(verdict.why)
-    column = skills.rules_column(rules)
+    rules = mastery.rules_of(verdict.why)
+    column = mastery.rules_column(rules)
     # a right answer shows every rule it applied; a wrong one misses only the rules of its mistake
-    missed = rules if verdict.correct else skills.rules_of(KINDS[ex.kind].mistake_reasons(ex, verdict))
+    missed = rules if verdict.correct else mastery.rules_of(KINDS[ex.kind].mistake_reasons(ex, verdict))
     solved: list[StepState] = []
 
     def work(db: Session) -> Attempt:
@@ -96,7 +108,7 @@ def record_answer(ex: Exercise, ref: str, verdict: Verdict, *, quiz_id: int | No
                   "correct": verdict.correct, "rules": column, "created_at": now()}
         attempt_id = conn.execute(_INSERT_ATTEMPT, values).inserted_primary_key[0]  # type: ignore[index]
         review.review(conn, learner_id, ref, ex.ruleset or "", ex.kind, verdict.correct, column)
-        skills.update_mastery(conn, learner_id, [skills.Skill(ex.ruleset or "", ex.kind, r) for r in missed],
+        mastery.update_mastery(conn, learner_id, [mastery.Skill(ex.ruleset or "", ex.kind, r) for r in missed],
                               verdict.correct)
         ratings.rate(conn, learner_id, ref, ex, verdict.correct)
         if ex.step_id and verdict.correct:
@@ -123,8 +135,8 @@ def record_played_deal(ruleset: str, players: int, role: str, seed: int, actions
                        observations: Sequence[tuple[str, str, bool]]) -> bool:
     """Count a deal the learner finished toward mastery, once: each observation ``(ruleset, rule
     point(s), correct)`` (:func:`tutor.engine.play.played_deal_observations`, in the order played)
-    moves the skill ``(ruleset, PLAY_KIND, rule)`` (:mod:`tutor.web.skills`) as one answer, and a
-    :class:`~tutor.web.db.PlayedDeal` row keyed by :func:`played_deal_key` is written in the same
+    moves the skill ``(ruleset, PLAY_KIND, rule)`` (:mod:`tutor.domain.mastery`) as one answer, and a
+    :class:`~tutor.domain.models.PlayedDeal` row keyed by :func:`played_deal_key` is written in the same
     transaction. False (nothing written) when this learner had already finished this deal."""
     key = played_deal_key(ruleset, players, role, seed, actions)
 
@@ -136,8 +148,8 @@ def record_played_deal(ruleset: str, players: int, role: str, seed: int, actions
                           cards=sum(1 for _r, _p, ok in observations if ok),
                           refused=sum(1 for _r, _p, ok in observations if not ok)))
         for game, rule, correct in observations:
-            skills.update_mastery(db.connection(), learner.id, [skills.Skill(game, skills.PLAY_KIND, r)
-                                                for r in skills.rules_of([{"rule": rule}])], correct)
+            mastery.update_mastery(db.connection(), learner.id, [mastery.Skill(game, mastery.PLAY_KIND, r)
+                                                for r in mastery.rules_of([{"rule": rule}])], correct)
         db.flush()
         return True
     return write(work)
@@ -157,7 +169,7 @@ def _solve_step_exercise(conn: Connection, learner_id: int, ex: Exercise) -> Ste
     the step done once all its exercises are, on ``conn`` inside the caller's transaction;
     returns the row's new state. Nothing is written when nothing changes (the exercise was
     answered right before)."""
-    from .exercises import content
+    from tutor.web.exercises import content
 
     assert ex.step_id is not None
     step = content().find_step(ex.step_id, "en")
@@ -216,7 +228,7 @@ def activity(goal: int = 10, days: int = 60) -> dict:
 
     from sqlalchemy import func
 
-    from .db import now
+    from .models import now
     learner = current_learner()
     out: dict = {"known": learner is not None, "streak": 0, "today": 0, "goal": goal, "met": False}
     if learner is None:

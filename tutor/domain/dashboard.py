@@ -4,7 +4,7 @@ Everything here is bounded whatever the learner's history: each figure is one ag
 (``COUNT``/``SUM``/``AVG`` ... ``GROUP BY``), and the mistakes list is one page of
 :data:`PAGE_SIZE` rows (``LIMIT``/``OFFSET``, on the index ``mistake (learner_id, streak, due)``).
 Nothing is built per attempt in Python. Skills and their mastery are those of
-:mod:`tutor.web.skills` (a learner has at most one row per kind x ruleset x rule point).
+:mod:`tutor.domain.mastery` (a learner has at most one row per kind x ruleset x rule point).
 
 The charts (:func:`bars_svg`, :func:`columns_svg`) are plain SVG text: no script, no style
 attribute (colours come from classes in ``tutor.css``), ``aria-hidden`` because each one is
@@ -25,9 +25,9 @@ from sqlalchemy.orm import Session
 
 from tutor import i18n
 
-from .db import Attempt, Learner, Mistake, SkillMastery
+from .mastery import MASTERED, WEAK
+from .models import Attempt, Learner, Mistake, SkillMastery
 from .review import LEAVE_AFTER
-from .skills import MASTERED, WEAK
 
 __all__ = ["PAGE_SIZE", "WEEKS", "Bar", "Column", "Filters", "Forecast", "accuracy_weeks", "bars_svg",
            "columns_svg", "daily", "forecast", "mastery_by_game", "mistakes_page", "next_change", "rule_mastery",
@@ -184,8 +184,8 @@ class RuleMastery:
 
 
 def rule_mastery(db: Session, learner: Learner) -> tuple[list[RuleMastery], list[RuleMastery]]:
-    """(strong rules, weak rules): rules at or above :data:`~tutor.web.skills.MASTERED` mean mastery,
-    best first, and below :data:`~tutor.web.skills.WEAK`, weakest first; at most
+    """(strong rules, weak rules): rules at or above :data:`~tutor.domain.mastery.MASTERED` mean mastery,
+    best first, and below :data:`~tutor.domain.mastery.WEAK`, weakest first; at most
     :data:`TOP_RULES` of each. One grouped query."""
     rows = [RuleMastery(r, rule, float(p), int(n), int(right or 0)) for r, rule, p, n, right in db.execute(
         select(SkillMastery.ruleset, SkillMastery.rule, func.avg(SkillMastery.p_known),

@@ -179,7 +179,7 @@ class Mistake(Base):
 
     ``card`` is the scheduler's card state (``fsrs.Card.to_dict()``), ``due`` when it is next due
     (naive UTC, the same instant as the card's own due date), ``streak`` the right answers in a row
-    since the last wrong one. See :mod:`tutor.web.review` for when a card leaves the list.
+    since the last wrong one. See :mod:`tutor.domain.review` for when a card leaves the list.
     """
 
     __tablename__ = "mistake"
@@ -203,7 +203,7 @@ class SkillMastery(Base):
     """One learner's mastery of one skill: an exercise kind x ruleset x rule point.
 
     ``p_known`` is the Bayesian-knowledge-tracing probability (0..1) that the learner knows the
-    rule in this kind of question (:mod:`tutor.web.skills`); ``attempts`` and ``right`` count the
+    rule in this kind of question (:mod:`tutor.domain.mastery`); ``attempts`` and ``right`` count the
     answers that exercised it; ``updated_at`` naive UTC of the last one.
     """
 
@@ -226,7 +226,7 @@ class PlayedDeal(Base):
     """A deal the learner finished at the play table, counted toward mastery once.
 
     ``key``: SHA-256 (hex) of the deal's address without its refusals — ruleset, players, seat
-    role, seed and the learner's accepted actions (:func:`tutor.web.record.played_deal_key`);
+    role, seed and the learner's accepted actions (:func:`tutor.domain.record.played_deal_key`);
     ``cards``: the learner's actions and decisions counted, ``refused`` the refused ones.
     """
 
@@ -260,7 +260,7 @@ class LearnerRating(Base):
 class QuestionRating(Base):
     """A question's Glicko-2 rating (as :class:`LearnerRating`), by exercise ref; ``attempts`` and
     ``right`` count the answers it was rated from. A question without a row has the prior of its
-    difficulty (:func:`tutor.web.ratings.prior`)."""
+    difficulty (:func:`tutor.domain.ratings.prior`)."""
 
     __tablename__ = "question_rating"
 
@@ -390,7 +390,7 @@ class ClassFingerprint(Base):
     """The canonical fingerprint (:func:`tutor.solve.fingerprint.fingerprint`, 64 hex digits) of
     the scenario of question ``position`` (1-based) of a class-quiz assignment, stored when the
     quiz is assigned: the stateless endpoints refuse a scenario whose fingerprint is here
-    (:func:`tutor.web.classes.is_class_question`)."""
+    (:func:`tutor.domain.classes.is_class_question`)."""
 
     __tablename__ = "class_fingerprint"
 
@@ -482,7 +482,7 @@ B = TypeVar("B", bound=Base)
 
 def locked(db: Session, model: type[B], key: int) -> B | None:
     """Row ``key`` of ``model`` read afresh and held until ``db``'s transaction ends, for a
-    read-modify-write of it (inside :func:`tutor.web.record.write`): another transaction doing
+    read-modify-write of it (inside :func:`tutor.domain.record.write`): another transaction doing
     the same waits for the commit and then reads what this one wrote, so neither loses the
     other's change. PostgreSQL: ``SELECT ... FOR UPDATE``. SQLite, whose transactions begin
     deferred (a read takes no lock, and two readers would each write back what they read): the

@@ -1,7 +1,7 @@
 """Classes: join codes, class quizzes and their results.
 
 **A class quiz is answered only here.** Its questions are copied into the assignment when the
-teacher assigns the quiz (:class:`~tutor.web.db.Assignment` ``quiz_doc``) and are named on the
+teacher assigns the quiz (:class:`~tutor.domain.models.Assignment` ``quiz_doc``) and are named on the
 learner's pages only by their place (``/classes/<class>/assignments/<id>/<n>``): they have no
 exercise ref (``lesson:``, ``quiz:``, ``gen:``; :func:`tutor.web.exercises.resolve`), so the
 exercise API (``GET/POST /api/v1/exercises/<ref>``) can neither show nor check them, and every
@@ -14,14 +14,14 @@ never the stored ``expect``; no endpoint returns it.
 **Nor through the stateless endpoints.** When a quiz is assigned, the canonical fingerprint of
 each question's scenario (:func:`tutor.solve.fingerprint.fingerprint`: the scenario parsed by the
 contract's models, a hand's cards sorted, canonical JSON, SHA-256) is stored
-(:class:`~tutor.web.db.ClassFingerprint`, :func:`add_fingerprints`). ``POST /api/v1/solve``,
+(:class:`~tutor.domain.models.ClassFingerprint`, :func:`add_fingerprints`). ``POST /api/v1/solve``,
 ``POST /api/v1/table/check`` and the "Ask the rules" page refuse a scenario whose fingerprint
 belongs to an assignment (:func:`is_class_question`): 403 with the error code
 :data:`CLASS_QUESTION` (a page: the message beside the field). Writing the scenario differently
 (the hand's cards in another order, a default written out, lower-case cards) gives the same
 fingerprint. A logged-in teacher's table editor is not refused (they author the questions).
 
-Every first attempt also rates the question and the learner (Glicko-2, :mod:`tutor.web.ratings`)
+Every first attempt also rates the question and the learner (Glicko-2, :mod:`tutor.domain.ratings`)
 under the ref :func:`rating_ref` (``class:<assignment>:<question id>``), shown in the results.
 
 Statistics (:func:`question_stats`), per question, over the members' attempts:
@@ -57,10 +57,10 @@ from tutor.content.exercise import Exercise
 from tutor.content.lessons import LessonStep, parse_step
 from tutor.content.problems import Problems
 from tutor.solve.fingerprint import fingerprint
+from tutor.web.authoring import answer_text, exercise_of
+from tutor.web.exercises import Verdict
 
-from .authoring import answer_text, exercise_of
-from .db import Assignment, ClassAttempt, ClassFingerprint, Classroom, Membership, get_session, now
-from .exercises import Verdict
+from .models import Assignment, ClassAttempt, ClassFingerprint, Classroom, Membership, get_session, now
 
 __all__ = [
     "CLASS_QUESTION",
@@ -116,7 +116,7 @@ def _front_matter(doc: Mapping[str, Any]) -> str:
 def lesson_text(doc: Mapping[str, Any]) -> str:
     """The step file (front matter, then the Markdown body) of a teacher's lesson in the
     ``lessons/`` syntax; ``doc`` has ``ruleset``, ``title``, ``goal`` and ``body`` (a
-    :class:`~tutor.web.db.TeacherLesson`'s fields, or an assignment's ``lesson_doc``)."""
+    :class:`~tutor.domain.models.TeacherLesson`'s fields, or an assignment's ``lesson_doc``)."""
     return _front_matter(doc) + doc["body"]
 
 

@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 
 from tutor.content.exercise import Exercise
 
-from .db import Learner, LearnerRating, QuestionRating, now, table_of
+from .models import Learner, LearnerRating, QuestionRating, now, table_of
 
 __all__ = ["BANDS", "PRIORS", "Rating", "learner_rating", "prior", "question_rating", "question_ratings",
            "rate", "target"]
