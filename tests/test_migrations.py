@@ -23,7 +23,8 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import func, inspect, select
 from web_support import make_app
 
-from tutor.domain.models import Base, Learner, Mistake, make_engine
+from tutor.domain.db import Base, make_engine
+from tutor.domain.models import Learner, Mistake
 from tutor.migrations import SchemaNotCurrent, current, head, upgrade
 from tutor.web import create_app
 

@@ -77,8 +77,9 @@ def seed_learner(app: Any, anon: str, attempts: int = HEAVY_ATTEMPTS, seed: int 
     from fsrs import Card
     from sqlalchemy import insert
 
+    from .domain.db import now
+    from .domain.models import Attempt, Learner, Mistake
     from .web import exercises as X
-    from .domain.models import Attempt, Learner, Mistake, now
 
     rng = random.Random(seed)
     refs = [(X.ref_of(e), e.ruleset or r, e.kind) for r in ("hokm", "all-fours", "trinidad")
@@ -126,17 +127,10 @@ def add_floor_routes(app: Any) -> None:
     from markupsafe import escape
     from sqlalchemy import bindparam, insert, select
 
+    from .domain.db import now, table_of
+    from .domain.models import Attempt, Learner
     from .web import limits
-    from .domain.models import (
-        Attempt,
-        Learner,
-        get_session,
-        learner_id_for_write,
-        now,
-        read_connection,
-        session_anon,
-        table_of,
-    )
+    from .web.db import get_session, learner_id_for_write, read_connection, session_anon
 
     attempts, learners = table_of(Attempt), table_of(Learner)
     # built once, as the answer path's statements are (tutor.domain.record)
@@ -289,8 +283,8 @@ def _quiz_answers(app: Any, question_url: str, token: str) -> list[dict]:
     (its first question's URL), with the CSRF token."""
     from .content import kinds
     from .content.kinds import KINDS
-    from .web import exercises as X
     from .domain.models import Quiz
+    from .web import exercises as X
 
     quiz_token = question_url.rstrip("/").split("/")[-2]
     out = []

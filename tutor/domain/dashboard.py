@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from typing import Any
 
-from babel.dates import format_date
 from markupsafe import Markup, escape
-from sqlalchemy import Integer, case, cast, func, select
+from sqlalchemy import ColumnElement, Integer, Select, case, cast, func, select
 from sqlalchemy.orm import Session
 
 from tutor import i18n
@@ -138,7 +138,7 @@ def forecast(db: Session, learner: Learner, at: datetime) -> Forecast:
     end_of_day = datetime(at.year, at.month, at.day) + timedelta(days=1)
     week = at + timedelta(days=7)
 
-    def upto(t: datetime):
+    def upto(t: datetime) -> ColumnElement[Any]:
         return func.coalesce(func.sum(case((Mistake.due <= t, 1), else_=0)), 0)
     row = db.execute(select(func.count(), upto(at), upto(end_of_day), upto(week))
                      .where(Mistake.learner_id == learner.id, Mistake.streak < LEAVE_AFTER)).one()
@@ -155,7 +155,7 @@ def next_change(db: Session, learner: Learner, at: datetime) -> datetime:
     row = db.execute(select(func.min(case((Mistake.due > at, Mistake.due))),
                             func.min(case((Mistake.due > at + week, Mistake.due))))
                      .where(Mistake.learner_id == learner.id, Mistake.streak < LEAVE_AFTER)).one()
-    times = [end_of_day] + [t for t in (row[0], row[1] - week if row[1] is not None else None) if t is not None]
+    times: list[datetime] = [end_of_day] + [t for t in (row[0], row[1] - week if row[1] is not None else None) if t is not None]
     return min(times)
 
 
@@ -204,7 +204,7 @@ class Filters:
     kind: str | None = None
     rule: str | None = None
 
-    def apply(self, q):
+    def apply(self, q: Select[Mistake]) -> Select[Mistake]:
         if self.game:
             q = q.where(Mistake.ruleset == self.game)
         if self.kind:
@@ -226,7 +226,7 @@ class Page:
     more: bool
     total: int
     number: int = 0
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def mistakes_page(db: Session, learner: Learner, filters: Filters, number: int = 0, *,

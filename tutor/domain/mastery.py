@@ -31,21 +31,22 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
-from flask_babel import gettext as _
 from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.engine import Connection
 
 from tutor.content.kinds import KINDS
 from tutor.content.kinds.base import N_
+from tutor.i18n import gettext as _
 
-from .models import SkillMastery, now, table_of
+from .db import now, table_of
+from .models import SkillMastery
 
 __all__ = [
-    "PLAY_KIND",
-    "PLAY_LABEL",
     "GUESS",
     "LEARN",
     "MASTERED",
+    "PLAY_KIND",
+    "PLAY_LABEL",
     "PRIOR",
     "SLIP",
     "WEAK",

@@ -1,11 +1,10 @@
-"""Database models (SQLAlchemy 2) and the per-request session.
+"""Database models (SQLAlchemy 2): learners, their answers, progress, mistakes, mastery and
+ratings; teachers, their quizzes and lessons, classes and what is assigned to them.
 
-A *learner* is anonymous: a random id kept in the signed session cookie, with an optional display
-name. The id is put in the session by the first response that sets the cookie (any page with a
-form, since it holds the CSRF token), before anything is written; the learner's row is made by the
-first write (insert-or-get on the unique id), so answers sent at once from a new browser all land
-on one learner. Every answer given on a page is one :class:`Attempt`, written in one transaction
-together with the lesson progress and the mistakes queue it changes. The JSON API keeps nothing.
+A *learner* is anonymous: a random id kept in the signed session cookie (:mod:`tutor.web.db`),
+with an optional display name. Every answer given on a page is one :class:`Attempt`, written in
+one transaction together with the lesson progress and the mistakes queue it changes
+(:mod:`tutor.domain.record`). The JSON API keeps nothing.
 
 The tables are made and changed only by the migrations (:mod:`tutor.migrations`, ``tutor db
 upgrade``); a change to these models needs a new migration script (``tutor db revision
@@ -14,11 +13,9 @@ upgrade``); a change to these models needs a new migration script (``tutor db re
 
 from __future__ import annotations
 
-import secrets
-from datetime import UTC, datetime
-from typing import TypeVar, cast
+from datetime import datetime
+from typing import Any
 
-from flask import Flask, Response, current_app, g, has_app_context, session
 from sqlalchemy import (
     JSON,
     Boolean,
@@ -28,24 +25,19 @@ from sqlalchemy import (
     Index,
     Integer,
     String,
-    Table,
     Text,
     UniqueConstraint,
-    bindparam,
-    create_engine,
-    event,
-    select,
     text,
 )
-from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.orm import Mapped, mapped_column
+
+from .db import Base, now
 
 __all__ = [
     "Assignment",
     "Attempt",
-    "Base",
     "ClassAttempt",
+    "ClassFingerprint",
     "Classroom",
     "DeviceCode",
     "Learner",
@@ -60,48 +52,7 @@ __all__ = [
     "Teacher",
     "TeacherLesson",
     "TeacherQuiz",
-    "current_learner",
-    "get_session",
-    "id_from_request",
-    "init_app",
-    "learner_for_write",
-    "learner_id_for_write",
-    "locked",
-    "make_engine",
-    "now",
-    "read_connection",
-    "session_anon",
-    "table_of",
 ]
-
-
-def now() -> datetime:
-    """The time as stored in the database: naive UTC.
-
-    The app's ``CLOCK`` setting, if given, is the one clock of the app: a callable returning a
-    timezone-aware datetime (tests set it to move time forward). Without it, the system clock.
-    """
-    clock = current_app.config.get("CLOCK") if has_app_context() else None
-    if clock is None:
-        return datetime.now(UTC).replace(tzinfo=None)
-    return clock().astimezone(UTC).replace(tzinfo=None)
-
-
-#: Largest key of an ``Integer`` column on every supported database (PostgreSQL ``integer``).
-MAX_ID = 2**31 - 1
-
-
-def id_from_request(text: str | None) -> int | None:
-    """A row key sent in a request (ASCII digits, 1 to :data:`MAX_ID`), or None for anything else,
-    so an out-of-range number never reaches a query (PostgreSQL would fail on it)."""
-    if not text or len(text) > 10 or not text.isascii() or not text.isdigit():
-        return None
-    value = int(text)
-    return value if 1 <= value <= MAX_ID else None
-
-
-class Base(DeclarativeBase):
-    pass
 
 
 class Learner(Base):
@@ -124,8 +75,8 @@ class Quiz(Base):
     ruleset: Mapped[str] = mapped_column(String(16))
     seed: Mapped[int] = mapped_column(Integer)
     difficulty: Mapped[int] = mapped_column(Integer)
-    kinds: Mapped[list] = mapped_column(JSON)
-    refs: Mapped[list] = mapped_column(JSON)
+    kinds: Mapped[list[Any]] = mapped_column(JSON)
+    refs: Mapped[list[Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
     #: ``None`` for a drawn quiz; ``"adaptive"`` for adaptive practice, whose ``refs`` grow one
     #: question at a time (:mod:`tutor.web.adaptive`), with its settings in ``target``.
@@ -133,7 +84,7 @@ class Quiz(Base):
     #: Adaptive practice: ``{"band": "easier"|"right"|"harder", "rule": id or None, "size": n,
     #: "rulesets": [...], "retry": [refs of fresh mistakes waiting], "steps": [the step each question
     #: came from: "due", "weak", "new" or "retry"]}``.
-    target: Mapped[dict | None] = mapped_column(JSON, default=None)
+    target: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
 
 
 class Attempt(Base):
@@ -150,7 +101,7 @@ class Attempt(Base):
     kind: Mapped[str] = mapped_column(String(20))
     quiz_id: Mapped[int | None] = mapped_column(ForeignKey("quiz.id"), default=None, index=True)
     position: Mapped[int | None] = mapped_column(Integer, default=None)
-    given: Mapped[dict] = mapped_column(JSON)
+    given: Mapped[dict[str, Any]] = mapped_column(JSON)
     correct: Mapped[bool] = mapped_column(Boolean)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
     rules: Mapped[str | None] = mapped_column(String(120), default=None)
@@ -167,7 +118,7 @@ class StepProgress(Base):
     ruleset: Mapped[str] = mapped_column(String(16))
     step_id: Mapped[str] = mapped_column(String(100))
     done: Mapped[bool] = mapped_column(Boolean, default=False)
-    solved: Mapped[list] = mapped_column(JSON, default=list)
+    solved: Mapped[list[Any]] = mapped_column(JSON, default=list[Any])
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=now, onupdate=now)
     #: hints shown before the step was done; stars (1-3) once it is done (record.stars_for)
     hints: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
@@ -192,7 +143,7 @@ class Mistake(Base):
     ruleset: Mapped[str] = mapped_column(String(16))
     kind: Mapped[str] = mapped_column(String(20))
     added_at: Mapped[datetime] = mapped_column(DateTime, default=now)
-    card: Mapped[dict | None] = mapped_column(JSON, default=None)
+    card: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     due: Mapped[datetime | None] = mapped_column(DateTime, default=None, index=True)
     streak: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
     #: The rule points of the exercise (as :attr:`Attempt.rules`), for "Replay my mistakes" by rule.
@@ -303,7 +254,7 @@ class TeacherQuiz(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     teacher_id: Mapped[int] = mapped_column(ForeignKey("teacher.id"), index=True)
     title: Mapped[str] = mapped_column(String(120))
-    doc: Mapped[dict] = mapped_column(JSON)
+    doc: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=now, onupdate=now)
 
@@ -362,8 +313,8 @@ class Assignment(Base):
     classroom_id: Mapped[int] = mapped_column(ForeignKey("classroom.id"), index=True)
     title: Mapped[str] = mapped_column(String(120))
     quiz_id: Mapped[int | None] = mapped_column(ForeignKey("teacher_quiz.id"), default=None)
-    quiz_doc: Mapped[dict | None] = mapped_column(JSON, default=None)
-    lesson_doc: Mapped[dict | None] = mapped_column(JSON, default=None)
+    quiz_doc: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    lesson_doc: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     ruleset: Mapped[str | None] = mapped_column(String(16), default=None)
     unit: Mapped[int | None] = mapped_column(Integer, default=None)
     due: Mapped[datetime | None] = mapped_column(DateTime, default=None)
@@ -380,9 +331,9 @@ class ClassAttempt(Base):
     assignment_id: Mapped[int] = mapped_column(ForeignKey("assignment.id"), index=True)
     learner_id: Mapped[int] = mapped_column(ForeignKey("learner.id"), index=True)
     position: Mapped[int] = mapped_column(Integer)
-    given: Mapped[dict] = mapped_column(JSON)
+    given: Mapped[dict[str, Any]] = mapped_column(JSON)
     correct: Mapped[bool] = mapped_column(Boolean)
-    rules: Mapped[list] = mapped_column(JSON, default=list)
+    rules: Mapped[list[Any]] = mapped_column(JSON, default=list[Any])
     created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
 
 
@@ -416,173 +367,3 @@ class DeviceCode(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
 
-
-def table_of(model: type[Base]) -> Table:
-    """The Core table of a model, for the Core statements of the answer path (typed as a table)."""
-    return cast(Table, model.__table__)
-
-
-def _sqlite_pragmas(busy_ms: int):
-    def on_connect(dbapi_connection, _record) -> None:
-        cur = dbapi_connection.cursor()
-        cur.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
-        cur.execute("PRAGMA journal_mode=WAL")
-        cur.execute("PRAGMA foreign_keys=ON")
-        cur.close()
-    return on_connect
-
-
-def make_engine(url: str, *, migrating: bool = False) -> Engine:
-    """A SQLAlchemy engine for ``url`` (SQLite: busy timeout, WAL journal, foreign keys on).
-
-    ``migrating=True`` gives the engine that :mod:`tutor.migrations` runs the migrations on: on
-    SQLite its transactions start with ``BEGIN IMMEDIATE`` (the database's write lock, so DDL is
-    transactional and two processes migrating one file take turns) and wait up to 60 s for the lock.
-    """
-    kwargs: dict = {}
-    sqlite = url.startswith("sqlite")
-    if sqlite:
-        kwargs["connect_args"] = {"check_same_thread": False}
-    engine = create_engine(url, **kwargs)
-    if sqlite:
-        event.listen(engine, "connect", _sqlite_pragmas(60_000 if migrating else 5_000))
-        if migrating:
-            # pysqlite's own transaction handling would run DDL outside any transaction: turn it off
-            # and begin explicitly (SQLAlchemy's documented recipe for SQLite transactional DDL).
-            event.listen(engine, "connect", lambda dbapi_connection, _r: setattr(dbapi_connection,
-                                                                                 "isolation_level", None))
-            event.listen(engine, "begin", lambda conn: conn.exec_driver_sql("BEGIN IMMEDIATE"))
-    return engine
-
-
-def init_app(app: Flask) -> None:
-    """Open the app's database (``DATABASE_URL``) and check that it is at the migrations' head.
-
-    Nothing is created or altered here: ``tutor db upgrade`` (or ``tutor serve``, which runs it
-    first) applies the migrations of :mod:`tutor.migrations`. Raises
-    :class:`~tutor.migrations.SchemaNotCurrent` if the database is not at head.
-    """
-    from tutor.migrations import require_head
-
-    engine = make_engine(app.config["DATABASE_URL"])
-    require_head(engine)
-    app.extensions["tutor_db"] = sessionmaker(engine, expire_on_commit=False)
-    app.teardown_appcontext(_close_session)
-    app.after_request(_give_learner_id)
-
-
-def get_session() -> Session:
-    if "db" not in g:
-        g.db = current_app.extensions["tutor_db"]()
-    return g.db
-
-
-B = TypeVar("B", bound=Base)
-
-
-def locked(db: Session, model: type[B], key: int) -> B | None:
-    """Row ``key`` of ``model`` read afresh and held until ``db``'s transaction ends, for a
-    read-modify-write of it (inside :func:`tutor.domain.record.write`): another transaction doing
-    the same waits for the commit and then reads what this one wrote, so neither loses the
-    other's change. PostgreSQL: ``SELECT ... FOR UPDATE``. SQLite, whose transactions begin
-    deferred (a read takes no lock, and two readers would each write back what they read): the
-    transaction begins here with ``BEGIN IMMEDIATE``, the database's write lock, before the read;
-    so call this before anything else of the transaction touches the database."""
-    conn = db.connection()
-    if conn.dialect.name == "sqlite" and not getattr(conn.connection.dbapi_connection, "in_transaction", True):
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
-    return db.get(model, key, with_for_update=True, populate_existing=True)
-
-
-def read_connection() -> Connection:
-    """A connection for a read of one or two Core statements (nothing written): the session's,
-    if this request has one, else a connection of its own from the pool, kept for the rest of the
-    request and given back at its end (cheaper than a session's when the request needs no more)."""
-    if "db" in g:
-        return g.db.connection()
-    conn = g.get("tutor_read_conn")
-    if conn is None:
-        conn = g.tutor_read_conn = current_app.extensions["tutor_db"].kw["bind"].connect()
-    return conn
-
-
-def _close_session(_exc) -> None:
-    conn = g.pop("tutor_read_conn", None)
-    if conn is not None:
-        conn.close()
-    db = g.pop("db", None)
-    if db is not None:
-        db.close()
-
-
-def _session_anon() -> str | None:
-    anon = session.get("learner")
-    return anon if isinstance(anon, str) and 0 < len(anon) <= 64 else None
-
-
-def session_anon() -> str | None:
-    """The learner id (anonymous, random) of this request's session cookie, or None: for a query
-    that joins the learner table instead of looking the learner up first."""
-    return _session_anon()
-
-
-def _new_anon() -> str:
-    anon = secrets.token_urlsafe(24)
-    session["learner"] = anon
-    session.permanent = True
-    return anon
-
-
-def _give_learner_id(response: Response) -> Response:
-    """A response that sets the session cookie (a page with a form) also gives the learner id."""
-    if session.modified and session and _session_anon() is None:
-        _new_anon()
-    return response
-
-
-def current_learner() -> Learner | None:
-    """The learner of this request's cookie, or None (nothing is written). A learner found is
-    kept for the rest of the request (a page asks several times)."""
-    anon = _session_anon()
-    if anon is None:
-        return None
-    found = g.get("tutor_learner")
-    if found is not None and found.anon_id == anon:
-        return found
-    found = get_session().scalar(select(Learner).where(Learner.anon_id == anon))
-    if found is not None:
-        g.tutor_learner = found
-    return found
-
-
-#: The id of the learner of an anonymous id (parameter ``anon``; built once: statements on the
-#: answer path are built at import, so a request only binds their values).
-_LEARNER_ID = select(table_of(Learner).c.id).where(table_of(Learner).c.anon_id == bindparam("anon"))
-
-
-def learner_id_for_write(conn: Connection) -> int:
-    """The current learner's id (``learner.id``), the row made on ``conn`` if new (not committed);
-    call inside a transaction. One ``SELECT`` for a learner seen before.
-
-    Insert-or-get on the unique ``anon_id``: a request that finds the row made by another one
-    answering at the same time (another worker, another host) uses it.
-    """
-    anon = _session_anon() or _new_anon()
-    known = g.get("tutor_learner")
-    if known is not None and known.anon_id == anon:  # read earlier in this request (current_learner)
-        return int(known.id)
-    found = conn.execute(_LEARNER_ID, {"anon": anon}).scalar()
-    if found is not None:
-        return int(found)
-    table = table_of(Learner)
-    insert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
-    conn.execute(insert(table).values(anon_id=anon, created_at=now()).on_conflict_do_nothing(index_elements=["anon_id"]))
-    return int(conn.execute(_LEARNER_ID, {"anon": anon}).scalar_one())
-
-
-def learner_for_write(db: Session) -> Learner:
-    """The current learner as a row of ``db``, made if new (not committed): see
-    :func:`learner_id_for_write`."""
-    learner = db.get(Learner, learner_id_for_write(db.connection()))
-    assert learner is not None
-    return learner

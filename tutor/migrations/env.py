@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from alembic import context
 
-from tutor.domain.models import Base, make_engine
+from tutor.domain import models as _models  # noqa: F401  (the tables, on Base.metadata)
+from tutor.domain.db import Base, make_engine
 from tutor.migrations import lock
 
 config = context.config

@@ -183,7 +183,7 @@ class RowNumberConverter(IntegerConverter):
     page (404), so it never reaches a query, where PostgreSQL and SQLite would fail on it."""
 
     def __init__(self, map: Map, *args: Any, **kwargs: Any) -> None:
-        from tutor.domain.models import MAX_ID
+        from tutor.domain.db import MAX_ID
 
         kwargs.setdefault("max", MAX_ID)
         super().__init__(map, *args, **kwargs)
@@ -205,25 +205,10 @@ def create_app(config: dict | None = None, *, content: ContentStore | None = Non
     app.config["SECRET_KEY"] = secret_key(app)
     private_sqlite_file(app.config["DATABASE_URL"])
 
-    from tutor.domain import models
+    from . import accounts, db, lang, limits, reqlog, security
+    from .views import api, ask, classes, device, lessons, main, play, practice, progress, rules, teach, worksheet
 
-    from . import accounts, lang, limits, reqlog, security
-    from .views import (
-        api,
-        ask,
-        classes,
-        device,
-        lessons,
-        main,
-        play,
-        practice,
-        progress,
-        rules,
-        teach,
-        worksheet,
-    )
-
-    models.init_app(app)
+    db.init_app(app)
     app.extensions["tutor_content"] = content or ContentStore.load()
     reqlog.init_app(app)
     lang.init_app(app)

@@ -35,7 +35,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from flask import current_app, has_app_context
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -43,7 +42,8 @@ from tutor import rules as rule_points
 from tutor.content.exercise import RULESETS
 from tutor.content.kinds import kinds_for
 from tutor.domain import mastery, ratings
-from tutor.domain.models import Learner, Mistake, Quiz, SkillMastery, now
+from tutor.domain.db import now
+from tutor.domain.models import Learner, Mistake, Quiz, SkillMastery
 from tutor.domain.review import LEAVE_AFTER
 
 from . import exercises as X

@@ -18,13 +18,13 @@ from tutor import i18n
 from tutor.content.kinds import KINDS
 from tutor.content.kinds.base import N_
 from tutor.domain import classes as C
-from tutor.domain.models import get_session
 from tutor.domain.table import players_of
 from tutor.engine.errors import show
 from tutor.solve import answer as solve_answer
 from tutor.solve.schema import ERROR_CODES
 
 from .. import exercises as X
+from ..db import get_session
 from ..editor import check as check_table
 from ..lang import use as use_lang
 from ..limits import limited

@@ -16,10 +16,10 @@ from flask import Blueprint, render_template, request
 from flask_babel import gettext as _
 
 from tutor.domain import classes as C
-from tutor.domain.models import get_session
 from tutor.engine.errors import BadJsonError
 from tutor.solve import parse_json
 
+from ..db import get_session
 from ..editor import check, editor_config
 from ..limits import limited
 from .api import CLASS_QUESTION_MESSAGE

@@ -20,21 +20,14 @@ from sqlalchemy.exc import IntegrityError
 from tutor import i18n
 from tutor.domain import classes as C
 from tutor.domain import ratings
-from tutor.domain.models import (
-    Assignment,
-    ClassAttempt,
-    Classroom,
-    Membership,
-    current_learner,
-    get_session,
-    learner_for_write,
-    now,
-)
-from tutor.domain.record import write
+from tutor.domain.db import now
+from tutor.domain.models import Assignment, ClassAttempt, Classroom, Membership
 
 from .. import exercises as X
+from ..db import current_learner, get_session, learner_for_write
 from ..forms import JoinForm
 from ..limits import limited
+from ..record import write
 from ..security import BadInput
 from .common import exercise_context, ruleset_name, wants_fragment
 
@@ -108,13 +101,13 @@ def mine():
         for a in db.scalars(select(Assignment).where(Assignment.classroom_id == cls.id).order_by(Assignment.id)):
             item = {"a": a, "url": _assignment_url(cls, a), "due": a.due, "late": bool(a.due and a.due < now())}
             if a.quiz_doc is not None and learner is not None:
-                attempts = C.attempts_of(a.id, learner.id)
+                attempts = C.attempts_of(get_session(), a.id, learner.id)
                 questions = a.quiz_doc.get("questions") or []
                 item["answered"] = len({t.position for t in attempts})
                 item["total"] = len(questions)
                 item["score"] = C.score(questions, attempts, learner.id)
             elif a.lesson_doc is not None and learner is not None:
-                item["right"] = C.lesson_progress(len(C.lesson_exercises(a)), C.attempts_of(a.id, learner.id),
+                item["right"] = C.lesson_progress(len(C.lesson_exercises(a)), C.attempts_of(get_session(), a.id, learner.id),
                                                   learner.id)
             rows.append(item)
         out.append({"m": m, "cls": cls, "assignments": rows})
@@ -147,7 +140,7 @@ def _member_assignment(cid: int, aid: int, doc: str = "quiz_doc") -> tuple[Class
 def overview(cid: int, aid: int):
     _cls, a, lid = _member_assignment(cid, aid)
     questions = (a.quiz_doc or {}).get("questions") or []
-    firsts = C.first_attempts(C.attempts_of(a.id, lid))
+    firsts = C.first_attempts(C.attempts_of(get_session(), a.id, lid))
     nxt = next((n for n in range(1, len(questions) + 1) if (lid, n) not in firsts), None)
     if nxt is None:
         return redirect(url_for("classes.results", cid=cid, aid=aid))
@@ -199,7 +192,7 @@ def answer(cid: int, aid: int, n: int):
 def feedback(cid: int, aid: int, n: int):
     cls, a, lid = _member_assignment(cid, aid)
     ex, q = _item(a, n)
-    mine = [t for t in C.attempts_of(a.id, lid) if t.position == n]
+    mine = [t for t in C.attempts_of(get_session(), a.id, lid) if t.position == n]
     if not mine:
         return redirect(url_for("classes.question", cid=cid, aid=aid, n=n))
     verdict = X.grade(ex, mine[-1].given)
@@ -216,7 +209,7 @@ def feedback(cid: int, aid: int, n: int):
 def results(cid: int, aid: int):
     cls, a, lid = _member_assignment(cid, aid)
     questions = (a.quiz_doc or {}).get("questions") or []
-    attempts = C.attempts_of(a.id, lid)
+    attempts = C.attempts_of(get_session(), a.id, lid)
     firsts = C.first_attempts(attempts)
     rows = []
     for n, q in enumerate(questions, 1):
@@ -260,7 +253,7 @@ def lesson(cid: int, aid: int, error_at: int | None = None, error: str | None = 
     cls, a, lid = _member_lesson(cid, aid)
     doc = a.lesson_doc or {}
     step, _problems = C.lesson_step(doc)
-    attempts = C.attempts_of(a.id, lid)
+    attempts = C.attempts_of(get_session(), a.id, lid)
     last = {t.position: t for t in attempts}
     again = request.args.get("again", type=int)
     parts: list[dict] = []
@@ -307,7 +300,7 @@ def lesson_answer(cid: int, aid: int, n: int):
         C.record(db, a, learner.id, n, verdict)
     write(work)
     if wants_fragment():  # the section, and the lesson's count as this answer left it (tutor.js puts it in place)
-        right, total = C.lesson_progress(len(exercises), C.attempts_of(a.id, lid), lid)
+        right, total = C.lesson_progress(len(exercises), C.attempts_of(get_session(), a.id, lid), lid)
         return _lesson_exercise_html(a, _lesson_exercise(cid, a, n, ex, verdict=verdict)) + Markup(
             render_template("_page_meta.html", page_meta={"progress": {"right": right, "total": total}}))
     return redirect(url_for("classes.lesson", cid=cid, aid=aid) + f"#ex-{ex.id}")

@@ -1,6 +1,6 @@
 """Continue on another device: a learner's personal code (or link) that carries their progress.
 
-There are no accounts: a learner is the random id in the session cookie (:mod:`tutor.domain.models`).
+There are no accounts: a learner is the random id in the session cookie (:mod:`tutor.web.db`).
 To go on in another browser, the learner makes a personal code here. It is 128 random bits
 (:func:`secrets.token_bytes`) written as 32 letters and digits in groups of four, shown once, as
 text and as a link that fills the form; only its SHA-256 is stored (:class:`~tutor.domain.models.DeviceCode`).
@@ -24,8 +24,10 @@ from flask_babel import gettext as _
 from sqlalchemy import select, update
 
 from tutor import i18n
-from tutor.domain.models import DeviceCode, Learner, current_learner, get_session, learner_for_write, now
+from tutor.domain.db import now
+from tutor.domain.models import DeviceCode, Learner
 
+from ..db import current_learner, get_session, learner_for_write
 from ..limits import limited
 
 __all__ = ["CODE_BYTES", "code_hash", "new_code", "normalise"]

@@ -18,12 +18,14 @@ from markupsafe import Markup
 
 from tutor import i18n
 from tutor import rules as rule_points
-from tutor.domain.models import Attempt, current_learner, get_session, id_from_request
-from tutor.domain.record import mark_step_done, record_answer, record_hint, step_state, step_states
+from tutor.domain.db import id_from_request
+from tutor.domain.models import Attempt
 
 from .. import exercises as X
+from ..db import current_learner, get_session
 from ..limits import limited
 from ..pagecache import cached, csrf_placeholder
+from ..record import mark_step_done, record_answer, record_hint, step_state, step_states
 from ..security import BadInput
 from .common import RULESET_NAMES, exercise_context, four_colour, ruleset_name, wants_fragment
 

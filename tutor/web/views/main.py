@@ -5,10 +5,10 @@ from __future__ import annotations
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
 
 from tutor import i18n
-from tutor.domain.record import activity, step_states
 
 from ..exercises import lesson_path
 from ..openapi import Operation, operation, ref
+from ..record import activity, step_states
 from .common import RULESET_NAMES, ruleset_name, safe_next
 
 bp = Blueprint("main", __name__)
@@ -35,7 +35,7 @@ def readyz():
     from sqlalchemy import text
     from sqlalchemy.exc import SQLAlchemyError
 
-    from tutor.domain.models import get_session
+    from ..db import get_session
 
     try:
         get_session().execute(text("SELECT 1")).scalar_one()

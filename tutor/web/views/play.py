@@ -21,13 +21,13 @@ from flask import Blueprint, abort, redirect, render_template, request, session,
 from flask_babel import gettext as _
 
 from tutor import i18n
-from tutor.domain.record import record_played_deal
 from tutor.domain.table import SeatView, TableView, _positions, card_view
 from tutor.engine.cards import CARD_NAMES, CARDS, Suit
 from tutor.engine.errors import BadFieldError, IllegalPlayError
 from tutor.engine.play import Coach, Deal, played_deal_observations, replay, try_action
 from tutor.engine.rulesets import RULESETS, RulesetInfo
 
+from ..record import record_played_deal
 from ..security import BadInput
 from .common import RULESET_NAMES, ruleset_name
 

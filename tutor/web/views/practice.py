@@ -21,24 +21,16 @@ from tutor import i18n
 from tutor import rules as rule_points
 from tutor.content.kinds import KINDS, kinds_for
 from tutor.domain import dashboard
-from tutor.domain.models import (
-    Attempt,
-    Learner,
-    Quiz,
-    current_learner,
-    get_session,
-    learner_for_write,
-    now,
-    session_anon,
-    table_of,
-)
-from tutor.domain.record import record_answer, write
+from tutor.domain.db import now, table_of
+from tutor.domain.models import Attempt, Learner, Quiz
 from tutor.domain.review import REPLAY_SIZE
 
 from .. import adaptive
 from .. import exercises as X
+from ..db import current_learner, get_session, learner_for_write, session_anon
 from ..limits import limited
 from ..pagecache import cached, csrf_placeholder
+from ..record import record_answer, write
 from ..security import BadInput
 from .common import RULESET_NAMES, exercise_context, four_colour, ruleset_name, wants_fragment
 

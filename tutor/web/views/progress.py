@@ -15,24 +15,16 @@ from tutor import i18n
 from tutor import rules as rule_points
 from tutor.content.kinds import KINDS
 from tutor.domain import dashboard, mastery
+from tutor.domain.db import now
 from tutor.domain.mastery import MASTERED, WEAK
-from tutor.domain.models import (
-    Attempt,
-    Learner,
-    StepProgress,
-    current_learner,
-    get_session,
-    learner_for_write,
-    now,
-    read_connection,
-    session_anon,
-)
-from tutor.domain.record import step_states
+from tutor.domain.models import Attempt, Learner, StepProgress
 from tutor.domain.review import due_of
 
 from .. import exercises as X
 from ..adaptive import rulesets_of_rule
+from ..db import current_learner, get_session, learner_for_write, read_connection, session_anon
 from ..pagecache import cached_for_learner, csrf_placeholder
+from ..record import step_states
 from ..security import BadInput
 from .common import RULESET_NAMES, four_colour, ruleset_name
 
