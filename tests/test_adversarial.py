@@ -627,7 +627,7 @@ def test_display_name_is_escaped_and_stripped_of_bidi_controls(client, app):
 def test_display_name_too_long_is_400_and_not_stored(client, app):
     from sqlalchemy import select
 
-    from tutor.web.db import Learner
+    from tutor.domain.models import Learner
 
     tok = page_token(client, "/en/progress/")
     r = send(client, "post", "/en/progress/name", data={"csrf_token": tok, "name": "a" * 41})
@@ -728,7 +728,7 @@ def test_done_on_a_step_with_unsolved_exercises_does_not_mark_it_done(client, ap
     answered (StepProgress: "done once its exercises were answered right")."""
     from sqlalchemy import select
 
-    from tutor.web.db import StepProgress
+    from tutor.domain.models import StepProgress
 
     step, _ex = lesson_exercise("hokm", "trick-winner")
     tok = page_token(client, f"/en/learn/hokm/{step.id}")

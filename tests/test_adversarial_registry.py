@@ -136,7 +136,7 @@ def test_practice_kinds_repeated_in_the_form_are_stored_once(client, app):
     from sqlalchemy import select
     from werkzeug.datastructures import MultiDict
 
-    from tutor.web.db import Quiz
+    from tutor.domain.models import Quiz
 
     form = MultiDict([("csrf_token", page_token(client)), ("game", "hokm"), ("count", "5"),
                       ("difficulty", "1")]

@@ -16,9 +16,10 @@ from web_support import expected, find_chromium, form_for, wrong_value
 
 from tutor import i18n
 from tutor.content import kinds
+from tutor.domain.models import Quiz
+from tutor.domain.table import players_of
 from tutor.web import exercises as X
-from tutor.web.db import Quiz
-from tutor.web.table import players_of
+
 
 def test_chromium_found_from_the_variable_or_path(tmp_path, monkeypatch):
     fake = tmp_path / "bin" / "chromium-browser"

@@ -534,7 +534,7 @@ def test_every_learner_page_type_has_no_axe_violations(page: Page, live, lang):
     _axe_clean(page, "question")
     token = page.url.split("/quiz/")[1].split("/")[0]
     with _app.app_context():
-        from tutor.web.db import Quiz
+        from tutor.domain.models import Quiz
         db = _app.extensions["tutor_db"]()
         refs = db.query(Quiz).filter_by(token=token).one().refs
         db.close()

@@ -24,9 +24,9 @@ from test_teach import DUE
 from web_support import expected, form_for, unavailable
 
 from tutor import i18n
+from tutor.domain.models import Teacher, TeacherQuiz
 from tutor.web.accounts import add_teacher
 from tutor.web.authoring import exercise_of
-from tutor.web.db import Teacher, TeacherQuiz
 
 TRICK = {"ruleset": "hokm", "ask": "trick-winner", "trump": "S", "trick": ["AD", "2S", "KD", "JS"]}
 PASSWORD = "journey-password-1"

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import select
 from web_support import HIGH_LIMITS, counted, csrf_of, dispose, expected, form_for, lesson_exercise, make_app
 
-from tutor.web.db import DeviceCode
+from tutor.domain.models import DeviceCode
 from tutor.web.views.device import code_hash, new_code, normalise
 
 pytestmark = pytest.mark.both_databases

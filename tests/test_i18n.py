@@ -12,6 +12,7 @@ from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 
 from tutor import i18n
+from tutor.content.kinds import kind_prompt
 from tutor.engine import REASON_TEXTS, Reason
 from tutor.solve import answer
 
@@ -284,13 +285,13 @@ def test_gettext_helper_outside_flask():
     assert _in("fa", i18n.gettext, "Trump") == "حکم"
     assert _in("bg", i18n.gettext, "Trick %(n)s", n="3") == "Взятка 3"
     assert _in("xx", i18n.gettext, "Trump") == "Trump"
-    assert i18n.kind_prompt("legal-cards") == "Which cards may you play? Select every legal card."
-    assert _in("fa", i18n.kind_prompt, "legal-cards") == "کدام کارت‌ها را می‌توانی بازی کنی؟ همهٔ کارت‌های مجاز را انتخاب کن."
-    assert _in("bg", i18n.kind_prompt, "trick-winner") == "Кой взима тази взятка? Щракнете върху печелившата карта."
+    assert kind_prompt("legal-cards") == "Which cards may you play? Select every legal card."
+    assert _in("fa", kind_prompt, "legal-cards") == "کدام کارت‌ها را می‌توانی بازی کنی؟ همهٔ کارت‌های مجاز را انتخاب کن."
+    assert _in("bg", kind_prompt, "trick-winner") == "Кой взима тази взятка? Щракнете върху печелившата карта."
     for lang in i18n.LANGUAGES:
         for kind in ("legal-cards", "trick-winner", "round-score", "next-hakem", "turn-up", "beg", "hand-score",
                      "game-winner", "walk-through"):
-            assert _in(lang, i18n.kind_prompt, kind) != kind
+            assert _in(lang, kind_prompt, kind) != kind
 
 
 # ------------------------------------------------------------------------------------ cards, seats

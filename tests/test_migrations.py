@@ -23,9 +23,10 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import func, inspect, select
 from web_support import make_app
 
+from tutor.domain.db import Base, make_engine
+from tutor.domain.models import Learner, Mistake
 from tutor.migrations import SchemaNotCurrent, current, head, upgrade
 from tutor.web import create_app
-from tutor.web.db import Base, Learner, Mistake, make_engine
 
 #: The DDL main's create_all made on a new SQLite database before migrations (generated from it).
 OLD_SCHEMA = Path(__file__).parent / "data" / "schema-before-alembic.sqlite.sql"

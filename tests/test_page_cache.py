@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from markupsafe import escape
-from werkzeug.datastructures import MultiDict
 from web_support import csrf_of, expected, form_for, lesson_exercise, make_app, wrong_value
+from werkzeug.datastructures import MultiDict
 
 from tutor.web import exercises as X
 from tutor.web.pagecache import PageCache, csrf_placeholder
@@ -170,7 +170,7 @@ def test_progress_page_is_kept_for_its_learner_until_they_answer_or_rename(tmp_p
 def _learner_id(app, client) -> int:
     from sqlalchemy import select
 
-    from tutor.web.db import Learner
+    from tutor.domain.models import Learner
     with client.session_transaction() as sess:
         anon = sess["learner"]
     with app.app_context():
@@ -184,7 +184,7 @@ def _learner_id(app, client) -> int:
 def _card_due(app) -> datetime:
     from sqlalchemy import select
 
-    from tutor.web.db import Mistake
+    from tutor.domain.models import Mistake
     with app.app_context():
         db = app.extensions["tutor_db"]()
         try:

@@ -9,15 +9,15 @@ from urllib.parse import urlsplit
 
 import pytest
 from lxml import html as lxml_html
-from web_support import csrf_of, dispose, form_for, lesson_exercise, make_app, wrong_value, expected
 from sqlalchemy import select
+from web_support import csrf_of, dispose, expected, form_for, lesson_exercise, make_app, wrong_value
 
 from tutor import i18n, rules
 from tutor.content import kinds
+from tutor.domain.models import Quiz
 from tutor.engine.rulesets import RULESETS
-from tutor.web import exercises as X
-from tutor.web.db import Quiz
 from tutor.web import adaptive
+from tutor.web import exercises as X
 
 pytestmark = pytest.mark.both_databases
 

@@ -28,10 +28,10 @@ from web_support import (
 )
 
 from tutor.content import kinds
-from tutor.web import classes as C
+from tutor.domain import classes as C
+from tutor.domain.models import Assignment, ClassAttempt, Membership, TeacherQuiz
 from tutor.web.accounts import check_password, hash_password
 from tutor.web.authoring import FieldErrors, authored_question, exercise_of
-from tutor.web.db import Assignment, ClassAttempt, Membership, TeacherQuiz
 
 pytestmark = pytest.mark.both_databases
 

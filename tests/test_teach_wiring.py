@@ -28,13 +28,23 @@ from test_teach import (
     post,
     quiz_doc,
 )
-from web_support import app_with_teachers, counted, csrf_of, dispose, expected, form_for, make_app, unavailable, wrong_value
+from web_support import (
+    app_with_teachers,
+    counted,
+    csrf_of,
+    dispose,
+    expected,
+    form_for,
+    make_app,
+    unavailable,
+    wrong_value,
+)
 
+from tutor.domain.models import ClassFingerprint
 from tutor.export.files import check_document, same_value
 from tutor.solve.fingerprint import fingerprint
 from tutor.web.accounts import add_teacher
 from tutor.web.authoring import exercise_of, files_of
-from tutor.web.db import ClassFingerprint
 
 pytestmark = pytest.mark.both_databases
 
@@ -247,10 +257,10 @@ def test_class_statistics_show_glicko2_ratings(app):
     assert len(cells) == 2
     ratings = [int(c.split("±")[0].replace(",", "").strip()) for c in cells]
     # two of three first tries wrong: both questions rated above the prior of difficulty 1
-    from tutor.web.ratings import prior
+    from tutor.domain.ratings import prior
     assert all(r > prior(1).rating for r in ratings), (ratings, prior(1))
     with app.app_context():
-        from tutor.web.db import QuestionRating
+        from tutor.domain.models import QuestionRating
         db = app.extensions["tutor_db"]()
         row = db.get(QuestionRating, f"class:{aid}:{doc['questions'][0]['id']}")
         assert (row.attempts, row.right) == (3, 1)

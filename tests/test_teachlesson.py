@@ -14,8 +14,8 @@ from sqlalchemy import select
 from test_teach import DUE, PASSWORDS, TRICK, join, login, new_class, post
 from web_support import app_with_teachers, csrf_of, dispose
 
+from tutor.domain.models import Assignment, ClassAttempt, ClassFingerprint, TeacherLesson
 from tutor.export.files import import_lesson, lesson_document
-from tutor.web.db import Assignment, ClassAttempt, ClassFingerprint, TeacherLesson
 
 pytestmark = pytest.mark.both_databases
 

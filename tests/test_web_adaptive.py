@@ -21,9 +21,11 @@ from web_support import Clock, csrf_of, dispose, expected, form_for, make_app
 from web_support import wrong_value as wrong_of
 
 from tutor.content.kinds import KINDS
-from tutor.web import adaptive, ratings, skills
+from tutor.domain import mastery as skills
+from tutor.domain import ratings
+from tutor.domain.models import Attempt, LearnerRating, Mistake, QuestionRating, Quiz, SkillMastery
+from tutor.web import adaptive
 from tutor.web import exercises as X
-from tutor.web.db import Attempt, LearnerRating, Mistake, QuestionRating, Quiz, SkillMastery
 
 pytestmark = pytest.mark.both_databases
 

@@ -11,8 +11,8 @@ from web_support import all_rows, expected, lesson_exercise, make_app, wrong_val
 
 from tutor import i18n
 from tutor.content import kinds
+from tutor.domain.table import players_of
 from tutor.web import exercises as X
-from tutor.web.table import players_of
 
 
 @pytest.fixture(scope="module")

@@ -20,9 +20,9 @@ from web_support import (
 
 from tutor import cli
 from tutor.content.store import ContentStore
+from tutor.domain.models import Attempt, Learner
 from tutor.migrations import head
 from tutor.web import configure, create_app
-from tutor.web.db import Attempt, Learner
 from tutor.web.security import CSP
 
 

@@ -12,8 +12,9 @@ from web_support import csrf_of, expected, form_for, make_app, wrong_value
 
 from tutor import i18n
 from tutor.content.generators import generate
+from tutor.content.kinds import kind_prompt
+from tutor.domain.models import Quiz
 from tutor.web import exercises as X
-from tutor.web.db import Quiz
 
 LANGS = ("en", "fa", "bg", "te")
 #: What the generators' English authoring prompts look like; never to be shown to a learner.
@@ -79,7 +80,7 @@ def test_generated_questions_show_the_localised_kind_prompt(app, client, lang):
         if ref.startswith("gen:"):
             assert ex.prompt is None
             with i18n.using(lang):
-                assert prompt_in(html) == str(escape(i18n.kind_prompt(ex.kind)))
+                assert prompt_in(html) == str(escape(kind_prompt(ex.kind)))
         r = client.post(f"{base}/{n}", data=form_for(ex, wrong_value(ex, expected(ex))) | {"csrf_token": csrf_of(html)})
         assert r.status_code == 302
         assert not RAW_PROMPT.search(client.get(r.headers["Location"]).get_data(as_text=True))
@@ -88,7 +89,7 @@ def test_generated_questions_show_the_localised_kind_prompt(app, client, lang):
     for n in generated:
         kind = quiz.refs[n - 1].split(":")[2]
         with i18n.using(lang):
-            assert str(escape(i18n.kind_prompt(kind))) in results
+            assert str(escape(kind_prompt(kind))) in results
     # the same prompts in "Replay my mistakes" (every answer above was wrong)
     progress = client.get(f"/{lang}/progress/").get_data(as_text=True)
     assert not RAW_PROMPT.search(progress)
@@ -105,7 +106,7 @@ def test_generated_question_in_the_api_has_the_kind_prompt(client):
     for lang in LANGS:
         view = client.get(f"/api/v1/exercises/{ref}?lang={lang}").get_json()
         with i18n.using(lang):
-            assert view["prompt"] == i18n.kind_prompt("trick-winner")
+            assert view["prompt"] == kind_prompt("trick-winner")
 
 
 def test_generator_prompts_are_readable_english():

@@ -37,9 +37,10 @@ from web_support import (
 from werkzeug.serving import make_server
 
 from tutor import cli
+from tutor.domain.db import MAX_ID, id_from_request
+from tutor.domain.models import Attempt, Learner, Mistake
 from tutor.migrations import upgrade
 from tutor.web import MIN_SECRET_BYTES, ConfigError, _secret_key_file, create_app
-from tutor.web.db import MAX_ID, Attempt, Learner, Mistake, id_from_request
 
 
 @pytest.fixture
@@ -320,8 +321,8 @@ def test_an_answer_racing_another_for_the_same_review_card_is_kept(tmp_path, pos
     is answering; this one's insert conflicts, and its transaction is run again: both kept."""
     from sqlalchemy import create_engine
 
-    from tutor.web import review
-    from tutor.web.db import now
+    from tutor.domain import review
+    from tutor.domain.db import now
 
     upgrade(postgres_url)
     app = make_app(tmp_path, DATABASE_URL=postgres_url)

@@ -10,9 +10,9 @@ import pytest
 from flask import Blueprint
 from web_support import HIGH_LIMITS, counted, csrf_of, expected, form_for, lesson_exercise, make_app, rows
 
+from tutor.domain.models import Attempt, Quiz
 from tutor.web import ConfigError, csrf, limits
 from tutor.web import exercises as X
-from tutor.web.db import Attempt, Quiz
 
 SCENARIO = {"ruleset": "hokm", "ask": "legal-plays", "trump": "H", "hand": ["3C", "AH", "KC"], "trick": ["10C"]}
 

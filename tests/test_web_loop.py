@@ -22,9 +22,9 @@ from web_support import (
 
 from tutor.content import kinds
 from tutor.content.kinds.walk_through import picks_of, real_winners, seats_of_picks
+from tutor.domain.models import Attempt, StepProgress
+from tutor.domain.record import stars_for
 from tutor.web import exercises as X
-from tutor.web.db import Attempt, StepProgress
-from tutor.web.record import stars_for
 
 FETCH = {"X-Tutor-Fetch": "1"}
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)

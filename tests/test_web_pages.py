@@ -24,9 +24,9 @@ from web_support import (
 from tutor import i18n
 from tutor.content import kinds
 from tutor.content.kinds import KINDS
+from tutor.domain.models import Attempt, Learner, Mistake, Quiz, StepProgress
+from tutor.domain.table import players_of
 from tutor.web import exercises as X
-from tutor.web.db import Attempt, Learner, Mistake, Quiz, StepProgress
-from tutor.web.table import players_of
 
 
 @pytest.fixture

@@ -15,11 +15,11 @@ from sqlalchemy import select
 from web_support import dispose, make_app
 
 from tutor import i18n
+from tutor.domain import mastery as skills
+from tutor.domain.models import Learner, PlayedDeal, SkillMastery
 from tutor.engine.cards import CARDS
 from tutor.engine.play import played_deal_observations, replay, try_action
 from tutor.engine.rulesets import RULESETS
-from tutor.web import skills
-from tutor.web.db import Learner, PlayedDeal, SkillMastery
 
 TABLES = [(name, p, role) for name, info in RULESETS.items() for p in info.players
           for role, _label in info.coach({"players": p} if name != "hokm" else {}).ROLES]

@@ -28,10 +28,10 @@ from web_support import (
 from web_support import wrong_value as wrong_of
 
 from tutor import i18n
+from tutor.domain import review
+from tutor.domain.models import Attempt, Mistake, Quiz
 from tutor.migrations import head, upgrade
 from tutor.web import exercises as X
-from tutor.web import review
-from tutor.web.db import Attempt, Mistake, Quiz
 
 #: Every review test that answers through the app runs on SQLite and on PostgreSQL.
 pytestmark = pytest.mark.both_databases

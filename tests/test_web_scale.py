@@ -23,9 +23,9 @@ from urllib.parse import urlencode
 from sqlalchemy import create_engine, select
 from web_support import expected, form_for, lesson_exercise, wrong_value
 
+from tutor.domain.models import Attempt, Learner, Quiz, StepProgress
 from tutor.loadtest import gunicorn_server
 from tutor.web import exercises as X
-from tutor.web.db import Attempt, Learner, Quiz, StepProgress
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 

@@ -18,11 +18,11 @@ from sqlalchemy import func, select
 from tutor.content import kinds
 from tutor.content.kinds import KINDS
 from tutor.content.store import ContentStore
+from tutor.domain.models import Attempt, Learner, Mistake, Quiz, StepProgress
+from tutor.domain.review import LEAVE_AFTER
 from tutor.migrations import upgrade
 from tutor.web import create_app, limits
 from tutor.web import exercises as X
-from tutor.web.db import Attempt, Learner, Mistake, Quiz, StepProgress
-from tutor.web.review import LEAVE_AFTER
 
 _MIGRATED = tempfile.TemporaryDirectory(prefix="tutor-migrated-")
 atexit.register(_MIGRATED.cleanup)

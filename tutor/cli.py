@@ -484,9 +484,9 @@ def _teacher(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError
     from sqlalchemy.orm import Session
 
+    from .domain.db import make_engine
     from .web import ConfigError, configure
     from .web.accounts import AccountError, add_teacher, check_new, generate_password
-    from .web.db import make_engine
 
     if args.generate:
         password = generate_password()

@@ -82,7 +82,6 @@ __all__ = [
     "init_app",
     "is_rtl",
     "join_list",
-    "kind_prompt",
     "ngettext",
     "normalize_lang",
     "points_label",
@@ -276,14 +275,13 @@ def init_app(app: Flask, locale_selector: Callable[[], str | None]) -> None:
     """Configure Flask-Babel on ``app`` with ``locale_selector`` (called once per request; see
     :mod:`tutor.web.lang`), its messages read through :func:`get_translations`.
 
-    Raises :class:`~tutor.content.problems.ContentError` if a language's compiled catalogue is missing.
+    The caller checks that the compiled catalogues are there (:func:`catalogue_files`; the web's
+    :func:`tutor.web.lang.init_app`): this module imports nothing of :mod:`tutor.content`.
 
     Also adds template globals: ``LANGUAGES``, ``LANGUAGE_NAMES``, ``current_lang``, ``is_rtl``,
     ``text_direction``, ``separator`` and the localisers of this module.
     """
     from flask_babel import Babel, Domain
-
-    from tutor.content.problems import ContentError, Problem
 
     class Catalogues(Domain):
         """Flask-Babel's message domain, reading the catalogues through :func:`get_translations`
@@ -292,10 +290,6 @@ def init_app(app: Flask, locale_selector: Callable[[], str | None]) -> None:
         def get_translations(self) -> NullTranslations:
             return get_translations(current_lang())
 
-    missing = [p for p in catalogue_files().values() if not p.is_file()]
-    if missing:  # Babel would fall back to English without a word
-        raise ContentError([Problem(str(p), 0, "compiled catalogue missing (pybabel compile -d locales)")
-                            for p in missing])
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LANGUAGE)
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(LOCALES_DIR)
     app.config.setdefault("BABEL_DOMAIN", DOMAIN)
@@ -316,7 +310,7 @@ def init_app(app: Flask, locale_selector: Callable[[], str | None]) -> None:
         text_direction=text_direction, font_family=font_family, card_label=card_label, card_short=card_short,
         suit_name=suit_name, rank_name=rank_name, seat_label=seat_label, side_label=side_label,
         fmt_number=fmt_number, render_reason=render_reason, render_reasons=render_reasons,
-        kind_prompt=kind_prompt, category_name=category_name, result_name=result_name,
+        category_name=category_name, result_name=result_name,
         points_label=points_label, tricks_label=tricks_label, cards_count_label=cards_count_label,
         exercises_right_label=exercises_right_label, steps_done_label=steps_done_label, separator=separator,
     )
@@ -817,16 +811,3 @@ def render_reasons(reasons: Iterable[Mapping[str, Any]], **context: Unpack[Reaso
     """:func:`render_reason` over an answer's ``why`` list; each text is a :class:`ReasonText`
     that also carries the ids of the rule points the reason cites."""
     return [ReasonText(render_reason(r, **context), _rule_ids(r)) for r in reasons or ()]
-
-
-# --------------------------------------------------------------------------------------------
-# Exercise kinds
-
-def kind_prompt(kind: str) -> str:
-    """Default question wording for exercise ``kind`` (the kind's ``prompt``; the kind's name
-    itself if there is no such kind)."""
-    from .content.kinds import KINDS
-
-    k = KINDS.get(kind)
-    return gettext(k.prompt) if k is not None else kind
-

@@ -77,8 +77,9 @@ def seed_learner(app: Any, anon: str, attempts: int = HEAVY_ATTEMPTS, seed: int 
     from fsrs import Card
     from sqlalchemy import insert
 
+    from .domain.db import now
+    from .domain.models import Attempt, Learner, Mistake
     from .web import exercises as X
-    from .web.db import Attempt, Learner, Mistake, now
 
     rng = random.Random(seed)
     refs = [(X.ref_of(e), e.ruleset or r, e.kind) for r in ("hokm", "all-fours", "trinidad")
@@ -117,7 +118,7 @@ def add_floor_routes(app: Any) -> None:
       ``answer`` rate limit; writes nothing; answers ``<p>ok</p>`` (200);
     * ``POST`` :data:`FLOOR_ANSWER` — CSRF-checked like every form post, counted against the
       ``answer`` rate limit, inserts one attempt row of the session's learner (made if new) and
-      commits, as :func:`tutor.web.record.record_answer` does first; answers ``<p>ok</p>`` (200);
+      commits, as :func:`tutor.domain.record.record_answer` does first; answers ``<p>ok</p>`` (200);
     * ``GET`` :data:`FLOOR_PAGE` — reads the id of the session's learner's latest attempt and
       answers a form's CSRF token, as every page with a form has one:
       ``<input name="csrf_token" value="...">`` (200).
@@ -126,11 +127,13 @@ def add_floor_routes(app: Any) -> None:
     from markupsafe import escape
     from sqlalchemy import bindparam, insert, select
 
+    from .domain.db import now, table_of
+    from .domain.models import Attempt, Learner
     from .web import limits
-    from .web.db import Attempt, Learner, get_session, learner_id_for_write, now, read_connection, session_anon, table_of
+    from .web.db import get_session, learner_id_for_write, read_connection, session_anon
 
     attempts, learners = table_of(Attempt), table_of(Learner)
-    # built once, as the answer path's statements are (tutor.web.record)
+    # built once, as the answer path's statements are (tutor.domain.record)
     add = insert(attempts)
     last = (select(attempts.c.id).join(learners, learners.c.id == attempts.c.learner_id)
             .where(learners.c.anon_id == bindparam("anon")).order_by(attempts.c.id.desc()).limit(1))
@@ -280,8 +283,8 @@ def _quiz_answers(app: Any, question_url: str, token: str) -> list[dict]:
     (its first question's URL), with the CSRF token."""
     from .content import kinds
     from .content.kinds import KINDS
+    from .domain.models import Quiz
     from .web import exercises as X
-    from .web.db import Quiz
 
     quiz_token = question_url.rstrip("/").split("/")[-2]
     out = []

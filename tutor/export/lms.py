@@ -90,9 +90,8 @@ def keyed_quiz(quiz: Quiz, lang: str) -> list[Keyed]:
 
 def diagram(ex: Exercise) -> tuple[tuple[str, tuple[Any, ...]], ...]:
     """The card table of the question as lines ``(label, parts)`` in the current language; a part
-    is text or a :class:`~tutor.web.table.CardView`. Only what a player could see (no answer)."""
-    from ..web.exercises import walk_seats
-    from ..web.table import build_table
+    is text or a :class:`~tutor.domain.table.CardView`. Only what a player could see (no answer)."""
+    from ..domain.table import build_table, walk_seats
 
     kind = KINDS[ex.kind]
     seats = walk_seats(ex) if kind.shows_trick_seats(False) else None

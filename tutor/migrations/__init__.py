@@ -8,7 +8,7 @@ its database is at :func:`head` (:func:`require_head`), and never creates or alt
 Running the migrations is safe when several processes start at once on one database: they take
 turns on a lock held for the whole upgrade, in the upgrade's own transaction (PostgreSQL: a
 transaction-level advisory lock; SQLite: ``BEGIN IMMEDIATE``, the database's write lock, see
-:func:`tutor.web.db.make_engine`). The one that waited then finds the database at head and does
+:func:`tutor.domain.db.make_engine`). The one that waited then finds the database at head and does
 nothing.
 
 A database made before the migrations existed (tables made by ``create_all`` at start-up, with no
@@ -118,7 +118,7 @@ def _current_of(connection: Connection) -> str | None:
 
 def current(url_or_engine: str | Engine) -> str | None:
     """The database's revision, or ``None`` if it has none (new, or made before the migrations)."""
-    from tutor.web.db import make_engine
+    from tutor.domain.db import make_engine
 
     engine = make_engine(url_or_engine) if isinstance(url_or_engine, str) else url_or_engine
     try:

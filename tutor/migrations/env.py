@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from alembic import context
 
+from tutor.domain import models as _models  # noqa: F401  (the tables, on Base.metadata)
+from tutor.domain.db import Base, make_engine
 from tutor.migrations import lock
-from tutor.web.db import Base, make_engine
 
 config = context.config
 

@@ -183,7 +183,7 @@ class RowNumberConverter(IntegerConverter):
     page (404), so it never reaches a query, where PostgreSQL and SQLite would fail on it."""
 
     def __init__(self, map: Map, *args: Any, **kwargs: Any) -> None:
-        from .db import MAX_ID
+        from tutor.domain.db import MAX_ID
 
         kwargs.setdefault("max", MAX_ID)
         super().__init__(map, *args, **kwargs)

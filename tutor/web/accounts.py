@@ -22,7 +22,10 @@ from flask_login import LoginManager
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from .db import Teacher, get_session, id_from_request
+from tutor.domain.db import id_from_request
+from tutor.domain.models import Teacher
+
+from .db import get_session
 
 __all__ = ["MIN_PASSWORD", "NAME_RE", "AccountError", "add_teacher", "check_password", "generate_password",
            "hash_password", "init_app", "login_manager"]

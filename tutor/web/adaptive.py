@@ -1,14 +1,14 @@
 """Adaptive practice: which question comes next.
 
-An adaptive session is a :class:`~tutor.web.db.Quiz` with ``mode="adaptive"`` whose ``refs`` grow
+An adaptive session is a :class:`~tutor.domain.models.Quiz` with ``mode="adaptive"`` whose ``refs`` grow
 one question at a time: the next one is picked when the learner has answered the last
 (:func:`advance`), in this order:
 
-1. **due reviews**: the learner's mistakes whose FSRS review is due now (:mod:`tutor.web.review`,
+1. **due reviews**: the learner's mistakes whose FSRS review is due now (:mod:`tutor.domain.review`,
    UTC), soonest due first;
 2. **weak skills**: a question that exercises the learner's weakest practised skill (mastery below
-   :data:`tutor.web.skills.WEAK`, :mod:`tutor.web.skills`); for a skill weak in played deals
-   (:data:`tutor.web.skills.PLAY_KIND`), a question of any kind on its rule;
+   :data:`tutor.domain.mastery.WEAK`, :mod:`tutor.domain.mastery`); for a skill weak in played deals
+   (:data:`tutor.domain.mastery.PLAY_KIND`), a question of any kind on its rule;
 3. **new material**: a question on a skill the learner has not practised yet (then, once every
    skill has been met, any question not served in this session);
 4. **retry**: the session's own fresh mistakes, at most :data:`RETRY_MAX`, asked again before the
@@ -19,7 +19,7 @@ mistake (which FSRS makes due at once) comes back through the retry queue, not a
 retry queue is served when nothing else is left, and in the session's last places: when the
 questions still to come are no more than the mistakes waiting, every one of them is a retry.
 
-Among the questions of a step, the one whose Glicko-2 rating (:mod:`tutor.web.ratings`) is nearest
+Among the questions of a step, the one whose Glicko-2 rating (:mod:`tutor.domain.ratings`) is nearest
 the band's target is taken ("easier", "about right", "harder"). A session may be limited to one
 rule point ("Practise this rule"): then every step takes only questions whose reasons cite it.
 
@@ -35,18 +35,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from flask import current_app, has_app_context
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from tutor import rules as rule_points
 from tutor.content.exercise import RULESETS
 from tutor.content.kinds import kinds_for
+from tutor.domain import mastery, ratings
+from tutor.domain.db import now
+from tutor.domain.models import Learner, Mistake, Quiz, SkillMastery
+from tutor.domain.review import LEAVE_AFTER
 
 from . import exercises as X
-from . import ratings, skills
-from .db import Learner, Mistake, Quiz, SkillMastery, now
-from .review import LEAVE_AFTER
 from .security import BadInput
 
 __all__ = ["BANDS", "GEN_SEEDS", "MODE", "RETRY_MAX", "SIZES", "Candidate", "advance", "after_answer",
@@ -54,7 +54,7 @@ __all__ = ["BANDS", "GEN_SEEDS", "MODE", "RETRY_MAX", "SIZES", "Candidate", "adv
 
 #: ``Quiz.mode`` of an adaptive session.
 MODE = "adaptive"
-#: The bands a learner can choose, in order (keys of :data:`tutor.web.ratings.BANDS`).
+#: The bands a learner can choose, in order (keys of :data:`tutor.domain.ratings.BANDS`).
 BANDS = ("easier", "right", "harder")
 #: Questions in a session.
 SIZES = (5, 10, 20)
@@ -78,7 +78,7 @@ class Candidate:
 
 def _rules_of(ex) -> tuple[str, ...]:
     why = X.engine_solution(ex).get("why")
-    return skills.rules_of(why) if isinstance(why, list) else ()
+    return mastery.rules_of(why) if isinstance(why, list) else ()
 
 
 def _build(ruleset: str) -> tuple[Candidate, ...]:
@@ -198,11 +198,11 @@ def pick(db: Session, learner: Learner, quiz: Quiz) -> tuple[str, str] | None:
     known = {(m.ruleset, m.kind, m.rule): m for m in db.scalars(
         select(SkillMastery).where(SkillMastery.learner_id == learner.id, SkillMastery.ruleset.in_(rulesets)))}
     # 2. weak skills, weakest first
-    weak = sorted((m for m in known.values() if m.p_known < skills.WEAK and (not rule or m.rule == rule)),
+    weak = sorted((m for m in known.values() if m.p_known < mastery.WEAK and (not rule or m.rule == rule)),
                   key=lambda m: (m.p_known, m.ruleset, m.kind, m.rule))
     for m in weak:
         found = _nearest([c for c in cands if c.ruleset == m.ruleset and m.rule in c.rules
-                          and (c.kind == m.kind or m.kind == skills.PLAY_KIND)], rated, aim)
+                          and (c.kind == m.kind or m.kind == mastery.PLAY_KIND)], rated, aim)
         if found is not None:
             return found.ref, "weak"
     # 3. new material: skills never practised, then anything not served yet

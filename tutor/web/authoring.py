@@ -32,7 +32,6 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any
 
 from flask_babel import gettext as _
@@ -40,7 +39,8 @@ from flask_babel import gettext as _
 from tutor import i18n
 from tutor.content import generators, kinds
 from tutor.content.exercise import LANGUAGES, MAX_POINTS, Exercise
-from tutor.content.kinds import KINDS, AnswerError, Names, get_kind, players_of
+from tutor.content.kinds import KINDS, AnswerError, get_kind, players_of
+from tutor.domain.quizdoc import answer_text, exercise_of
 from tutor.engine import BadFieldError, TutorError
 
 from . import exercises as X
@@ -71,15 +71,6 @@ def _question_id(kind: str) -> str:
     return f"{kind}-{secrets.token_hex(4)}"
 
 
-def exercise_of(q: Mapping[str, Any]) -> Exercise:
-    """The :class:`Exercise` of one stored question (its prompt map kept)."""
-    prompt = q.get("prompt")
-    return Exercise(id=str(q["id"]), kind=str(q["kind"]), scenario=dict(q["scenario"]),
-                    difficulty=int(q.get("difficulty", 1)),
-                    prompt=MappingProxyType(dict(prompt)) if isinstance(prompt, Mapping) and prompt else None,
-                    you=q.get("you"), teaches=q.get("teaches"))
-
-
 def read_key(text: str) -> object:
     """The raw answer key typed by the teacher: JSON when it starts with ``{``, ``[`` or ``"``
     (e.g. ``{"high": 1, ...}``), else the text itself (``3C KC``, ``2``)."""
@@ -90,20 +81,6 @@ def read_key(text: str) -> object:
         except (ValueError, RecursionError):
             raise FieldErrors({"key": _("The answer key is not valid JSON.")}) from None
     return text
-
-
-def answer_text(ex: Exercise, value: object, *, by_number: bool = True) -> str:
-    """A normalised answer of ``ex``'s kind in words, in the current language (the kind's own
-    feedback lines); seats by number as the scenario numbers them (``by_number``, the teacher's
-    view) or from the learner's seat. The JSON text if the kind cannot word it."""
-    kind = KINDS[ex.kind]
-    fake = kinds.Verdict(kind.name, True, value, value)
-    you = None if by_number else X.you_of(ex)
-    try:
-        lines = kind.feedback_lines(ex, fake, Names(you, players_of(ex.scenario), ex.ruleset))
-        return "; ".join(f"{line.what}: {line.value}" for line in lines)
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
-        return json.dumps(value, ensure_ascii=False)
 
 
 def _prompts(prompts: Mapping[str, str]) -> dict:

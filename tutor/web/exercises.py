@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 import re
 from collections.abc import Mapping
 
@@ -27,14 +26,12 @@ from tutor import i18n
 from tutor.content import generators, kinds
 from tutor.content.exercise import RULESETS, Exercise
 from tutor.content.kinds import KINDS, AnswerError
-from tutor.content.kinds.walk_through import first_leader
 from tutor.content.lessons import LessonPath, LessonStep
 from tutor.content.store import ContentStore
+from tutor.domain.table import default_you, engine_solution, players_of, side_of, sides_of, walk_seats
 from tutor.engine import BadFieldError, TutorError
-from tutor.solve import answer as engine_answer
 
 from .security import BadInput
-from .table import default_you, players_of, side_of, sides_of
 
 __all__ = [
     "Verdict",
@@ -171,34 +168,6 @@ def you_of(ex: Exercise) -> int:
 
 
 # ---------------------------------------------------------------------------------------------- engine
-
-@functools.lru_cache(maxsize=4096)
-def _solve_cached(key: str) -> dict:
-    return engine_answer(json.loads(key))
-
-
-def engine_solution(ex: Exercise) -> dict:
-    """The engine's answer to the exercise's scenario (cached; never raises)."""
-    return _solve_cached(json.dumps(ex.scenario, sort_keys=True))
-
-
-def walk_seats(ex: Exercise) -> list[list[int]] | None:
-    """Who played each card of each trick (from the engine's trick winners), for hand-score views."""
-    tricks = ex.scenario.get("tricks")
-    if not isinstance(tricks, list):
-        return None
-    winners = engine_solution(ex).get("trick_winners")
-    if not isinstance(winners, list):
-        return None
-    players = players_of(ex.scenario)
-    leader = first_leader(ex)
-    out = []
-    for t, cards in enumerate(tricks):
-        out.append([(leader + i) % players for i in range(len(cards))])
-        if t < len(winners):
-            leader = winners[t]
-    return out
-
 
 def public_view(ex: Exercise, ref: str) -> dict:
     """What a learner may see before answering: no ``expect``, no engine answer."""

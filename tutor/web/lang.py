@@ -21,6 +21,7 @@ from markupsafe import Markup, escape
 from werkzeug.wrappers import Response
 
 from tutor import i18n
+from tutor.content.problems import ContentError, Problem
 
 __all__ = ["COOKIE", "LANGUAGES", "i18n", "init_app", "lang_url", "locale", "use"]
 
@@ -187,7 +188,13 @@ def _template_globals() -> dict[str, Any]:
 
 def init_app(app: Flask) -> None:
     """Flask-Babel with :func:`locale` as its locale selector (:func:`tutor.i18n.init_app`), the
-    URL prefix handlers, the cookie and the template globals (``lang``, ``rtl``, ``num`` ...)."""
+    URL prefix handlers, the cookie and the template globals (``lang``, ``rtl``, ``num`` ...).
+
+    Raises :class:`~tutor.content.problems.ContentError` if a language's compiled catalogue is missing."""
+    missing = [p for p in i18n.catalogue_files().values() if not p.is_file()]
+    if missing:  # Babel would fall back to English without a word
+        raise ContentError([Problem(str(p), 0, "compiled catalogue missing (pybabel compile -d locales)")
+                            for p in missing])
     i18n.init_app(app, locale_selector=locale)
     app.url_value_preprocessor(_pull_lang)
     app.url_defaults(_add_lang)

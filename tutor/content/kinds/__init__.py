@@ -52,7 +52,7 @@ from .base import (
 __all__ = [
     "CATEGORIES", "KINDS", "SCENARIO_INPUTS", "AnswerError", "Ctx", "EditorField", "ExerciseError",
     "ExerciseKind", "FeedbackLine", "LmsChoice", "LmsKey", "Names", "Reject", "Verdict", "expected_answer", "from_key",
-    "get_kind", "grade", "key_text", "kinds_for", "learner_seat", "n_sides", "parse_answer", "players_of", "public_view", "register",
+    "get_kind", "grade", "key_text", "kind_prompt", "kinds_for", "learner_seat", "n_sides", "parse_answer", "players_of", "public_view", "register",
 ]
 
 #: Every exercise kind, by name, in the order they were registered (the order the app lists them).
@@ -211,3 +211,10 @@ def _load() -> None:
 
 
 _load()
+
+
+def kind_prompt(kind: str) -> str:
+    """Default question wording for exercise ``kind`` in the current language (the kind's
+    ``prompt``, :func:`tutor.i18n.gettext`; the kind's name itself if there is no such kind)."""
+    k = KINDS.get(kind)
+    return i18n.gettext(k.prompt) if k is not None else kind

@@ -466,7 +466,7 @@ class ExerciseKind:
 
     def mistake_reasons(self, ex: Exercise, verdict: Verdict) -> list[dict]:
         """The engine's reasons that explain a wrong answer (the rule points it missed, for the
-        feedback and for mastery, :mod:`tutor.web.skills`): those of :attr:`decides` (at most
+        feedback and for mastery, :mod:`tutor.domain.mastery`): those of :attr:`decides` (at most
         three, in the engine's order), else the first reason; none for a right answer."""
         if verdict.correct:
             return []

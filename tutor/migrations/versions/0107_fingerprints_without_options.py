@@ -28,7 +28,7 @@ def downgrade() -> None:
 
 
 def _refill() -> None:
-    from tutor.web.classes import fingerprints_of
+    from tutor.domain.classes import fingerprints_of
 
     assignment = sa.table("assignment", sa.column("id", sa.Integer), sa.column("quiz_doc", sa.JSON),
                           sa.column("lesson_doc", sa.JSON))

@@ -19,11 +19,12 @@ from flask_login import current_user
 from tutor import i18n
 from tutor.content.kinds import KINDS
 from tutor.content.kinds.base import N_
+from tutor.domain import classes as C
+from tutor.domain.table import players_of
 from tutor.engine.errors import show
 from tutor.solve import answer as solve_answer
 from tutor.solve.schema import ERROR_CODES
 
-from .. import classes as C
 from .. import exercises as X
 from ..db import get_session
 from ..editor import check as check_table
@@ -32,7 +33,6 @@ from ..limits import limited
 from ..openapi import Operation, answer_request, document, operation
 from ..openapi import ref as schema_ref
 from ..security import BadInput
-from ..table import players_of
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -53,7 +53,7 @@ CLASS_QUESTION_MESSAGE = N_("This situation is a question of a class quiz: answe
 
 def _refuse_class_question(scenario: object, translated: bool = False) -> Response | None:
     """A 403 ``class-question`` response when ``scenario`` is a class-quiz question
-    (:func:`tutor.web.classes.is_class_question`), else None. ``translated``: the message in the
+    (:func:`tutor.domain.classes.is_class_question`), else None. ``translated``: the message in the
     request's language (the table editor's), else in English (the contract's messages)."""
     if C.is_class_question(get_session(), scenario):
         return _error(C.CLASS_QUESTION, _(CLASS_QUESTION_MESSAGE) if translated else CLASS_QUESTION_MESSAGE, 403)

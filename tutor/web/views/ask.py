@@ -17,10 +17,10 @@ from flask.blueprints import BlueprintSetupState
 from flask_babel import gettext as _
 from flask.typing import ResponseReturnValue
 
+from tutor.domain import classes as C
 from tutor.engine.errors import BadJsonError
 from tutor.solve import parse_json
 
-from .. import classes as C
 from ..db import get_session
 from ..editor import check, editor_config
 from ..limits import limited

@@ -1,8 +1,8 @@
 """A learner's classes: joining with a code and a nickname, the assignments, class quizzes.
 
 A class quiz question is shown, answered and given its feedback only here, by its place in the
-assignment; every answer is recorded (:func:`tutor.web.classes.record`) before its feedback is
-shown. See :mod:`tutor.web.classes` for why no stateless endpoint can check these questions.
+assignment; every answer is recorded (:func:`tutor.domain.classes.record`) before its feedback is
+shown. See :mod:`tutor.domain.classes` for why no stateless endpoint can check these questions.
 A learner sees only the classes they joined (another class's pages are a 404) and only their own
 answers.
 """
@@ -24,20 +24,13 @@ from sqlalchemy.exc import IntegrityError
 from tutor import i18n
 from tutor.content.exercise import Exercise
 from tutor.content.kinds import Verdict
+from tutor.domain import classes as C
+from tutor.domain import ratings
+from tutor.domain.db import now
+from tutor.domain.models import Assignment, ClassAttempt, Classroom, Membership
 
-from .. import classes as C
 from .. import exercises as X
-from .. import ratings
-from ..db import (
-    Assignment,
-    ClassAttempt,
-    Classroom,
-    Membership,
-    current_learner,
-    get_session,
-    learner_for_write,
-    now,
-)
+from ..db import current_learner, get_session, learner_for_write
 from ..forms import JoinForm
 from ..limits import limited
 from ..record import write
@@ -114,13 +107,13 @@ def mine() -> ResponseReturnValue:
         for a in db.scalars(select(Assignment).where(Assignment.classroom_id == cls.id).order_by(Assignment.id)):
             item = {"a": a, "url": _assignment_url(cls, a), "due": a.due, "late": bool(a.due and a.due < now())}
             if a.quiz_doc is not None and learner is not None:
-                attempts = C.attempts_of(a.id, learner.id)
+                attempts = C.attempts_of(get_session(), a.id, learner.id)
                 questions = a.quiz_doc.get("questions") or []
                 item["answered"] = len({t.position for t in attempts})
                 item["total"] = len(questions)
                 item["score"] = C.score(questions, attempts, learner.id)
             elif a.lesson_doc is not None and learner is not None:
-                item["right"] = C.lesson_progress(len(C.lesson_exercises(a)), C.attempts_of(a.id, learner.id),
+                item["right"] = C.lesson_progress(len(C.lesson_exercises(a)), C.attempts_of(get_session(), a.id, learner.id),
                                                   learner.id)
             rows.append(item)
         out.append({"m": m, "cls": cls, "assignments": rows})
@@ -153,7 +146,7 @@ def _member_assignment(cid: int, aid: int, doc: str = "quiz_doc") -> tuple[Class
 def overview(cid: int, aid: int) -> ResponseReturnValue:
     _cls, a, lid = _member_assignment(cid, aid)
     questions = (a.quiz_doc or {}).get("questions") or []
-    firsts = C.first_attempts(C.attempts_of(a.id, lid))
+    firsts = C.first_attempts(C.attempts_of(get_session(), a.id, lid))
     nxt = next((n for n in range(1, len(questions) + 1) if (lid, n) not in firsts), None)
     if nxt is None:
         return redirect(url_for("classes.results", cid=cid, aid=aid))
@@ -205,7 +198,7 @@ def answer(cid: int, aid: int, n: int) -> ResponseReturnValue:
 def feedback(cid: int, aid: int, n: int) -> ResponseReturnValue:
     cls, a, lid = _member_assignment(cid, aid)
     ex, q = _item(a, n)
-    mine = [t for t in C.attempts_of(a.id, lid) if t.position == n]
+    mine = [t for t in C.attempts_of(get_session(), a.id, lid) if t.position == n]
     if not mine:
         return redirect(url_for("classes.question", cid=cid, aid=aid, n=n))
     verdict = X.grade(ex, mine[-1].given)
@@ -222,7 +215,7 @@ def feedback(cid: int, aid: int, n: int) -> ResponseReturnValue:
 def results(cid: int, aid: int) -> ResponseReturnValue:
     cls, a, lid = _member_assignment(cid, aid)
     questions = (a.quiz_doc or {}).get("questions") or []
-    attempts = C.attempts_of(a.id, lid)
+    attempts = C.attempts_of(get_session(), a.id, lid)
     firsts = C.first_attempts(attempts)
     rows = []
     for n, q in enumerate(questions, 1):
@@ -238,7 +231,7 @@ def results(cid: int, aid: int) -> ResponseReturnValue:
 # The lesson is drawn as the teacher's preview draws it (the copy taken when it was assigned,
 # nh3-sanitised Markdown, each exercise in the lesson's language); each exercise is answered by its
 # place n in the lesson (it has no exercise ref, so the exercise API cannot show or check it) and
-# every answer is recorded (:func:`tutor.web.classes.record`) before its verdict is shown.
+# every answer is recorded (:func:`tutor.domain.classes.record`) before its verdict is shown.
 
 def _member_lesson(cid: int, aid: int) -> tuple[Classroom, Assignment, int]:
     """The class, its lesson assignment and the learner's id; 404 unless the learner is a member."""
@@ -266,7 +259,7 @@ def lesson(cid: int, aid: int, error_at: int | None = None, error: str | None = 
     cls, a, lid = _member_lesson(cid, aid)
     doc = a.lesson_doc or {}
     step, _problems = C.lesson_step(doc)
-    attempts = C.attempts_of(a.id, lid)
+    attempts = C.attempts_of(get_session(), a.id, lid)
     last = {t.position: t for t in attempts}
     again = request.args.get("again", type=int)
     parts: list[dict] = []
@@ -313,7 +306,7 @@ def lesson_answer(cid: int, aid: int, n: int) -> ResponseReturnValue:
         C.record(db, a, learner.id, n, verdict)
     write(work)
     if wants_fragment():  # the section, and the lesson's count as this answer left it (tutor.js puts it in place)
-        right, total = C.lesson_progress(len(exercises), C.attempts_of(a.id, lid), lid)
+        right, total = C.lesson_progress(len(exercises), C.attempts_of(get_session(), a.id, lid), lid)
         return _lesson_exercise_html(a, _lesson_exercise(cid, a, n, ex, verdict=verdict)) + Markup(
             render_template("_page_meta.html", page_meta={"progress": {"right": right, "total": total}}))
     return redirect(url_for("classes.lesson", cid=cid, aid=aid) + f"#ex-{ex.id}")

@@ -11,10 +11,10 @@ from flask import request, url_for
 from tutor import i18n
 from tutor.content.exercise import Exercise
 from tutor.content.kinds import CATEGORIES, KINDS, Names
+from tutor.domain.table import build_table, players_of
 from tutor.engine.rulesets import RULESETS
 
 from .. import exercises as X
-from ..table import build_table, players_of
 
 __all__ = ["RULESET_NAMES", "exercise_context", "four_colour", "ruleset_name", "safe_next", "typed_values",
            "wants_fragment"]
@@ -125,8 +125,9 @@ def feedback_context(ex: Exercise, verdict: X.Verdict) -> dict:
 def practise_links(why: Iterable[Mapping[str, Any]], game: str | None = None) -> list[tuple[str, str]]:
     """``(rule point id, URL of "Practise this rule")`` for each rule point the reasons cite; kept
     to ``game`` (the question's ruleset) where the point belongs to it."""
+    from tutor.domain.mastery import rules_of
+
     from ..adaptive import rulesets_of_rule
-    from ..skills import rules_of
 
     return [(r, url_for("practice.rule", rule=r, game=game) if game in rulesets_of_rule(r) else
              url_for("practice.rule", rule=r)) for r in rules_of(why) if rulesets_of_rule(r)]

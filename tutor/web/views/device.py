@@ -3,7 +3,7 @@
 There are no accounts: a learner is the random id in the session cookie (:mod:`tutor.web.db`).
 To go on in another browser, the learner makes a personal code here. It is 128 random bits
 (:func:`secrets.token_bytes`) written as 32 letters and digits in groups of four, shown once, as
-text and as a link that fills the form; only its SHA-256 is stored (:class:`~tutor.web.db.DeviceCode`).
+text and as a link that fills the form; only its SHA-256 is stored (:class:`~tutor.domain.models.DeviceCode`).
 A learner has one code at a time: making a new one revokes the old, and it can be revoked alone.
 
 Redeeming is a form post (CSRF token, rate-limited per address as the ``redeem`` action of
@@ -25,8 +25,10 @@ from flask.typing import ResponseReturnValue
 from sqlalchemy import select, update
 
 from tutor import i18n
+from tutor.domain.db import now
+from tutor.domain.models import DeviceCode, Learner
 
-from ..db import DeviceCode, Learner, current_learner, get_session, learner_for_write, now
+from ..db import current_learner, get_session, learner_for_write
 from ..limits import limited
 
 __all__ = ["CODE_BYTES", "code_hash", "new_code", "normalise"]

@@ -24,9 +24,11 @@ from tutor import rules as rule_points
 from tutor.content.exercise import Exercise
 from tutor.content.kinds import Verdict
 from tutor.content.lessons import LessonPath, LessonStep
+from tutor.domain.db import id_from_request
+from tutor.domain.models import Attempt, StepProgress
 
 from .. import exercises as X
-from ..db import Attempt, StepProgress, current_learner, get_session, id_from_request
+from ..db import current_learner, get_session
 from ..limits import limited
 from ..pagecache import cached, csrf_placeholder
 from ..record import StepState, mark_step_done, record_answer, record_hint, step_state, step_states

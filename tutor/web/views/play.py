@@ -22,6 +22,7 @@ from flask_babel import gettext as _
 from flask.typing import ResponseReturnValue
 
 from tutor import i18n
+from tutor.domain.table import SeatView, TableView, _positions, card_view
 from tutor.engine.cards import CARD_NAMES, CARDS, Suit
 from tutor.engine.errors import BadFieldError, IllegalPlayError
 from tutor.engine.play import Coach, Deal, played_deal_observations, replay, try_action
@@ -29,7 +30,6 @@ from tutor.engine.rulesets import RULESETS, RulesetInfo
 
 from ..record import record_played_deal
 from ..security import BadInput
-from ..table import SeatView, TableView, _positions, card_view
 from .common import RULESET_NAMES, ruleset_name
 
 bp = Blueprint("play", __name__, url_prefix="/<lang>/play")
@@ -175,9 +175,9 @@ def _taken_up_at(ruleset: str, players: int, role: str, seed: int) -> int:
 def _count(info: RulesetInfo, coach: Coach, players: int, role: str, seed: int, d: Deal,
            refused: list[tuple[int, str]]) -> bool:
     """Count the deal the learner has just finished toward their mastery of the rules it exercised
-    (skills of kind :data:`tutor.web.skills.PLAY_KIND`): each card or decision accepted is a right
+    (skills of kind :data:`tutor.domain.mastery.PLAY_KIND`): each card or decision accepted is a right
     answer on its rule, each refusal in the address a wrong one on the rule it broke. Once per
-    learner and deal (:func:`tutor.web.record.record_played_deal`): sending the last move again,
+    learner and deal (:func:`tutor.domain.record.record_played_deal`): sending the last move again,
     or replaying the finished address, counts nothing. Only the move that ends the deal counts it,
     so opening someone's finished deal by its address counts nothing either; and a deal taken up
     part-way from someone's address counts only the moves made here (:func:`_took_up`)."""

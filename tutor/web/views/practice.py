@@ -21,18 +21,21 @@ from sqlalchemy import Row, bindparam, select
 from sqlalchemy.orm import Session
 
 from tutor.content.exercise import Exercise
-from tutor.content.kinds import KINDS, Verdict, kinds_for
-
+from tutor.content.kinds import Verdict
 from tutor import i18n
 from tutor import rules as rule_points
+from tutor.content.kinds import KINDS, kinds_for
+from tutor.domain import dashboard
+from tutor.domain.db import now, table_of
+from tutor.domain.models import Attempt, Learner, Quiz
+from tutor.domain.review import REPLAY_SIZE
 
-from .. import adaptive, dashboard
+from .. import adaptive
 from .. import exercises as X
-from ..db import Attempt, Learner, Quiz, current_learner, get_session, learner_for_write, now, session_anon, table_of
+from ..db import current_learner, get_session, learner_for_write, session_anon
 from ..limits import limited
 from ..pagecache import cached, csrf_placeholder
 from ..record import record_answer, write
-from ..review import REPLAY_SIZE
 from ..security import BadInput
 from .common import RULESET_NAMES, exercise_context, four_colour, ruleset_name, wants_fragment
 
@@ -43,7 +46,7 @@ RULESET_KINDS: dict[str, tuple[str, ...]] = {r: tuple(kinds_for(r)) for r in RUL
 COUNTS = (5, 10, 15, 20)
 #: The ``ruleset`` stored for a replay of mistakes (questions of every game, no seed).
 MISTAKES_QUIZ = "mixed"
-#: A quiz as the pages read it: a :class:`~tutor.web.db.Quiz` or a row of its columns.
+#: A quiz as the pages read it: a :class:`~tutor.domain.models.Quiz` or a row of its columns.
 QuizRow = Quiz | Row
 
 _PERSIAN_DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹", "0123456789")
@@ -240,7 +243,7 @@ _QUIZ = (select(*table_of(Quiz).c).join(Learner, Learner.id == Quiz.learner_id)
 
 def _quiz(token: str) -> QuizRow:
     """The current learner's quiz ``token`` as a read-only row (its columns as attributes; a
-    write loads the :class:`~tutor.web.db.Quiz` itself), else 404. One query."""
+    write loads the :class:`~tutor.domain.models.Quiz` itself), else 404. One query."""
     anon = session_anon()
     if (anon is None or len(token) > 32 or not token.isascii()
             or not token.replace("-", "").replace("_", "").isalnum()):  # e.g. a NUL byte (PostgreSQL)

@@ -8,24 +8,25 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
-from markupsafe import Markup, escape
 from flask_babel import gettext as _
 from flask.typing import ResponseReturnValue
+from markupsafe import Markup, escape
 from sqlalchemy import Integer, bindparam, cast, delete, func, select
 
 from tutor import i18n
 from tutor import rules as rule_points
 from tutor.content.kinds import KINDS
+from tutor.domain import dashboard, mastery
+from tutor.domain.db import now
+from tutor.domain.mastery import MASTERED, WEAK
+from tutor.domain.models import Attempt, Learner, StepProgress
+from tutor.domain.review import due_of
 
-from .. import dashboard, skills
 from .. import exercises as X
 from ..adaptive import rulesets_of_rule
-from ..db import (Attempt, Learner, StepProgress, current_learner, get_session, learner_for_write, now,
-                  read_connection, session_anon)
+from ..db import current_learner, get_session, learner_for_write, read_connection, session_anon
 from ..pagecache import cached_for_learner, csrf_placeholder
 from ..record import step_states
-from ..review import due_of
-from ..skills import MASTERED, WEAK
 from ..security import BadInput
 from .common import RULESET_NAMES, four_colour, ruleset_name
 
@@ -48,7 +49,7 @@ def filters_from(args: Mapping[str, str]) -> dashboard.Filters:
 
 
 def _kind_name(kind: str) -> str:
-    return skills.kind_label(kind)
+    return mastery.kind_label(kind)
 
 
 def _rule_title(rule: str) -> Markup:
@@ -97,7 +98,7 @@ def page(error: str | None = None, status: int = 200) -> ResponseReturnValue:
     """The progress page. A learner's page is kept rendered (:func:`~tutor.web.pagecache.cached_for_learner`)
     under the version of their data (:data:`_VERSION`), the language, suit colours, the URL (filters,
     page of mistakes) and the day, for at most :data:`KEEP_SECONDS` and never past the moment its
-    figures change with time (:func:`~tutor.web.dashboard.next_change`): a revisit without a new
+    figures change with time (:func:`~tutor.domain.dashboard.next_change`): a revisit without a new
     answer costs that one query."""
     if error is None and request.method == "GET":
         version = _version()

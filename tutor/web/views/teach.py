@@ -28,14 +28,25 @@ from werkzeug.exceptions import HTTPException
 from tutor import i18n
 from tutor.content.kinds import KINDS
 from tutor.content.problems import ContentError
+from tutor.domain import classes as C
+from tutor.domain import ratings
+from tutor.domain.db import id_from_request, locked, now
+from tutor.domain.models import (
+    Assignment,
+    Classroom,
+    Membership,
+    StepProgress,
+    Teacher,
+    TeacherLesson,
+    TeacherQuiz,
+)
 from tutor.export.files import check_document, dump_lesson, dump_quiz, import_lesson, import_quiz
 from tutor.export.lms import gift, moodle_xml
 from tutor.export.worksheet import worksheet_html, worksheet_pdf
 from tutor.rules import UnknownRulePoint
 from tutor.rules import get as rule_point
 
-from .. import accounts, ratings
-from .. import classes as C
+from .. import accounts
 from .. import exercises as X
 from ..authoring import (
     MAX_QUESTIONS,
@@ -49,19 +60,7 @@ from ..authoring import (
     imported_questions,
     move,
 )
-from ..db import (
-    Assignment,
-    Classroom,
-    Membership,
-    StepProgress,
-    Teacher,
-    TeacherLesson,
-    TeacherQuiz,
-    get_session,
-    id_from_request,
-    locked,
-    now,
-)
+from ..db import get_session
 from ..exercises import content
 from ..forms import (
     AssignForm,
@@ -227,7 +226,7 @@ class _Full(Exception):
 def _edit_questions(qid: int, change: Callable[[list[dict]], R], *, title: str | None = None) -> R:
     """Change quiz ``qid``'s questions: ``change(questions)`` edits the list as it is now, in
     place, and the list is written back (with ``title``, if given), all in one write transaction
-    holding the quiz's row from the read to the commit (:func:`~tutor.web.db.locked`). Two edits
+    holding the quiz's row from the read to the commit (:func:`~tutor.domain.db.locked`). Two edits
     at once (a double submit, two tabs) so take turns, and neither drops the other's question.
     Returns what ``change`` returns; an exception from it (``abort(404)``, :class:`_Full`)
     writes nothing."""
@@ -603,7 +602,7 @@ def import_file(qid: int):
 # ------------------------------------------------------------------------------------------ lessons
 
 def _lesson_doc(row: TeacherLesson) -> dict:
-    """A saved lesson as :func:`tutor.web.classes.lesson_step` reads it (and a lesson assignment keeps it)."""
+    """A saved lesson as :func:`tutor.domain.classes.lesson_step` reads it (and a lesson assignment keeps it)."""
     return {"ruleset": row.ruleset, "lang": row.lang, "title": row.title, "goal": row.goal, "body": row.body}
 
 
@@ -869,9 +868,9 @@ def _progress(members, assignments) -> list[dict]:
     cols = []
     for a in assignments:
         if a.quiz_doc is not None:
-            cols.append(("quiz", a, a.quiz_doc.get("questions") or [], C.attempts_of(a.id)))
+            cols.append(("quiz", a, a.quiz_doc.get("questions") or [], C.attempts_of(get_session(), a.id)))
         elif a.lesson_doc is not None:
-            cols.append(("lesson", a, C.lesson_exercises(a), C.attempts_of(a.id)))
+            cols.append(("lesson", a, C.lesson_exercises(a), C.attempts_of(get_session(), a.id)))
         else:
             path = content().lesson_path(a.ruleset or "", "en")
             steps = [s.id for u in path.units if u.number == a.unit for s in u.steps]
@@ -910,7 +909,7 @@ def qr(cid: int):
 def _results_data(row: Classroom, a: Assignment):
     db = get_session()
     members = db.scalars(select(Membership).where(Membership.classroom_id == row.id).order_by(Membership.id)).all()
-    attempts = C.attempts_of(a.id)
+    attempts = C.attempts_of(get_session(), a.id)
     return members, attempts
 
 
@@ -982,11 +981,11 @@ def learner_answers(cid: int, aid: int, mid: str):
         abort(404)
     questions = a.quiz_doc.get("questions") or []
     rows = []
-    for t in C.attempts_of(a.id, m.learner_id):
+    for t in C.attempts_of(get_session(), a.id, m.learner_id):
         q = questions[t.position - 1] if 1 <= t.position <= len(questions) else None
         if q is not None:
             rows.append({"t": t, "kind": _kind_label(q["kind"]), "text": C.given_text(q, t.given)})
-    got, total = C.score(questions, C.attempts_of(a.id, m.learner_id), m.learner_id)
+    got, total = C.score(questions, C.attempts_of(get_session(), a.id, m.learner_id), m.learner_id)
     return render_template("teach/learner.html", cls=row, a=a, m=m, rows=rows, got=got, total=total)
 
 

@@ -3,18 +3,25 @@
 Seats are placed and named relative to the learner (``you`` sits at the bottom): in Hokm and
 Trinidad play passes anticlockwise, so the next seat in play order sits on your right; in classic
 All Fours it passes clockwise, to your left. Only what a player at the table could see is put
-here: the scenario's public fields, never the engine's answer.
+here: the scenario's public fields, never the engine's answer (:func:`engine_solution`, cached,
+is for the feedback after an answer and for :func:`walk_seats`).
 """
 
 from __future__ import annotations
 
+import functools
+import json
 from dataclasses import dataclass, field
+from typing import Any
 
 from tutor import i18n
+from tutor.content.exercise import Exercise
 from tutor.content.kinds import ExerciseKind
 from tutor.content.kinds.base import players_of as _players_of
+from tutor.content.kinds.walk_through import first_leader
 from tutor.engine import Card, Suit
 from tutor.engine.rulesets import RULESETS
+from tutor.solve import answer as engine_answer
 
 __all__ = [
     "CardView",
@@ -23,9 +30,11 @@ __all__ = [
     "build_table",
     "card_view",
     "default_you",
+    "engine_solution",
     "players_of",
     "side_of",
     "sides_of",
+    "walk_seats",
 ]
 
 
@@ -60,14 +69,14 @@ class TableView:
     you: int
     anticlockwise: bool
     seats: list[SeatView]
-    trump: dict | None = None
+    trump: dict[str, Any] | None = None
     hand: list[CardView] = field(default_factory=list)
     trick: list[tuple[int, CardView]] = field(default_factory=list)   # (seat, card) in play order
     leader: int | None = None
     facts: list[tuple[str, str]] = field(default_factory=list)       # (label, value) shown beside the table
     scores: list[tuple[str, str]] = field(default_factory=list)      # (side label, score)
     center: list[CardView] = field(default_factory=list)             # turned-up cards
-    tricks: list[dict] = field(default_factory=list)                 # whole tricks of a transcript
+    tricks: list[dict[str, Any]] = field(default_factory=list)                 # whole tricks of a transcript
 
     def seat(self, pos: str) -> SeatView | None:
         return next((s for s in self.seats if s.pos == pos), None)
@@ -79,7 +88,7 @@ def card_view(code: str | Card) -> CardView:
                     red=c.suit.is_red, label=i18n.card_label(c))
 
 
-def players_of(scenario: dict) -> int:
+def players_of(scenario: dict[str, Any]) -> int:
     """The scenario's player count (2 to 4), else its ruleset's default."""
     players = scenario.get("players")
     if isinstance(players, int) and not isinstance(players, bool) and 2 <= players <= 4:
@@ -87,11 +96,11 @@ def players_of(scenario: dict) -> int:
     return _players_of({"ruleset": scenario.get("ruleset")})
 
 
-def _int(value, default=None):
+def _int(value: object, default: int | None = None) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
-def default_you(kind: ExerciseKind, scenario: dict, you: int | None) -> int:
+def default_you(kind: ExerciseKind, scenario: dict[str, Any], you: int | None) -> int:
     """The learner's seat: the exercise's ``you``, else the kind's default (legal-cards: the seat
     to play; others: seat 0)."""
     players = players_of(scenario)
@@ -118,7 +127,7 @@ def _positions(players: int, anticlockwise: bool) -> dict[int, str]:
     return {0: "bottom", 1: first, 2: "top", 3: last}
 
 
-def build_table(kind: ExerciseKind, scenario: dict, you: int | None, *,
+def build_table(kind: ExerciseKind, scenario: dict[str, Any], you: int | None, *,
                 trick_seats: list[list[int]] | None = None) -> TableView:
     """The table view of ``scenario`` for the learner at seat ``you``, in the current language.
 
@@ -150,7 +159,7 @@ def build_table(kind: ExerciseKind, scenario: dict, you: int | None, *,
         if kind.picks == "hand":  # the learner plays next: the trick was led len(trick) seats before
             leader = (you - len(trick)) % players
         else:
-            leader = _int(scenario.get("leader"), 0) % players
+            leader = (_int(scenario.get("leader")) or 0) % players
         view.leader = leader
         for i, c in enumerate(trick):
             seat = (leader + i) % players
@@ -182,7 +191,7 @@ def build_table(kind: ExerciseKind, scenario: dict, you: int | None, *,
     return view
 
 
-def _facts(view: TableView, kind: ExerciseKind, scenario: dict) -> None:
+def _facts(view: TableView, kind: ExerciseKind, scenario: dict[str, Any]) -> None:
     _ = i18n.gettext  # the current language (the request's, or an i18n.using block's): also outside Flask
 
     players, you, ruleset = view.players, view.you, view.ruleset
@@ -209,3 +218,33 @@ def _facts(view: TableView, kind: ExerciseKind, scenario: dict) -> None:
     choice = scenario.get("dealer_choice")
     if choice in ("give", "run"):
         view.facts.append((_("The dealer"), _("gives one") if choice == "give" else _("runs the cards")))
+
+
+# ---------------------------------------------------------------------------------------------- engine
+
+@functools.lru_cache(maxsize=4096)
+def _solve_cached(key: str) -> dict[str, Any]:
+    return engine_answer(json.loads(key))
+
+
+def engine_solution(ex: Exercise) -> dict[str, Any]:
+    """The engine's answer to the exercise's scenario (cached; never raises)."""
+    return _solve_cached(json.dumps(ex.scenario, sort_keys=True))
+
+
+def walk_seats(ex: Exercise) -> list[list[int]] | None:
+    """Who played each card of each trick (from the engine's trick winners), for hand-score views."""
+    tricks = ex.scenario.get("tricks")
+    if not isinstance(tricks, list):
+        return None
+    winners = engine_solution(ex).get("trick_winners")
+    if not isinstance(winners, list):
+        return None
+    players = _players_of(ex.scenario)
+    leader = first_leader(ex)
+    out = []
+    for t, cards in enumerate(tricks):
+        out.append([(leader + i) % players for i in range(len(cards))])
+        if t < len(winners):
+            leader = winners[t]
+    return out

@@ -22,7 +22,7 @@ moves its skill: up after a right answer, down after a wrong one (test: tests/te
 card the learner played or decision taken is a right answer on the rule that decided it, each
 card the engine refused a wrong one on the rule it broke
 (:func:`tutor.engine.play.played_deal_observations`), counted once per finished deal
-(:func:`tutor.web.record.record_played_deal`). Practice serves a weak played skill with questions
+(:func:`tutor.domain.record.record_played_deal`). Practice serves a weak played skill with questions
 of any kind on its rule (:mod:`tutor.web.adaptive`).
 """
 
@@ -34,19 +34,19 @@ from typing import Any, NamedTuple
 from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.engine import Connection
 
-from flask_babel import gettext as _
-
 from tutor.content.kinds import KINDS
 from tutor.content.kinds.base import N_
+from tutor.i18n import gettext as _
 
-from .db import SkillMastery, now, table_of
+from .db import now, table_of
+from .models import SkillMastery
 
 __all__ = [
-    "PLAY_KIND",
-    "PLAY_LABEL",
     "GUESS",
     "LEARN",
     "MASTERED",
+    "PLAY_KIND",
+    "PLAY_LABEL",
     "PRIOR",
     "SLIP",
     "WEAK",

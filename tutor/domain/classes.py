@@ -1,7 +1,7 @@
 """Classes: join codes, class quizzes and their results.
 
 **A class quiz is answered only here.** Its questions are copied into the assignment when the
-teacher assigns the quiz (:class:`~tutor.web.db.Assignment` ``quiz_doc``) and are named on the
+teacher assigns the quiz (:class:`~tutor.domain.models.Assignment` ``quiz_doc``) and are named on the
 learner's pages only by their place (``/classes/<class>/assignments/<id>/<n>``): they have no
 exercise ref (``lesson:``, ``quiz:``, ``gen:``; :func:`tutor.web.exercises.resolve`), so the
 exercise API (``GET/POST /api/v1/exercises/<ref>``) can neither show nor check them, and every
@@ -14,14 +14,14 @@ never the stored ``expect``; no endpoint returns it.
 **Nor through the stateless endpoints.** When a quiz is assigned, the canonical fingerprint of
 each question's scenario (:func:`tutor.solve.fingerprint.fingerprint`: the scenario parsed by the
 contract's models, a hand's cards sorted, canonical JSON, SHA-256) is stored
-(:class:`~tutor.web.db.ClassFingerprint`, :func:`add_fingerprints`). ``POST /api/v1/solve``,
+(:class:`~tutor.domain.models.ClassFingerprint`, :func:`add_fingerprints`). ``POST /api/v1/solve``,
 ``POST /api/v1/table/check`` and the "Ask the rules" page refuse a scenario whose fingerprint
 belongs to an assignment (:func:`is_class_question`): 403 with the error code
 :data:`CLASS_QUESTION` (a page: the message beside the field). Writing the scenario differently
 (the hand's cards in another order, a default written out, lower-case cards) gives the same
 fingerprint. A logged-in teacher's table editor is not refused (they author the questions).
 
-Every first attempt also rates the question and the learner (Glicko-2, :mod:`tutor.web.ratings`)
+Every first attempt also rates the question and the learner (Glicko-2, :mod:`tutor.domain.ratings`)
 under the ref :func:`rating_ref` (``class:<assignment>:<question id>``), shown in the results.
 
 Statistics (:func:`question_stats`), per question, over the members' attempts:
@@ -54,13 +54,14 @@ from sqlalchemy.orm import Session
 from tutor.content import kinds
 from tutor.content.check import check_step_exercises
 from tutor.content.exercise import Exercise
+from tutor.content.kinds import Verdict
 from tutor.content.lessons import LessonStep, parse_step
 from tutor.content.problems import Problems
 from tutor.solve.fingerprint import fingerprint
 
-from .authoring import answer_text, exercise_of
-from .db import Assignment, ClassAttempt, ClassFingerprint, Classroom, Membership, get_session, now
-from .exercises import Verdict
+from .db import now
+from .models import Assignment, ClassAttempt, ClassFingerprint, Classroom, Membership
+from .quizdoc import answer_text, exercise_of
 
 __all__ = [
     "CLASS_QUESTION",
@@ -116,8 +117,8 @@ def _front_matter(doc: Mapping[str, Any]) -> str:
 def lesson_text(doc: Mapping[str, Any]) -> str:
     """The step file (front matter, then the Markdown body) of a teacher's lesson in the
     ``lessons/`` syntax; ``doc`` has ``ruleset``, ``title``, ``goal`` and ``body`` (a
-    :class:`~tutor.web.db.TeacherLesson`'s fields, or an assignment's ``lesson_doc``)."""
-    return _front_matter(doc) + doc["body"]
+    :class:`~tutor.domain.models.TeacherLesson`'s fields, or an assignment's ``lesson_doc``)."""
+    return _front_matter(doc) + str(doc["body"])
 
 
 def body_line(doc: Mapping[str, Any], line: int) -> int | None:
@@ -182,12 +183,12 @@ def is_class_question(db: Session, scenario: object) -> bool:
     return db.scalar(select(ClassFingerprint.id).where(ClassFingerprint.fingerprint == fp).limit(1)) is not None
 
 
-def rating_ref(assignment: Assignment, q: Mapping) -> str:
+def rating_ref(assignment: Assignment, q: Mapping[str, Any]) -> str:
     """The Glicko-2 ref of a class-quiz question: ``class:<assignment id>:<question id>``."""
     return f"class:{assignment.id}:{q.get('id')}"
 
 
-def class_exercise(assignment: Assignment, n: int) -> tuple[Exercise, dict] | None:
+def class_exercise(assignment: Assignment, n: int) -> tuple[Exercise, dict[str, Any]] | None:
     """``(exercise, stored question)`` at place ``n`` (1-based) of a quiz assignment, or None."""
     questions = (assignment.quiz_doc or {}).get("questions") or []
     if not 1 <= n <= len(questions):
@@ -206,12 +207,12 @@ def record(db: Session, assignment: Assignment, learner_id: int, n: int, verdict
     return attempt
 
 
-def attempts_of(assignment_id: int, learner_id: int | None = None) -> list[ClassAttempt]:
-    """The attempts at an assignment (of one learner), oldest first."""
+def attempts_of(db: Session, assignment_id: int, learner_id: int | None = None) -> list[ClassAttempt]:
+    """The attempts at an assignment (of one learner), oldest first, read on ``db``."""
     q = select(ClassAttempt).where(ClassAttempt.assignment_id == assignment_id)
     if learner_id is not None:
         q = q.where(ClassAttempt.learner_id == learner_id)
-    return list(get_session().scalars(q.order_by(ClassAttempt.id)))
+    return list(db.scalars(q.order_by(ClassAttempt.id)))
 
 
 def first_attempts(attempts: Iterable[ClassAttempt]) -> dict[tuple[int, int], ClassAttempt]:
@@ -229,12 +230,12 @@ def lesson_progress(exercises: int, attempts: Iterable[ClassAttempt], learner_id
     return len(right), exercises
 
 
-def points_of(q: Mapping) -> int:
+def points_of(q: Mapping[str, Any]) -> int:
     p = q.get("points", 1)
     return p if isinstance(p, int) and not isinstance(p, bool) and p > 0 else 1
 
 
-def score(questions: Sequence[Mapping], attempts: Iterable[ClassAttempt], learner_id: int) -> tuple[int, int]:
+def score(questions: Sequence[Mapping[str, Any]], attempts: Iterable[ClassAttempt], learner_id: int) -> tuple[int, int]:
     """``(points scored, points available)`` of one learner: the first attempt at each question."""
     firsts = first_attempts(a for a in attempts if a.learner_id == learner_id)
     got = sum(points_of(q) for n, q in enumerate(questions, 1)
@@ -259,7 +260,7 @@ def _key(value: object) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
-def question_stats(questions: Sequence[Mapping], attempts: Sequence[ClassAttempt]) -> list[QuestionStats]:
+def question_stats(questions: Sequence[Mapping[str, Any]], attempts: Sequence[ClassAttempt]) -> list[QuestionStats]:
     """Statistics of every question of a quiz (``attempts`` oldest first)."""
     firsts = first_attempts(attempts)
     out = []
@@ -323,7 +324,7 @@ def assigned_already(assignments: Iterable[Assignment], what: Assignment) -> boo
             if a.lesson_doc is None:
                 return False
             if "lesson_id" in a.lesson_doc:
-                return a.lesson_doc["lesson_id"] == what.lesson_doc.get("lesson_id")
+                return bool(a.lesson_doc["lesson_id"] == what.lesson_doc.get("lesson_id"))
             return all(a.lesson_doc.get(k) == what.lesson_doc.get(k) for k in ("ruleset", "lang", "title", "goal", "body"))
         return a.quiz_doc is None and a.lesson_doc is None and (a.ruleset, a.unit) == (what.ruleset, what.unit)
     return any(same(a) for a in assignments)
@@ -341,7 +342,7 @@ def _cell(value: object) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def answer_as_key(q: Mapping, given: object) -> str:
+def answer_as_key(q: Mapping[str, Any], given: object) -> str:
     """A learner's answer to the stored question ``q`` as the teacher writes the question's key
     (:func:`tutor.content.kinds.key_text`: seats and sides from 1, cards separated by spaces); the
     answer as JSON if the kind cannot write it so."""
@@ -379,7 +380,7 @@ def csv_rows(classroom: Classroom, assignment: Assignment, members: Sequence[Mem
     return buf.getvalue()
 
 
-def given_text(q: Mapping, given: object) -> str:
+def given_text(q: Mapping[str, Any], given: object) -> str:
     """A learner's answer in words (the kind's feedback wording), current language."""
     return answer_text(exercise_of(q), given)
 

@@ -1,7 +1,7 @@
 """Spaced-repetition reviews of the learner's mistakes, scheduled with FSRS (the ``fsrs`` package).
 
 Like a deck in Anki, every exercise the learner gets wrong becomes a review card (one
-:class:`~tutor.web.db.Mistake` row, the card state kept as ``fsrs.Card.to_dict()`` JSON):
+:class:`~tutor.domain.models.Mistake` row, the card state kept as ``fsrs.Card.to_dict()`` JSON):
 
 * The first wrong answer adds a **new card, due at once** (as Anki adds a new card: its first
   review is the next time the learner meets the exercise).
@@ -13,7 +13,7 @@ Like a deck in Anki, every exercise the learner gets wrong becomes a review card
   later the card comes back with its memory state (as a lapse) rather than as a new card.
 
 "Replay my mistakes" serves the cards in the list that are due now, soonest first; asked for
-more, it goes on with those due next. Times come from :func:`tutor.web.db.now`, the app's one clock
+more, it goes on with those due next. Times come from :func:`tutor.domain.db.now`, the app's one clock
 (``CLOCK`` in the app config), so tests can move time forward. Fuzzing of intervals is off: the
 same answers at the same times always give the same due dates.
 """
@@ -22,14 +22,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from fsrs import Card, Rating, Scheduler
 from sqlalchemy import Row, bindparam, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
-from .db import Learner, Mistake, now, table_of
+from .db import now, table_of
+from .models import Learner, Mistake
 
 if TYPE_CHECKING:
     from fsrs.card import CardDict
@@ -54,8 +55,8 @@ def _naive(dt: datetime) -> datetime:
     return dt.astimezone(UTC).replace(tzinfo=None)
 
 
-def card_of(row: Mistake | Row) -> Card:
-    """The row's scheduler card (a :class:`~tutor.web.db.Mistake` or a row of its ``id``,
+def card_of(row: Mistake | Row[*tuple[Any, ...]]) -> Card:
+    """The row's scheduler card (a :class:`~tutor.domain.models.Mistake` or a row of its ``id``,
     ``card``, ``due`` and ``added_at``); a row from before spaced repetition is a new card, due
     when added."""
     if row.card:

@@ -24,7 +24,8 @@ from sqlalchemy.orm import Session
 
 from tutor.content.exercise import Exercise
 
-from .db import Learner, LearnerRating, QuestionRating, now, table_of
+from .db import now, table_of
+from .models import Learner, LearnerRating, QuestionRating
 
 __all__ = ["BANDS", "PRIORS", "Rating", "learner_rating", "prior", "question_rating", "question_ratings",
            "rate", "target"]
@@ -118,10 +119,10 @@ def rate(conn: Connection, learner_id: int, ref: str, ex: Exercise, correct: boo
     before_l = Rating(lrow.rating, lrow.rd, lrow.vol, lrow.games or 0) if lrow is not None else Rating(*START)
     before_q = (Rating(qrow.rating, qrow.rd, qrow.vol, qrow.attempts or 0, qrow.right or 0) if qrow is not None
                 else prior(ex.difficulty))
-    player = glicko2.Player(rating=before_l.rating, rd=before_l.rd, vol=before_l.vol)
-    question = glicko2.Player(rating=before_q.rating, rd=before_q.rd, vol=before_q.vol)
-    player.update_player([before_q.rating], [before_q.rd], [1 if correct else 0])
-    question.update_player([before_l.rating], [before_l.rd], [0 if correct else 1])
+    player = glicko2.Player(rating=before_l.rating, rd=before_l.rd, vol=before_l.vol)  # type: ignore[no-untyped-call]  # glicko2 has no annotations
+    question = glicko2.Player(rating=before_q.rating, rd=before_q.rd, vol=before_q.vol)  # type: ignore[no-untyped-call]  # glicko2 has no annotations
+    player.update_player([before_q.rating], [before_q.rd], [1 if correct else 0])  # type: ignore[no-untyped-call]  # glicko2 has no annotations
+    question.update_player([before_l.rating], [before_l.rd], [0 if correct else 1])  # type: ignore[no-untyped-call]  # glicko2 has no annotations
     at = now()
     after_l = Rating(player.rating, player.rd, player.vol, before_l.games + 1)
     after_q = Rating(question.rating, question.rd, question.vol, before_q.games + 1,

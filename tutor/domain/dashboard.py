@@ -4,7 +4,7 @@ Everything here is bounded whatever the learner's history: each figure is one ag
 (``COUNT``/``SUM``/``AVG`` ... ``GROUP BY``), and the mistakes list is one page of
 :data:`PAGE_SIZE` rows (``LIMIT``/``OFFSET``, on the index ``mistake (learner_id, streak, due)``).
 Nothing is built per attempt in Python. Skills and their mastery are those of
-:mod:`tutor.web.skills` (a learner has at most one row per kind x ruleset x rule point).
+:mod:`tutor.domain.mastery` (a learner has at most one row per kind x ruleset x rule point).
 
 The charts (:func:`bars_svg`, :func:`columns_svg`) are plain SVG text: no script, no style
 attribute (colours come from classes in ``tutor.css``), ``aria-hidden`` because each one is
@@ -17,17 +17,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from typing import Any
 
-from babel.dates import format_date
 from markupsafe import Markup, escape
-from sqlalchemy import Integer, case, cast, func, select
+from sqlalchemy import ColumnElement, Integer, Select, case, cast, func, select
 from sqlalchemy.orm import Session
 
 from tutor import i18n
 
-from .db import Attempt, Learner, Mistake, SkillMastery
+from .mastery import MASTERED, WEAK
+from .models import Attempt, Learner, Mistake, SkillMastery
 from .review import LEAVE_AFTER
-from .skills import MASTERED, WEAK
 
 __all__ = ["PAGE_SIZE", "WEEKS", "Bar", "Column", "Filters", "Forecast", "accuracy_weeks", "bars_svg",
            "columns_svg", "daily", "forecast", "mastery_by_game", "mistakes_page", "next_change", "rule_mastery",
@@ -138,7 +138,7 @@ def forecast(db: Session, learner: Learner, at: datetime) -> Forecast:
     end_of_day = datetime(at.year, at.month, at.day) + timedelta(days=1)
     week = at + timedelta(days=7)
 
-    def upto(t: datetime):
+    def upto(t: datetime) -> ColumnElement[Any]:
         return func.coalesce(func.sum(case((Mistake.due <= t, 1), else_=0)), 0)
     row = db.execute(select(func.count(), upto(at), upto(end_of_day), upto(week))
                      .where(Mistake.learner_id == learner.id, Mistake.streak < LEAVE_AFTER)).one()
@@ -155,7 +155,7 @@ def next_change(db: Session, learner: Learner, at: datetime) -> datetime:
     row = db.execute(select(func.min(case((Mistake.due > at, Mistake.due))),
                             func.min(case((Mistake.due > at + week, Mistake.due))))
                      .where(Mistake.learner_id == learner.id, Mistake.streak < LEAVE_AFTER)).one()
-    times = [end_of_day] + [t for t in (row[0], row[1] - week if row[1] is not None else None) if t is not None]
+    times: list[datetime] = [end_of_day] + [t for t in (row[0], row[1] - week if row[1] is not None else None) if t is not None]
     return min(times)
 
 
@@ -184,8 +184,8 @@ class RuleMastery:
 
 
 def rule_mastery(db: Session, learner: Learner) -> tuple[list[RuleMastery], list[RuleMastery]]:
-    """(strong rules, weak rules): rules at or above :data:`~tutor.web.skills.MASTERED` mean mastery,
-    best first, and below :data:`~tutor.web.skills.WEAK`, weakest first; at most
+    """(strong rules, weak rules): rules at or above :data:`~tutor.domain.mastery.MASTERED` mean mastery,
+    best first, and below :data:`~tutor.domain.mastery.WEAK`, weakest first; at most
     :data:`TOP_RULES` of each. One grouped query."""
     rows = [RuleMastery(r, rule, float(p), int(n), int(right or 0)) for r, rule, p, n, right in db.execute(
         select(SkillMastery.ruleset, SkillMastery.rule, func.avg(SkillMastery.p_known),
@@ -204,7 +204,7 @@ class Filters:
     kind: str | None = None
     rule: str | None = None
 
-    def apply(self, q):
+    def apply(self, q: Select[Mistake]) -> Select[Mistake]:
         if self.game:
             q = q.where(Mistake.ruleset == self.game)
         if self.kind:
@@ -226,7 +226,7 @@ class Page:
     more: bool
     total: int
     number: int = 0
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def mistakes_page(db: Session, learner: Learner, filters: Filters, number: int = 0, *,
