@@ -13,10 +13,9 @@ For each ruleset it reports rates measured on one core, e.g. for Hokm:
 and for All Fours and Trinidad: ``legal-plays decisions/s`` —
 :meth:`~tutor.engine.allfours.AllFoursFamily.legal_plays` (the bit set; the reason is built only
 by ``legal``/``legal_reason``); ``trick winners/s`` —
-:meth:`~tutor.engine.allfours.AllFoursFamily.winner_seat`; ``random games/s (fast loop)`` —
-:func:`tutor.engine.allfours_random.random_game`, a complete game to the target;
-``random games/s (state machine)`` — the same game through
-:func:`~tutor.engine.allfours_random.machine_game` (``legal_actions`` + ``apply``);
+:meth:`~tutor.engine.allfours.AllFoursFamily.winner_seat`; ``random games/s (state machine)`` —
+:func:`tutor.engine.allfours_random.random_game`, a complete game to the target through the
+state machine (``legal_actions`` + ``apply``);
 * ``solve scenarios/s`` — ``tutor solve`` (JSON decode, checks, answer, JSON encode) over a
   generated JSON Lines file of the ruleset's asks.
 
@@ -283,15 +282,14 @@ def _af_positions(rules: AllFoursFamily, rng: random.Random, games: int) -> tupl
 
 def _af_bench(ruleset: str) -> BenchFn:
     def fn(budget: float, rng: random.Random) -> dict[str, float]:
-        from .engine.allfours_random import machine_game, random_game
+        from .engine.allfours_random import random_game
         rules = _af_rules(ruleset)
         decisions, tricks, _ = _af_positions(rules, rng, 60)
         legal, winner = rules.legal_plays, rules.winner_seat
         return {
             "legal-plays decisions/s": measure(lambda d: legal(d[0], d[1], d[2]), decisions, budget),
             "trick winners/s": measure(lambda t: winner(t[0], t[1], t[2]), tricks, budget),
-            "random games/s (fast loop)": measure_calls(lambda: random_game(rules, rng), budget, batch=20),
-            "random games/s (state machine)": measure_calls(lambda: machine_game(rules, rng), budget, batch=5),
+            "random games/s (state machine)": measure_calls(lambda: random_game(rules, rng), budget, batch=5),
         }
     return fn
 

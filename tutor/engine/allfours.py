@@ -460,7 +460,7 @@ class AllFoursFamily:
     only_eldest_and_dealer: bool = False
     has_bunch: ClassVar[bool] = False
     has_calling: ClassVar[bool] = False
-    # scoring switches (set per instance from the options; the fast loop of allfours_random reads them)
+    # scoring switches (set per instance from the options)
     low_to_captor: bool = False  # Low to the side that captured it (C30), not the holder's (C24)
     hang_jack: bool = False  # Trinidad hang jack (K2): 3 to an opponent who captures the jack
     game_tie_to_non_dealer: bool = False  # a Game tie goes to the tied side nearest the dealer's left (C27)
