@@ -25,9 +25,10 @@ The legal-play and trick-winner helpers work on bit sets and are fast; the state
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Literal
+from types import MappingProxyType
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
@@ -193,6 +194,8 @@ class Hokm:
     name = "hokm"
     players = 4
     options_type = HokmOptions
+    #: Four players; partners sit opposite, team ``seat % 2`` (H5).
+    PARTNERSHIPS: ClassVar[Mapping[int, tuple[int, ...]]] = MappingProxyType({4: (0, 1, 0, 1)})
 
     def __init__(self, options: HokmOptions | None = None):
         self.options = options or HokmOptions()

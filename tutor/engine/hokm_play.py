@@ -99,7 +99,7 @@ class HokmCoach(Coach):
         hand = rd.hands[seat]
         legal = rd.legal_mask()
         card = bot_card(legal, hand, rd.trick.cards, rd.trick.leader, seat, 4, rd.trump, played,
-                        lambda s: s % 2, rng)
+                        self.side_of, rng)
         return Play(card)  # type: ignore[arg-type]
 
     def play_reason(self, state: HokmGame, seat: int) -> Reason:

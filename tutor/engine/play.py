@@ -165,7 +165,8 @@ class Coach:
         return self.engine.hands_done(state) > 0 or self.engine.is_over(state)
 
     def side_of(self, seat: int) -> int:
-        """The scoring side of ``seat`` (team ``seat % 2`` with four players, else the seat)."""
+        """The scoring side of ``seat`` (the ruleset's partnerships: team ``seat % 2`` with four
+        players, else the seat)."""
         return int(self.info.side_of(seat, self.players))
 
     def sides(self) -> int:
@@ -462,7 +463,7 @@ def bot_card(legal: int, hand: int, trick: Sequence[int], leader: int, seat: int
     i = winning_index(trick, trump)
     best = trick[i]
     winner = (leader + i) % players
-    if players == 4 and side_of(winner) == side_of(seat):
+    if side_of(winner) == side_of(seat):  # the partner is winning (never the seat itself: it has not played)
         return lowest(cards)
     beaters = [c for c in cards if _beats(c, best, trump)]
     if not beaters:

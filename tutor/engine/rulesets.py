@@ -24,8 +24,9 @@ the game's state machine behind one protocol (:meth:`RulesetInfo.engine`, :class
 (:meth:`RulesetInfo.coach`, :mod:`tutor.engine.play`) and the turn-up (kick) scale of an option value as
 ``{rank: points}`` (:meth:`RulesetInfo.turnup_scale`, C8/C32/T7).
 
-Sides: with 4 players the two teams ``seat % 2``; with 2 or 3 players each seat is a side
-(solve-format "Common fields").
+Sides come from the rules class's ``PARTNERSHIPS`` (the side of each seat per player count): with
+4 players the two teams ``seat % 2``; with 2 or 3 players each seat is a side (solve-format
+"Common fields").
 
 No web imports. :data:`RULESETS` is the registry; :func:`get_ruleset` raises
 :class:`~tutor.engine.errors.UnknownRulesetError` for a name that is not there.
@@ -205,13 +206,19 @@ class RulesetInfo:
         """The player count of a scenario without a ``players`` field."""
         return self.players[0]
 
+    def partnerships(self, players: int) -> tuple[int, ...]:
+        """The side of each seat with ``players`` players, as the rules class declares it
+        (``rules_class.PARTNERSHIPS``: Hokm H5, classic C2, Trinidad T1), e.g. ``(0, 1, 0, 1)``."""
+        table: Mapping[int, tuple[int, ...]] = self.rules_class.PARTNERSHIPS  # type: ignore[attr-defined]
+        return table[players]
+
     def sides(self, players: int) -> int:
-        """Number of scoring sides: 2 teams with 4 players, else one side per seat."""
-        return 2 if players == 4 else players
+        """Number of scoring sides with ``players`` players (:meth:`partnerships`)."""
+        return len(set(self.partnerships(players)))
 
     def side_of(self, seat: int, players: int) -> int:
-        """The side of ``seat`` (0-based): its team ``seat % 2`` with 4 players, else the seat."""
-        return seat % 2 if players == 4 else seat
+        """The side of ``seat`` (0-based) with ``players`` players (:meth:`partnerships`)."""
+        return self.partnerships(players)[seat]
 
     def players_of(self, scenario: Mapping) -> int:
         """The scenario's ``players`` if it is one this ruleset allows, else the default."""
