@@ -155,7 +155,8 @@ def solve_rate(ruleset: str, count: int, rng: random.Random, keep: str | None = 
 def _hokm_positions(rng: random.Random, rounds: int) -> tuple[list, list]:
     """``(hand, trick cards so far, trump)`` decision points and ``(trick, trump)`` complete
     tricks, taken from ``rounds`` random rounds."""
-    from .engine.hokm import deal, random_round
+    from .engine.hokm import Hokm, random_round
+    deal = Hokm().deal
     decisions, tricks = [], []
     for _ in range(rounds):
         deck = list(range(52))
@@ -181,7 +182,7 @@ def _bench_hokm(budget: float, rng: random.Random) -> dict[str, float]:
     from .engine.hokm import ChooseTrump, Hokm, HokmRound, random_round
     from .engine.tricks import trick_winner
     decisions, tricks = _hokm_positions(rng, 300)
-    legal = Hokm.legal_plays
+    legal = Hokm().legal_plays
 
     def decide(d: tuple[int, list[int], int]) -> int:
         return legal(d[0], d[1], d[2])
@@ -211,7 +212,8 @@ def _bench_hokm(budget: float, rng: random.Random) -> dict[str, float]:
 def _hokm_scenarios(rng: random.Random) -> Iterator[dict]:
     """Endless mix of the four Hokm asks built from random rounds."""
     from .engine.cards import cards_of
-    from .engine.hokm import deal, random_round
+    from .engine.hokm import Hokm, random_round
+    deal = Hokm().deal
     suits = "SHDC"
     while True:
         deck = list(range(52))
@@ -531,14 +533,17 @@ def _hokm_calls(rng: random.Random, items: int) -> tuple:
     decisions, tricks = _hokm_positions(rng, max(1, items // 40))
     full = _app_tricks([(cards, trump, 0) for cards, trump in tricks[:items]])
     # tutor.solve.hokm: Hokm.legal (legal set and reason), Hokm.trick_winner
-    return ((Hokm.legal_plays, Hokm.legal), (trick_winner, Hokm.trick_winner), _app_decisions(decisions[:items]),
+    rules = Hokm()
+    return ((rules.legal_plays, rules.legal), (trick_winner, rules.trick_winner), _app_decisions(decisions[:items]),
             full)
 
 
 def _hokm_bare(s: Any) -> Callable[[], object]:
-    from .engine.hokm import TRICKS_TO_WIN, Hokm, round_result
+    from .engine.hokm import TRICKS_TO_WIN
     from .engine.tricks import make_winner_seat, trick_winner
-    bare = _bare_legal_or_winner(s, Hokm.legal_plays, trick_winner)
+    rules = s.rules
+    round_result = rules.round_result
+    bare = _bare_legal_or_winner(s, rules.legal_plays, trick_winner)
     if bare is not None:
         return bare
     if s.ask == "round-score":

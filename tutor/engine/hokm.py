@@ -55,10 +55,7 @@ __all__ = [
     "HokmRound",
     "Play",
     "RoundResult",
-    "deal",
-    "next_hakem",
     "random_round",
-    "round_result",
 ]
 
 #: Tricks a team needs to win a round (H2, H20).
@@ -123,68 +120,11 @@ class RoundResult:
                 "next_hakem": self.next_hakem}
 
 
-def next_hakem(hakem: int, winner_team: int) -> int:
-    """Same seat if the hakem's team won, else the seat on his right (H25, RULES.md K12)."""
-    return hakem if hakem % 2 == winner_team else (hakem + 1) % 4
-
-
-def round_result(hakem: int, team_tricks: Sequence[int]) -> RoundResult:
-    """Score a round from the tricks each team had when it was decided.
-
-    ``team_tricks`` = ``[team 0, team 1]``; exactly one team must have exactly 7 and the total
-    may not exceed 13, else :class:`ImpossibleStateError` (spec ``round-score``; 7-7 cannot
-    happen because the round stops at the first 7). ``hakem`` is a seat 0..3.
-    """
-    a, b = team_tricks
-    if a == TRICKS_TO_WIN and b == TRICKS_TO_WIN:
-        raise ImpossibleStateError("both teams cannot have 7 tricks: the round ends when the first team takes 7.")
-    if a + b > 13:
-        raise ImpossibleStateError(f"{a} + {b} tricks is more than the 13 tricks of a round.")
-    if TRICKS_TO_WIN not in (a, b):
-        raise ImpossibleStateError(
-            f"a round ends when a team has exactly 7 tricks; {a} to {b} has no team on 7.")
-    w = 0 if a == TRICKS_TO_WIN else 1
-    other = b if w == 0 else a
-    hakem_team = hakem % 2
-    if other:
-        points, result = 1, "win"
-        r = Reason("round-win", "H21", {"team": w, "tricks": TRICKS_TO_WIN, "other": other})
-    elif w == hakem_team:
-        points, result = 2, "kot"
-        r = Reason("round-kot", "H23", {"team": w, "hakem": hakem})
-    else:
-        points, result = 3, "hakem-kot"
-        r = Reason("round-hakem-kot", "H23", {"team": w, "hakem": hakem})
-    nh = next_hakem(hakem, w)
-    if nh == hakem:
-        r2 = Reason("hakem-stays", "H25", {"hakem": hakem, "team": w})
-    else:
-        r2 = Reason("hakem-passes-right", "K12", {"hakem": hakem, "next_hakem": nh, "team": w})
-    return RoundResult(hakem, (a, b), w, points, result, nh, (r, r2))
-
-
-def deal(deck: Sequence[int], hakem: int) -> tuple[list[int], tuple[int, int, int, int]]:
-    """Deal 52 cards 5-4-4 (H8, H9): five to each seat starting with the hakem and going on in
-    play order, then four and four in the same order. Returns ``(first_five, full_hands)``:
-    bit sets indexed by seat (``first_five[hakem]`` is what the hakem names trump from)."""
-    five = [0, 0, 0, 0]
-    full = [0, 0, 0, 0]
-    for i in range(4):
-        seat = (hakem + i) % 4
-        m = 0
-        for c in deck[5 * i:5 * i + 5]:
-            m |= 1 << c
-        five[seat] = m
-        for c in deck[20 + 4 * i:24 + 4 * i]:
-            m |= 1 << c
-        for c in deck[36 + 4 * i:40 + 4 * i]:
-            m |= 1 << c
-        full[seat] = m
-    return five, tuple(full)  # type: ignore[return-value]
-
-
 class Hokm:
-    """The Hokm ruleset: stateless rule checks on bit sets (RULES.md §3.2 predicates).
+    """The Hokm ruleset: its rules on an options-taking instance, like
+    :class:`~tutor.engine.allfours.AllFoursFamily` (RULES.md §3.2 predicates): the deal, legal
+    plays and their reasons, the trick winner, the round value and the next hakem, and the game
+    protocol (:class:`~tutor.engine.rulesets.GameEngine`).
 
     ``Hokm(HokmOptions(...))`` or ``Hokm()`` for the defaults. Cards are ints 0..51, hands int
     bit sets, a trick a sequence of cards in play order (a :class:`~tutor.engine.tricks.Trick`'s
@@ -203,8 +143,7 @@ class Hokm:
     def __repr__(self) -> str:
         return f"Hokm({self.options!r})"
 
-    @staticmethod
-    def hand_sizes() -> tuple[int, ...]:
+    def hand_sizes(self) -> tuple[int, ...]:
         """Cards each player holds when play starts: 13 (H9)."""
         return (13,)
 
@@ -253,8 +192,7 @@ class Hokm:
         return HandRecord(tuple(rd.trick_winners), 13, (rd.team_tricks[0], rd.team_tricks[1]),
                           TRICKS_TO_WIN if self.options.stop_at_seven else None)
 
-    @staticmethod
-    def legal_plays(hand_mask: int, trick: Sequence[int], trump: int | None = None) -> int:
+    def legal_plays(self, hand_mask: int, trick: Sequence[int], trump: int | None = None) -> int:
         """Bit set of the cards of ``hand_mask`` that may be played to ``trick``.
 
         Leading: any card (H6, H19). Holding the suit led: only that suit, any rank — even when
@@ -265,36 +203,87 @@ class Hokm:
             return hand_mask
         return hand_mask & SUIT_MASK[trick[0] // 13] or hand_mask
 
-    #: ``legal(hand_mask, trick, trump=None) -> (legal bit set, reason)``: :meth:`legal_plays` and
-    #: ``why(None, ...)`` in one call (what the ``legal-plays`` ask answers; the same shape as
-    #: :meth:`AllFoursFamily.legal <tutor.engine.allfours.AllFoursFamily.legal>`). Reasons
-    #: ``lead-any`` (H6), ``void-any-card`` (H15), ``must-follow-suit`` (H14),
-    #: ``trump-led-must-trump`` (H19): :func:`~tutor.engine.tricks.follow_verdict`.
-    legal = staticmethod(follow_verdict)
+    def legal(self, hand_mask: int, trick: Sequence[int], trump: int | None = None) -> tuple[int, Reason]:
+        """``(legal bit set, reason)``: :meth:`legal_plays` and ``why(None, ...)`` in one call
+        (what the ``legal-plays`` ask answers; the same shape as
+        :meth:`AllFoursFamily.legal <tutor.engine.allfours.AllFoursFamily.legal>`). Reasons
+        ``lead-any`` (H6), ``void-any-card`` (H15), ``must-follow-suit`` (H14),
+        ``trump-led-must-trump`` (H19): :func:`~tutor.engine.tricks.follow_verdict`."""
+        return follow_verdict(hand_mask, trick, trump)
 
-    #: ``why(card, hand_mask, trick, trump=None) -> Reason``: why ``card`` is legal or illegal
-    #: here (``card=None``: the rule that applies to the hand). Codes: ``lead-any`` (H6),
-    #: ``follows-suit`` (H14/H19), ``void-any-card`` (H15), ``must-follow-suit`` (H14) or
-    #: ``trump-led-must-trump`` (H19) with the led-suit cards held, ``card-not-in-hand``:
-    #: :func:`~tutor.engine.tricks.follow_reason` with Hokm's rule ids.
-    why = staticmethod(follow_reason)
+    def why(self, card: int | None, hand_mask: int, trick: Sequence[int], trump: int | None = None) -> Reason:
+        """Why ``card`` is legal or illegal here (``card=None``: the rule that applies to the
+        hand). Codes: ``lead-any`` (H6), ``follows-suit`` (H14/H19), ``void-any-card`` (H15),
+        ``must-follow-suit`` (H14) or ``trump-led-must-trump`` (H19) with the led-suit cards held,
+        ``card-not-in-hand``: :func:`~tutor.engine.tricks.follow_reason` with Hokm's rule ids."""
+        return follow_reason(card, hand_mask, trick, trump)
 
-    @staticmethod
-    def is_legal(card: int, hand_mask: int, trick: Sequence[int]) -> bool:
+    def is_legal(self, card: int, hand_mask: int, trick: Sequence[int]) -> bool:
         """True if ``card`` is in the hand and may be played to ``trick``."""
-        return bool(Hokm.legal_plays(hand_mask, trick) >> card & 1)
+        return bool(self.legal_plays(hand_mask, trick) >> card & 1)
 
-    @staticmethod
-    def trick_winner(trick: Sequence[int], trump: int, leader: int = 0) -> tuple[int, Card, Reason]:
+    def trick_winner(self, trick: Sequence[int], trump: int, leader: int = 0) -> tuple[int, Card, Reason]:
         """``(seat, card, reason)`` for a complete trick (H16): reason ``highest-trump-wins`` or
         ``highest-of-suit-led-wins``."""
         i = winning_index(trick, trump)
         return (leader + i) % 4, CARDS[trick[i]], winner_reason(trick, trump, leader, 4, "H16", i)
 
-    @staticmethod
-    def round_result(hakem: int, team_tricks: Sequence[int]) -> RoundResult:
-        """See :func:`round_result`."""
-        return round_result(hakem, team_tricks)
+    def next_hakem(self, hakem: int, winner_team: int) -> int:
+        """Same seat if the hakem's team won, else the seat on his right (H25, RULES.md K12)."""
+        return hakem if self.PARTNERSHIPS[4][hakem] == winner_team else (hakem + 1) % 4
+
+    def round_result(self, hakem: int, team_tricks: Sequence[int]) -> RoundResult:
+        """Score a round from the tricks each team had when it was decided.
+
+        ``team_tricks`` = ``[team 0, team 1]``; exactly one team must have exactly 7 and the total
+        may not exceed 13, else :class:`ImpossibleStateError` (spec ``round-score``; 7-7 cannot
+        happen because the round stops at the first 7). ``hakem`` is a seat 0..3.
+        """
+        a, b = team_tricks
+        if a == TRICKS_TO_WIN and b == TRICKS_TO_WIN:
+            raise ImpossibleStateError("both teams cannot have 7 tricks: the round ends when the first team takes 7.")
+        if a + b > 13:
+            raise ImpossibleStateError(f"{a} + {b} tricks is more than the 13 tricks of a round.")
+        if TRICKS_TO_WIN not in (a, b):
+            raise ImpossibleStateError(
+                f"a round ends when a team has exactly 7 tricks; {a} to {b} has no team on 7.")
+        w = 0 if a == TRICKS_TO_WIN else 1
+        other = b if w == 0 else a
+        hakem_team = self.PARTNERSHIPS[4][hakem]
+        if other:
+            points, result = 1, "win"
+            r = Reason("round-win", "H21", {"team": w, "tricks": TRICKS_TO_WIN, "other": other})
+        elif w == hakem_team:
+            points, result = 2, "kot"
+            r = Reason("round-kot", "H23", {"team": w, "hakem": hakem})
+        else:
+            points, result = 3, "hakem-kot"
+            r = Reason("round-hakem-kot", "H23", {"team": w, "hakem": hakem})
+        nh = self.next_hakem(hakem, w)
+        if nh == hakem:
+            r2 = Reason("hakem-stays", "H25", {"hakem": hakem, "team": w})
+        else:
+            r2 = Reason("hakem-passes-right", "K12", {"hakem": hakem, "next_hakem": nh, "team": w})
+        return RoundResult(hakem, (a, b), w, points, result, nh, (r, r2))
+
+    def deal(self, deck: Sequence[int], hakem: int) -> tuple[list[int], tuple[int, ...]]:
+        """Deal 52 cards 5-4-4 (H8, H9): five to each seat starting with the hakem and going on in
+        play order, then four and four in the same order. Returns ``(first_five, full_hands)``:
+        bit sets indexed by seat (``first_five[hakem]`` is what the hakem names trump from)."""
+        five = [0, 0, 0, 0]
+        full = [0, 0, 0, 0]
+        for i in range(4):
+            seat = (hakem + i) % 4
+            m = 0
+            for c in deck[5 * i:5 * i + 5]:
+                m |= 1 << c
+            five[seat] = m
+            for c in deck[20 + 4 * i:24 + 4 * i]:
+                m |= 1 << c
+            for c in deck[36 + 4 * i:40 + 4 * i]:
+                m |= 1 << c
+            full[seat] = m
+        return five, tuple(full)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -343,6 +332,7 @@ class HokmRound:
         "phase",
         "played",
         "result",
+        "rules",
         "team_tricks",
         "trick",
         "trick_winners",
@@ -355,13 +345,14 @@ class HokmRound:
         if not (isinstance(hakem, int) and 0 <= hakem < 4):
             raise BadFieldError(f"hakem must be a seat 0..3, not {show(hakem)}.")
         self.options = options or HokmOptions()
+        self.rules = Hokm(self.options)
         self.hakem = hakem
         self.dealer = (hakem + 3) % 4
         if deck is None:
             deck = shuffled_deck(seed)
         elif len(deck) != 52 or len(set(deck)) != 52:
             raise BadFieldError("a deck must hold the 52 cards once each.")
-        self.hands, self._full = deal(deck, hakem)
+        self.hands, self._full = self.rules.deal(deck, hakem)
         self.dealt: tuple[int, ...] = ()
         self.trump: Suit | None = None
         self.trick = Trick(hakem)
@@ -456,7 +447,7 @@ class HokmRound:
         self.team_tricks[winner % 2] += 1
         self.trick = Trick(winner)
         if self.result is None and self.team_tricks[winner % 2] == TRICKS_TO_WIN:
-            self.result = round_result(self.hakem, self.team_tricks)
+            self.result = self.rules.round_result(self.hakem, self.team_tricks)
             if self.options.stop_at_seven:
                 self.phase = "over"
         if len(self.tricks) == 13:
@@ -588,7 +579,7 @@ def random_round(rng: random.Random, hakem: int = 0, stop_at_seven: bool = True,
         rng.shuffle(deck)
     if trump is None:
         trump = int(rng.random() * 4)
-    hands = list(deal(deck, hakem)[1])
+    hands = list(Hokm().deal(deck, hakem)[1])
     rand = rng.random
     masks = SUIT_MASK
     counts = [0, 0]

@@ -297,7 +297,7 @@ _ALL_FOURS_CATEGORIES = ("high", "low", "jack", "game")
 
 HOKM = RulesetInfo("hokm", N_("Hokm"), (4,), anticlockwise=True, leader_field="hakem", default_target=7,
                    rule_prefix="H", rule_count=27, rules_class=Hokm,
-                   card_reason=Hokm.why, first_lead_rule="H6", coach_class=HokmCoach)
+                   card_reason=Hokm().why, first_lead_rule="H6", coach_class=HokmCoach)
 ALL_FOURS = RulesetInfo("all-fours", N_("All Fours (classic)"), (2, 3, 4), anticlockwise=False,
                         leader_field="dealer", default_target=7, categories=_ALL_FOURS_CATEGORIES,
                         turnup_option="turnup_scale", rule_prefix="C", rule_count=33, rules_class=AllFours,

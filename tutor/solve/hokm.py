@@ -19,7 +19,7 @@ from typing import Any
 
 from ..engine.cards import CARDS, Suit, mask_of
 from ..engine.errors import IllegalPlayError, ImpossibleStateError
-from ..engine.hokm import TRICKS_TO_WIN, Hokm, RoundResult, round_result
+from ..engine.hokm import TRICKS_TO_WIN, RoundResult
 from ..engine.reasons import Reason
 from ..engine.tricks import winner_reason, winning_index
 from .asks import LegalPlays, RoundPlayout, RoundScore, TrickWinner
@@ -37,7 +37,7 @@ def legal_plays(s: Scenario[LegalPlays]) -> dict:
     ``trump-led-must-trump`` (H19) or ``void-any-card`` (H15).
     """
     trump, hand, trick = s.fields.trump, s.fields.hand, s.fields.trick
-    legal, why = Hokm.legal(mask_of(hand), trick, trump)
+    legal, why = s.rules.legal(mask_of(hand), trick, trump)
     return {"legal": [str(c) for c in hand if legal >> c & 1], "why": [why.to_json()]}
 
 
@@ -45,7 +45,7 @@ def legal_plays(s: Scenario[LegalPlays]) -> dict:
 def trick_winner(s: Scenario[TrickWinner]) -> dict:
     """``{"winner": seat, "card": card, "why": [reason]}`` for 4 cards led by ``leader``
     (default 0). Reason ``highest-trump-wins`` or ``highest-of-suit-led-wins`` (H16)."""
-    seat, card, reason = Hokm.trick_winner(s.fields.trick, s.fields.trump, s.fields.leader)
+    seat, card, reason = s.rules.trick_winner(s.fields.trick, s.fields.trump, s.fields.leader)
     return {"winner": seat, "card": str(card), "why": [reason.to_json()]}
 
 
@@ -86,7 +86,7 @@ def round_score(s: Scenario[RoundScore]) -> dict:
     total over 13 is ``impossible-state``. ``target`` (top level or options): 7 or 3.
     """
     scores = _scores(s)
-    res = round_result(s.fields.hakem, s.fields.team_tricks)
+    res = s.rules.round_result(s.fields.hakem, s.fields.team_tricks)
     return _result_json(res, scores, s.options.target)
 
 
@@ -122,7 +122,7 @@ def round_playout(s: Scenario[RoundPlayout]) -> dict:
         winners.append(leader)
         counts[leader % 2] += 1
         if decided is None and counts[leader % 2] == TRICKS_TO_WIN:
-            decided = round_result(hakem, counts)
+            decided = s.rules.round_result(hakem, counts)
     _check_revokes(tricks, hakem, trump)
     out: dict = {"trick_winners": winners, "team_tricks": counts}
     if decided is None:
