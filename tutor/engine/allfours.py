@@ -225,7 +225,7 @@ class Award:
     points: int
     reason: Reason
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """``{"category", "side", "points"}`` as in the spec's ``awards`` list."""
         return {"category": self.category, "side": self.side, "points": self.points}
 
@@ -1189,7 +1189,7 @@ class AllFours(AllFoursFamily):
         return out
 
     def _give_may_win(self) -> bool:
-        return self.options.gift_may_win
+        return bool(self.options.gift_may_win)
 
     def _low_award(self, card: Card, holder: int, captor: int) -> Award:
         """Low to the holder as dealt (C24), or to the captor under ``low="captured"`` (C30)."""

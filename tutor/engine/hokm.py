@@ -28,7 +28,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -115,7 +115,7 @@ class RoundResult:
     next_hakem: int
     why: tuple[Reason, ...] = field(default=(), compare=False)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"winner_team": self.winner_team, "points": self.points, "result": self.result,
                 "next_hakem": self.next_hakem}
 

@@ -100,7 +100,8 @@ class PlayerCount:
     ruleset: str
 
     def allowed(self) -> tuple[int, ...]:
-        return self._info().players
+        players: tuple[int, ...] = self._info().players
+        return players
 
     def _info(self) -> Any:
         from .rulesets import get_ruleset  # the registry imports the engine modules

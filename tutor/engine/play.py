@@ -162,7 +162,7 @@ class Coach:
     # -- what every game answers ---------------------------------------------------------------
     def deal_over(self, state: Any) -> bool:
         """True once the deal is played to its end, or the game is over."""
-        return self.engine.hands_done(state) > 0 or self.engine.is_over(state)
+        return bool(self.engine.hands_done(state) > 0 or self.engine.is_over(state))
 
     def side_of(self, seat: int) -> int:
         """The scoring side of ``seat`` (the ruleset's partnerships: team ``seat % 2`` with four

@@ -86,9 +86,9 @@ class Ruleset(Protocol):
 
     def side_of(self, seat: int, players: int) -> int: ...
 
-    def players_of(self, scenario: Mapping) -> int: ...
+    def players_of(self, scenario: Mapping[str, Any]) -> int: ...
 
-    def first_leader(self, scenario: Mapping) -> int: ...
+    def first_leader(self, scenario: Mapping[str, Any]) -> int: ...
 
     def rule_points(self) -> tuple[str, ...]: ...
 
@@ -220,14 +220,14 @@ class RulesetInfo:
         """The side of ``seat`` (0-based) with ``players`` players (:meth:`partnerships`)."""
         return self.partnerships(players)[seat]
 
-    def players_of(self, scenario: Mapping) -> int:
+    def players_of(self, scenario: Mapping[str, Any]) -> int:
         """The scenario's ``players`` if it is one this ruleset allows, else the default."""
         p = scenario.get("players")
         if isinstance(p, int) and not isinstance(p, bool) and p in self.players:
             return p
         return self.default_players
 
-    def first_leader(self, scenario: Mapping) -> int:
+    def first_leader(self, scenario: Mapping[str, Any]) -> int:
         """The seat that leads the first trick: the hakem (H13), or the player after the dealer in
         play order (C17, T13). A missing or malformed field counts as seat 0."""
         players = self.players_of(scenario)
@@ -243,7 +243,8 @@ class RulesetInfo:
     def options_model(self) -> type[OptionsModel]:
         """The options model (:mod:`tutor.engine.options`): :class:`~tutor.engine.hokm.HokmOptions`,
         :class:`~tutor.engine.allfours.AllFoursOptions` or :class:`~tutor.engine.trinidad.TrinidadOptions`."""
-        return self.rules_class.options_type  # type: ignore[attr-defined]
+        model: type[OptionsModel] = self.rules_class.options_type  # type: ignore[attr-defined]
+        return model
 
     def players_message(self, value: object) -> str:
         """The contract's message for a player count this ruleset does not allow."""

@@ -135,7 +135,7 @@ class Trinidad(AllFoursFamily):
         return None if why is None else Reason("take-one-forbidden", "T9", why.params)
 
     def _give_may_win(self) -> bool:
-        return self.options.beg_point_may_win
+        return bool(self.options.beg_point_may_win)
 
     def _later_turnup_counts(self, fixes_trump: bool) -> bool:
         """Only the kick that fixes trump scores (K9), or every kick with

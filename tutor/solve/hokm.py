@@ -29,7 +29,7 @@ __all__ = ["legal_plays", "round_playout", "round_score", "trick_winner"]
 
 
 @register_ask(LegalPlays, "hokm")
-def legal_plays(s: Scenario[LegalPlays]) -> dict:
+def legal_plays(s: Scenario[LegalPlays]) -> dict[str, Any]:
     """``{"legal": [cards in hand order], "why": [reason]}``.
 
     ``hand``: 1-13 distinct cards; ``trick``: 0-3 cards (a full trick is ``bad-field``); a card
@@ -42,7 +42,7 @@ def legal_plays(s: Scenario[LegalPlays]) -> dict:
 
 
 @register_ask(TrickWinner, "hokm")
-def trick_winner(s: Scenario[TrickWinner]) -> dict:
+def trick_winner(s: Scenario[TrickWinner]) -> dict[str, Any]:
     """``{"winner": seat, "card": card, "why": [reason]}`` for 4 cards led by ``leader``
     (default 0). Reason ``highest-trump-wins`` or ``highest-of-suit-led-wins`` (H16)."""
     seat, card, reason = s.rules.trick_winner(s.fields.trick, s.fields.trump, s.fields.leader)
@@ -58,7 +58,7 @@ def _scores(s: Scenario[Any]) -> list[int] | None:
     return scores
 
 
-def _result_json(res: RoundResult, scores: list[int] | None, target: int) -> dict:
+def _result_json(res: RoundResult, scores: list[int] | None, target: int) -> dict[str, Any]:
     out = res.to_json()
     why = [r.to_json() for r in res.why]
     if scores is not None:
@@ -78,7 +78,7 @@ def _result_json(res: RoundResult, scores: list[int] | None, target: int) -> dic
 
 
 @register_ask(RoundScore, "hokm")
-def round_score(s: Scenario[RoundScore]) -> dict:
+def round_score(s: Scenario[RoundScore]) -> dict[str, Any]:
     """``{"winner_team", "points", "result", "next_hakem", "why"}`` (+ ``scores_after``,
     ``match_winner`` with ``scores``).
 
@@ -91,7 +91,7 @@ def round_score(s: Scenario[RoundScore]) -> dict:
 
 
 @register_ask(RoundPlayout, "hokm")
-def round_playout(s: Scenario[RoundPlayout]) -> dict:
+def round_playout(s: Scenario[RoundPlayout]) -> dict[str, Any]:
     """Replay a round's tricks: ``{"trick_winners", "team_tricks", "winner_team", "points",
     "result", "next_hakem", "why"}``.
 
@@ -108,7 +108,7 @@ def round_playout(s: Scenario[RoundPlayout]) -> dict:
     leader = hakem
     winners: list[int] = []
     counts = [0, 0]
-    why: list[dict] = []
+    why: list[dict[str, Any]] = []
     decided: RoundResult | None = None
     for n, trick in enumerate(tricks, 1):
         if decided is not None and stop:
@@ -124,7 +124,7 @@ def round_playout(s: Scenario[RoundPlayout]) -> dict:
         if decided is None and counts[leader % 2] == TRICKS_TO_WIN:
             decided = s.rules.round_result(hakem, counts)
     _check_revokes(tricks, hakem, trump)
-    out: dict = {"trick_winners": winners, "team_tricks": counts}
+    out: dict[str, Any] = {"trick_winners": winners, "team_tricks": counts}
     if decided is None:
         out.update({"winner_team": None, "points": None, "result": None, "next_hakem": None})
         why.append(Reason("round-not-decided", "H20", {"tricks0": counts[0], "tricks1": counts[1]}).to_json())
@@ -136,7 +136,7 @@ def round_playout(s: Scenario[RoundPlayout]) -> dict:
     return out
 
 
-def _check_revokes(tricks: list, hakem: int, trump: Suit) -> None:
+def _check_revokes(tricks: list[Any], hakem: int, trump: Suit) -> None:
     """Raise :class:`IllegalPlayError` if a seat that showed void in a suit later plays it."""
     void_at: list[dict[int, int]] = [{}, {}, {}, {}]  # seat -> {suit: trick number where it showed void}
     leader = hakem
