@@ -11,11 +11,11 @@ from tutor.engine.hokm import (
     ChooseTrump,
     Hokm,
     HokmGame,
-    HokmOptions,
     HokmRound,
     Play,
     random_round,
 )
+from tutor.engine.hokm_rules import HokmOptions
 from tutor.engine.tricks import Trick, follow_or_trump, trick_winner, winning_index
 
 H, S, D, C = Suit.H, Suit.S, Suit.D, Suit.C

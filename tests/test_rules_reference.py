@@ -27,7 +27,8 @@ from tutor.content.quizzes import load_quiz_file
 from tutor.engine.allfours import RUN_HAND_METHODS, Action, AllFours, AllFoursOptions
 from tutor.engine.cards import CARDS, Suit
 from tutor.engine.errors import IllegalPlayError, TutorError
-from tutor.engine.hokm import ChooseTrump, Hokm, HokmGame, HokmOptions, Play
+from tutor.engine.hokm import ChooseTrump, Hokm, HokmGame, Play
+from tutor.engine.hokm_rules import HokmOptions
 from tutor.engine.rulesets import RULESETS
 from tutor.engine.trinidad import Trinidad
 from tutor.i18n import LANGUAGES

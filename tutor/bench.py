@@ -539,7 +539,7 @@ def _hokm_calls(rng: random.Random, items: int) -> tuple:
 
 
 def _hokm_bare(s: Any) -> Callable[[], object]:
-    from .engine.hokm import TRICKS_TO_WIN
+    from .engine.hokm_rules import TRICKS_TO_WIN
     from .engine.tricks import make_winner_seat, trick_winner
     rules = s.rules
     round_result = rules.round_result

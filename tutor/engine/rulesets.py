@@ -241,7 +241,7 @@ class RulesetInfo:
 
     @property
     def options_model(self) -> type[OptionsModel]:
-        """The options model (:mod:`tutor.engine.options`): :class:`~tutor.engine.hokm.HokmOptions`,
+        """The options model (:mod:`tutor.engine.options`): :class:`~tutor.engine.hokm_rules.HokmOptions`,
         :class:`~tutor.engine.allfours.AllFoursOptions` or :class:`~tutor.engine.trinidad.TrinidadOptions`."""
         model: type[OptionsModel] = self.rules_class.options_type  # type: ignore[attr-defined]
         return model

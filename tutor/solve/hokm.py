@@ -19,7 +19,7 @@ from typing import Any
 
 from ..engine.cards import CARDS, Suit, mask_of
 from ..engine.errors import IllegalPlayError, ImpossibleStateError
-from ..engine.hokm import TRICKS_TO_WIN, RoundResult
+from ..engine.hokm_rules import TRICKS_TO_WIN, RoundResult
 from ..engine.reasons import Reason
 from ..engine.tricks import winner_reason, winning_index
 from .asks import LegalPlays, RoundPlayout, RoundScore, TrickWinner
