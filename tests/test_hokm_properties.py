@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from tutor.engine.cards import FULL_DECK, Card, cards_of
 from tutor.engine.errors import IllegalPlayError
-from tutor.engine.hokm import ChooseTrump, HokmGame, HokmOptions, HokmRound, Play, random_round
+from tutor.engine.hokm import ChooseTrump, HokmGame, HokmRound, Play, random_round
+from tutor.engine.hokm_rules import HokmOptions
 from tutor.solve import solve
 
 ROUNDS_PER_EXAMPLE = 30

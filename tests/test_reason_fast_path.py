@@ -147,11 +147,11 @@ def positions(draw, max_hand: int = 13, max_trick: int = 3):
 @given(positions())
 def test_hokm_reasons_equal_the_old_ones(pos):
     hand, trick, trump, card = pos
-    mask, why = Hokm.legal(hand, trick, trump)
-    assert mask == Hokm.legal_plays(hand, trick, trump)
+    mask, why = Hokm().legal(hand, trick, trump)
+    assert mask == Hokm().legal_plays(hand, trick, trump)
     same(why, old_follow(None, hand, trick, trump))
-    same(Hokm.why(None, hand, trick, trump), old_follow(None, hand, trick, trump))
-    same(Hokm.why(card, hand, trick, trump), old_follow(card, hand, trick, trump))
+    same(Hokm().why(None, hand, trick, trump), old_follow(None, hand, trick, trump))
+    same(Hokm().why(card, hand, trick, trump), old_follow(card, hand, trick, trump))
     same(follow_reason(card, hand, trick, trump), old_follow(card, hand, trick, trump))
 
 
@@ -175,7 +175,7 @@ def test_trick_winner_reasons_equal_the_old_ones(deck, trump, leader, players, a
     trump = Suit(trump) if as_cards else trump
     leader %= players
     if players == 4:
-        seat, card, why = Hokm.trick_winner(cards, trump, leader)
+        seat, card, why = Hokm().trick_winner(cards, trump, leader)
         same(why, old_winner(cards, trump, leader, 4, "H16"))
         assert (seat, card) == ((leader + winning_index(cards, trump)) % 4, CARDS[cards[winning_index(cards, trump)]])
     for rules in (AllFours(players=players) if players < 4 else AllFours(players=4),
@@ -194,9 +194,9 @@ def test_every_decision_of_random_games_gives_the_old_reason():
     decisions, tricks = bench._hokm_positions(rng, 200)
     assert len(decisions) > 5000
     for hand, trick, trump in bench._app_decisions(decisions):
-        same(Hokm.legal(hand, trick, trump)[1], old_follow(None, hand, trick, trump))
+        same(Hokm().legal(hand, trick, trump)[1], old_follow(None, hand, trick, trump))
     for cards, trump in tricks:
-        same(Hokm.trick_winner(cards, trump, 1)[2], old_winner(cards, trump, 1, 4, "H16"))
+        same(Hokm().trick_winner(cards, trump, 1)[2], old_winner(cards, trump, 1, 4, "H16"))
     for name, rules in RULESETS.items():
         decisions, full, _ = bench._af_positions(rules, rng, 40)
         assert len(decisions) > 1000, name

@@ -27,7 +27,8 @@ from tutor.content.quizzes import load_quiz_file
 from tutor.engine.allfours import RUN_HAND_METHODS, Action, AllFours, AllFoursOptions
 from tutor.engine.cards import CARDS, Suit
 from tutor.engine.errors import IllegalPlayError, TutorError
-from tutor.engine.hokm import ChooseTrump, Hokm, HokmGame, HokmOptions, Play
+from tutor.engine.hokm import ChooseTrump, Hokm, HokmGame, Play
+from tutor.engine.hokm_rules import HokmOptions
 from tutor.engine.rulesets import RULESETS
 from tutor.engine.trinidad import Trinidad
 from tutor.i18n import LANGUAGES
@@ -67,8 +68,8 @@ def hokm_rules(matches: int = 30) -> set[str]:
                 _why(out, [e.value.reason])
             if rd.phase == "play":
                 hand, trick = rd.hands[rd.trick.to_play], rd.trick.cards
-                _why(out, [Hokm.legal(hand, trick, rd.trump)[1]])
-                _why(out, [Hokm.why(c, hand, trick, rd.trump) for c in rng.sample(range(52), 6)])
+                _why(out, [Hokm().legal(hand, trick, rd.trump)[1]])
+                _why(out, [Hokm().why(c, hand, trick, rd.trump) for c in rng.sample(range(52), 6)])
                 illegal = hand & ~rd.legal_mask()
                 for bad in (Play(CARDS[(illegal & -illegal).bit_length() - 1]) if illegal else None,
                             ChooseTrump(Suit.S)):
@@ -87,7 +88,7 @@ def hokm_rules(matches: int = 30) -> set[str]:
                 trump = game.rounds[-1].trump
                 assert trump is not None
                 for t in game.rounds[-1].tricks:
-                    _why(out, [Hokm.trick_winner(t.cards, trump, t.leader)[2]])
+                    _why(out, [Hokm().trick_winner(t.cards, trump, t.leader)[2]])
         with pytest.raises(IllegalPlayError) as e:
             game.push(Play(CARDS[0]))
         _why(out, [e.value.reason])

@@ -139,3 +139,21 @@ def test_turnup_scales_rules_md():
     assert get_ruleset("trinidad").turnup_scale("standard") == {14: 1, 6: 2, 11: 3}  # T7
     assert get_ruleset("trinidad").turnup_scale("tobago") == {14: 1, 2: 2, 11: 3}
     assert get_ruleset("hokm").turnup_scale() == {}
+
+
+def test_teams_come_from_the_ruleset():
+    """Sides are the rules class's declared partnerships per player count (H5, C2, T1), not a
+    count hard-coded in the registry."""
+    from tutor.engine.rulesets import RULESETS
+    want = {"hokm": {4: (0, 1, 0, 1)}, "all-fours": {2: (0, 1), 3: (0, 1, 2), 4: (0, 1, 0, 1)},
+            "trinidad": {4: (0, 1, 0, 1), 2: (0, 1)}}
+    for name, info in RULESETS.items():
+        assert set(info.players) == set(want[name])
+        for players, table in want[name].items():
+            assert info.partnerships(players) == table
+            assert [info.side_of(s, players) for s in range(players)] == list(table)
+            assert info.sides(players) == len(set(table))
+            if info.leader_field == "dealer":
+                rules = info.rules({"players": players})
+                assert [rules.side_of(s) for s in range(players)] == list(table)
+                assert rules.n_sides == info.sides(players)

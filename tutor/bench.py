@@ -13,10 +13,9 @@ For each ruleset it reports rates measured on one core, e.g. for Hokm:
 and for All Fours and Trinidad: ``legal-plays decisions/s`` —
 :meth:`~tutor.engine.allfours.AllFoursFamily.legal_plays` (the bit set; the reason is built only
 by ``legal``/``legal_reason``); ``trick winners/s`` —
-:meth:`~tutor.engine.allfours.AllFoursFamily.winner_seat`; ``random games/s (fast loop)`` —
-:func:`tutor.engine.allfours_random.random_game`, a complete game to the target;
-``random games/s (state machine)`` — the same game through
-:func:`~tutor.engine.allfours_random.machine_game` (``legal_actions`` + ``apply``);
+:meth:`~tutor.engine.allfours.AllFoursFamily.winner_seat`; ``random games/s (state machine)`` —
+:func:`tutor.engine.allfours_random.random_game`, a complete game to the target through the
+state machine (``legal_actions`` + ``apply``);
 * ``solve scenarios/s`` — ``tutor solve`` (JSON decode, checks, answer, JSON encode) over a
   generated JSON Lines file of the ruleset's asks.
 
@@ -156,7 +155,8 @@ def solve_rate(ruleset: str, count: int, rng: random.Random, keep: str | None = 
 def _hokm_positions(rng: random.Random, rounds: int) -> tuple[list, list]:
     """``(hand, trick cards so far, trump)`` decision points and ``(trick, trump)`` complete
     tricks, taken from ``rounds`` random rounds."""
-    from .engine.hokm import deal, random_round
+    from .engine.hokm import Hokm, random_round
+    deal = Hokm().deal
     decisions, tricks = [], []
     for _ in range(rounds):
         deck = list(range(52))
@@ -182,7 +182,7 @@ def _bench_hokm(budget: float, rng: random.Random) -> dict[str, float]:
     from .engine.hokm import ChooseTrump, Hokm, HokmRound, random_round
     from .engine.tricks import trick_winner
     decisions, tricks = _hokm_positions(rng, 300)
-    legal = Hokm.legal_plays
+    legal = Hokm().legal_plays
 
     def decide(d: tuple[int, list[int], int]) -> int:
         return legal(d[0], d[1], d[2])
@@ -212,7 +212,8 @@ def _bench_hokm(budget: float, rng: random.Random) -> dict[str, float]:
 def _hokm_scenarios(rng: random.Random) -> Iterator[dict]:
     """Endless mix of the four Hokm asks built from random rounds."""
     from .engine.cards import cards_of
-    from .engine.hokm import deal, random_round
+    from .engine.hokm import Hokm, random_round
+    deal = Hokm().deal
     suits = "SHDC"
     while True:
         deck = list(range(52))
@@ -283,15 +284,14 @@ def _af_positions(rules: AllFoursFamily, rng: random.Random, games: int) -> tupl
 
 def _af_bench(ruleset: str) -> BenchFn:
     def fn(budget: float, rng: random.Random) -> dict[str, float]:
-        from .engine.allfours_random import machine_game, random_game
+        from .engine.allfours_random import random_game
         rules = _af_rules(ruleset)
         decisions, tricks, _ = _af_positions(rules, rng, 60)
         legal, winner = rules.legal_plays, rules.winner_seat
         return {
             "legal-plays decisions/s": measure(lambda d: legal(d[0], d[1], d[2]), decisions, budget),
             "trick winners/s": measure(lambda t: winner(t[0], t[1], t[2]), tricks, budget),
-            "random games/s (fast loop)": measure_calls(lambda: random_game(rules, rng), budget, batch=20),
-            "random games/s (state machine)": measure_calls(lambda: machine_game(rules, rng), budget, batch=5),
+            "random games/s (state machine)": measure_calls(lambda: random_game(rules, rng), budget, batch=5),
         }
     return fn
 
@@ -533,14 +533,17 @@ def _hokm_calls(rng: random.Random, items: int) -> tuple:
     decisions, tricks = _hokm_positions(rng, max(1, items // 40))
     full = _app_tricks([(cards, trump, 0) for cards, trump in tricks[:items]])
     # tutor.solve.hokm: Hokm.legal (legal set and reason), Hokm.trick_winner
-    return ((Hokm.legal_plays, Hokm.legal), (trick_winner, Hokm.trick_winner), _app_decisions(decisions[:items]),
+    rules = Hokm()
+    return ((rules.legal_plays, rules.legal), (trick_winner, rules.trick_winner), _app_decisions(decisions[:items]),
             full)
 
 
 def _hokm_bare(s: Any) -> Callable[[], object]:
-    from .engine.hokm import TRICKS_TO_WIN, Hokm, round_result
+    from .engine.hokm_rules import TRICKS_TO_WIN
     from .engine.tricks import make_winner_seat, trick_winner
-    bare = _bare_legal_or_winner(s, Hokm.legal_plays, trick_winner)
+    rules = s.rules
+    round_result = rules.round_result
+    bare = _bare_legal_or_winner(s, rules.legal_plays, trick_winner)
     if bare is not None:
         return bare
     if s.ask == "round-score":

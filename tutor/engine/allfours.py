@@ -46,9 +46,10 @@ Decisions where RULES.md and the spec are silent (each is tested):
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from operator import attrgetter
+from types import MappingProxyType
 from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from pydantic import Field
@@ -224,7 +225,7 @@ class Award:
     points: int
     reason: Reason
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """``{"category", "side", "points"}`` as in the spec's ``awards`` list."""
         return {"category": self.category, "side": self.side, "points": self.points}
 
@@ -460,10 +461,15 @@ class AllFoursFamily:
     only_eldest_and_dealer: bool = False
     has_bunch: ClassVar[bool] = False
     has_calling: ClassVar[bool] = False
-    # scoring switches (set per instance from the options; the fast loop of allfours_random reads them)
+    # scoring switches (set per instance from the options)
     low_to_captor: bool = False  # Low to the side that captured it (C30), not the holder's (C24)
     hang_jack: bool = False  # Trinidad hang jack (K2): 3 to an opponent who captures the jack
     game_tie_to_non_dealer: bool = False  # a Game tie goes to the tied side nearest the dealer's left (C27)
+
+    #: The side of each seat, per player count (C2: partners sit opposite with four; with two or
+    #: three players each seat is a side).
+    PARTNERSHIPS: ClassVar[Mapping[int, tuple[int, ...]]] = MappingProxyType(
+        {2: (0, 1), 3: (0, 1, 2), 4: (0, 1, 0, 1)})
 
     def __init__(self, options: Any = None, **kw: Any) -> None:
         if options is None:
@@ -473,8 +479,8 @@ class AllFoursFamily:
         self.options = options
         self.players: int = options.players
         self.target: int = options.target
-        self.n_sides = 2 if self.players == 4 else self.players
-        self._side = tuple(s % 2 if self.players == 4 else s for s in range(self.players))
+        self._side = self.PARTNERSHIPS[self.players]
+        self.n_sides = len(set(self._side))
         self._configure()
         self.run_cost = 3 * (2 if self.only_eldest_and_dealer else self.players) + 1
         self.max_runs = (52 - HAND_SIZE * self.players - 1) // self.run_cost
@@ -495,7 +501,8 @@ class AllFoursFamily:
 
     # ----------------------------------------------------------------- seats and sides
     def side_of(self, seat: int) -> int:
-        """Side that scores for ``seat``: the team ``seat % 2`` with 4 players, else the seat."""
+        """Side that scores for ``seat`` (:attr:`PARTNERSHIPS`): the team ``seat % 2`` with 4
+        players, else the seat."""
         return self._side[seat]
 
     def hand_sizes(self) -> tuple[int, ...]:
@@ -1182,7 +1189,7 @@ class AllFours(AllFoursFamily):
         return out
 
     def _give_may_win(self) -> bool:
-        return self.options.gift_may_win
+        return bool(self.options.gift_may_win)
 
     def _low_award(self, card: Card, holder: int, captor: int) -> Award:
         """Low to the holder as dealt (C24), or to the captor under ``low="captured"`` (C30)."""

@@ -16,9 +16,10 @@ import random
 from typing import Any, ClassVar
 
 from .allfours import GAME_VALUE, Action, AllFoursFamily, GameState, game_points, tally
+from .bots import bot_card
 from .cards import JACK, SUIT_MASK
 from .errors import BadFieldError, show
-from .play import Coach, Deal, bot_card, card_token, cards_text
+from .play import Coach, Deal, card_token, cards_text
 from .reasons import N_, REASON_TEXTS, Reason
 
 __all__ = ["AllFoursCoach"]

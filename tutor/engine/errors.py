@@ -101,7 +101,7 @@ class TutorError(Exception):
         super().__init__(message)
         self.message = message
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The spec's error object: ``{"error": {"code": ..., "message": ...}}``."""
         return {"error": {"code": self.code, "message": self.message}}
 

@@ -26,184 +26,22 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Annotated, Literal
-
-from pydantic import Field
+from dataclasses import dataclass
 
 from .cards import CARDS, SUIT_MASK, Card, Suit, cards_of, shuffled_deck
-from .errors import BadFieldError, IllegalPlayError, ImpossibleStateError, show
-from .options import EXACT, SETUP_ONLY, options_model
-from .reasons import N_, REASON_TEXTS, Reason
-from .tricks import (
-    HandRecord,
-    Trick,
-    follow_reason,
-    follow_suit,
-    follow_verdict,
-    winner_reason,
-    winning_index,
-)
+from .errors import BadFieldError, IllegalPlayError, show
+from .hokm_rules import TRICKS_TO_WIN, HokmOptions, HokmRules, RoundResult
+from .reasons import Reason
+from .tricks import HandRecord, Trick, follow_reason, follow_suit, winning_index
 
-__all__ = [
-    "TRICKS_TO_WIN",
-    "ChooseTrump",
-    "Hokm",
-    "HokmGame",
-    "HokmOptions",
-    "HokmRound",
-    "Play",
-    "RoundResult",
-    "deal",
-    "next_hakem",
-    "random_round",
-    "round_result",
-]
-
-#: Tricks a team needs to win a round (H2, H20).
-TRICKS_TO_WIN = 7
-
-REASON_TEXTS.update({
-    "round-win": N_("Team %(team)s took 7 tricks to %(other)s: a plain win is worth 1 point."),
-    "round-kot": N_("The hakem's team (team %(team)s) took 7 tricks to 0: kot is worth 2 points."),
-    "round-hakem-kot": N_("The hakem's opponents (team %(team)s) took 7 tricks to 0: hakem-kot is worth 3 points."),
-    "hakem-stays": N_("The hakem's team won the round, so seat %(hakem)s stays hakem."),
-    "hakem-passes-right": N_(
-        "The hakem's team lost the round, so the hakem passes to seat %(next_hakem)s, on seat %(hakem)s's right."),
-    "match-won": N_("Team %(team)s reached %(score)s points (target %(target)s) and wins the match."),
-    "match-continues": N_("No team has reached the target of %(target)s points yet: scores are %(score0)s to %(score1)s."),
-    "round-not-decided": N_("No team has 7 tricks yet (%(tricks0)s to %(tricks1)s), so the round is not decided."),
-    "hakem-chooses-trump": N_("The hakem (seat %(hakem)s) names trump from his first five cards."),
-    "round-over": N_("The round is over: no more cards are played."),
-})
+__all__ = ["ChooseTrump", "Hokm", "HokmGame", "HokmRound", "Play", "random_round"]
 
 
-@options_model("hokm")
-class HokmOptions:
-    """Options of Hokm (RULES.md §3.3; defaults first), a frozen strict pydantic model
-    (:mod:`tutor.engine.options`).
-
-    * ``target``: match points to win, 7 or 3 (H24, K14).
-    * ``stop_at_seven``: the round stops once a team has 7 tricks (H20); ``False`` plays all 13
-      tricks, the score unchanged (K13).
-    * ``first_hakem``: ``"random"`` (the app's way, H7) or ``"first_ace"`` (deal face up until
-      an ace; its receiver is hakem — H7, K15). Sets up a match, not an option of a scenario.
-    * ``partner_by_second_ace``: with ``first_ace``, go on dealing until an ace reaches another
-      player; that player becomes the hakem's partner (HOKM-P, K15). Sets up a match.
-
-    Raises :class:`BadFieldError` for a value outside these.
+class Hokm(HokmRules):
+    """The Hokm ruleset: :class:`~tutor.engine.hokm_rules.HokmRules` (the rules on an
+    options-taking instance) and the game protocol (:class:`~tutor.engine.rulesets.GameEngine`)
+    over :class:`HokmGame`. ``Hokm(HokmOptions(...))`` or ``Hokm()`` for the defaults.
     """
-
-    target: Annotated[Literal[7, 3], EXACT, Field(title=N_("Points to win the match"))] = 7
-    stop_at_seven: Annotated[bool, Field(title=N_("The round stops when a team has seven tricks"))] = True
-    first_hakem: Annotated[Literal["random", "first_ace"], SETUP_ONLY] = "random"
-    partner_by_second_ace: Annotated[bool, SETUP_ONLY] = False
-
-
-@dataclass(frozen=True, slots=True)
-class RoundResult:
-    """The value of a finished Hokm round (RULES.md §3.2 "Hokm round value", H21-H25).
-
-    ``winner_team``: first team to 7 tricks; ``points``: 1, 2 or 3; ``result``: ``"win"``,
-    ``"kot"`` or ``"hakem-kot"``; ``next_hakem``: seat; ``team_tricks``: the counts when the
-    round was decided; ``why``: the reasons (value, then next hakem).
-    """
-
-    hakem: int
-    team_tricks: tuple[int, int]
-    winner_team: int
-    points: int
-    result: str
-    next_hakem: int
-    why: tuple[Reason, ...] = field(default=(), compare=False)
-
-    def to_json(self) -> dict:
-        return {"winner_team": self.winner_team, "points": self.points, "result": self.result,
-                "next_hakem": self.next_hakem}
-
-
-def next_hakem(hakem: int, winner_team: int) -> int:
-    """Same seat if the hakem's team won, else the seat on his right (H25, RULES.md K12)."""
-    return hakem if hakem % 2 == winner_team else (hakem + 1) % 4
-
-
-def round_result(hakem: int, team_tricks: Sequence[int]) -> RoundResult:
-    """Score a round from the tricks each team had when it was decided.
-
-    ``team_tricks`` = ``[team 0, team 1]``; exactly one team must have exactly 7 and the total
-    may not exceed 13, else :class:`ImpossibleStateError` (spec ``round-score``; 7-7 cannot
-    happen because the round stops at the first 7). ``hakem`` is a seat 0..3.
-    """
-    a, b = team_tricks
-    if a == TRICKS_TO_WIN and b == TRICKS_TO_WIN:
-        raise ImpossibleStateError("both teams cannot have 7 tricks: the round ends when the first team takes 7.")
-    if a + b > 13:
-        raise ImpossibleStateError(f"{a} + {b} tricks is more than the 13 tricks of a round.")
-    if TRICKS_TO_WIN not in (a, b):
-        raise ImpossibleStateError(
-            f"a round ends when a team has exactly 7 tricks; {a} to {b} has no team on 7.")
-    w = 0 if a == TRICKS_TO_WIN else 1
-    other = b if w == 0 else a
-    hakem_team = hakem % 2
-    if other:
-        points, result = 1, "win"
-        r = Reason("round-win", "H21", {"team": w, "tricks": TRICKS_TO_WIN, "other": other})
-    elif w == hakem_team:
-        points, result = 2, "kot"
-        r = Reason("round-kot", "H23", {"team": w, "hakem": hakem})
-    else:
-        points, result = 3, "hakem-kot"
-        r = Reason("round-hakem-kot", "H23", {"team": w, "hakem": hakem})
-    nh = next_hakem(hakem, w)
-    if nh == hakem:
-        r2 = Reason("hakem-stays", "H25", {"hakem": hakem, "team": w})
-    else:
-        r2 = Reason("hakem-passes-right", "K12", {"hakem": hakem, "next_hakem": nh, "team": w})
-    return RoundResult(hakem, (a, b), w, points, result, nh, (r, r2))
-
-
-def deal(deck: Sequence[int], hakem: int) -> tuple[list[int], tuple[int, int, int, int]]:
-    """Deal 52 cards 5-4-4 (H8, H9): five to each seat starting with the hakem and going on in
-    play order, then four and four in the same order. Returns ``(first_five, full_hands)``:
-    bit sets indexed by seat (``first_five[hakem]`` is what the hakem names trump from)."""
-    five = [0, 0, 0, 0]
-    full = [0, 0, 0, 0]
-    for i in range(4):
-        seat = (hakem + i) % 4
-        m = 0
-        for c in deck[5 * i:5 * i + 5]:
-            m |= 1 << c
-        five[seat] = m
-        for c in deck[20 + 4 * i:24 + 4 * i]:
-            m |= 1 << c
-        for c in deck[36 + 4 * i:40 + 4 * i]:
-            m |= 1 << c
-        full[seat] = m
-    return five, tuple(full)  # type: ignore[return-value]
-
-
-class Hokm:
-    """The Hokm ruleset: stateless rule checks on bit sets (RULES.md §3.2 predicates).
-
-    ``Hokm(HokmOptions(...))`` or ``Hokm()`` for the defaults. Cards are ints 0..51, hands int
-    bit sets, a trick a sequence of cards in play order (a :class:`~tutor.engine.tricks.Trick`'s
-    ``cards``), trump a suit int 0..3.
-    """
-
-    name = "hokm"
-    players = 4
-    options_type = HokmOptions
-
-    def __init__(self, options: HokmOptions | None = None):
-        self.options = options or HokmOptions()
-
-    def __repr__(self) -> str:
-        return f"Hokm({self.options!r})"
-
-    @staticmethod
-    def hand_sizes() -> tuple[int, ...]:
-        """Cards each player holds when play starts: 13 (H9)."""
-        return (13,)
 
     # -- the game protocol (tutor.engine.rulesets.GameEngine) ---------------------------------
     # A state is a :class:`HokmGame`; :meth:`apply` copies it, so states are never changed.
@@ -249,49 +87,6 @@ class Hokm:
         rd = state.rounds[-1]
         return HandRecord(tuple(rd.trick_winners), 13, (rd.team_tricks[0], rd.team_tricks[1]),
                           TRICKS_TO_WIN if self.options.stop_at_seven else None)
-
-    @staticmethod
-    def legal_plays(hand_mask: int, trick: Sequence[int], trump: int | None = None) -> int:
-        """Bit set of the cards of ``hand_mask`` that may be played to ``trick``.
-
-        Leading: any card (H6, H19). Holding the suit led: only that suit, any rank — even when
-        the suit led is trump (H14, H19). Void: any card (H15). ``trump`` does not change the
-        answer in Hokm; it is taken for the common ruleset signature.
-        """
-        if not trick:
-            return hand_mask
-        return hand_mask & SUIT_MASK[trick[0] // 13] or hand_mask
-
-    #: ``legal(hand_mask, trick, trump=None) -> (legal bit set, reason)``: :meth:`legal_plays` and
-    #: ``why(None, ...)`` in one call (what the ``legal-plays`` ask answers; the same shape as
-    #: :meth:`AllFoursFamily.legal <tutor.engine.allfours.AllFoursFamily.legal>`). Reasons
-    #: ``lead-any`` (H6), ``void-any-card`` (H15), ``must-follow-suit`` (H14),
-    #: ``trump-led-must-trump`` (H19): :func:`~tutor.engine.tricks.follow_verdict`.
-    legal = staticmethod(follow_verdict)
-
-    #: ``why(card, hand_mask, trick, trump=None) -> Reason``: why ``card`` is legal or illegal
-    #: here (``card=None``: the rule that applies to the hand). Codes: ``lead-any`` (H6),
-    #: ``follows-suit`` (H14/H19), ``void-any-card`` (H15), ``must-follow-suit`` (H14) or
-    #: ``trump-led-must-trump`` (H19) with the led-suit cards held, ``card-not-in-hand``:
-    #: :func:`~tutor.engine.tricks.follow_reason` with Hokm's rule ids.
-    why = staticmethod(follow_reason)
-
-    @staticmethod
-    def is_legal(card: int, hand_mask: int, trick: Sequence[int]) -> bool:
-        """True if ``card`` is in the hand and may be played to ``trick``."""
-        return bool(Hokm.legal_plays(hand_mask, trick) >> card & 1)
-
-    @staticmethod
-    def trick_winner(trick: Sequence[int], trump: int, leader: int = 0) -> tuple[int, Card, Reason]:
-        """``(seat, card, reason)`` for a complete trick (H16): reason ``highest-trump-wins`` or
-        ``highest-of-suit-led-wins``."""
-        i = winning_index(trick, trump)
-        return (leader + i) % 4, CARDS[trick[i]], winner_reason(trick, trump, leader, 4, "H16", i)
-
-    @staticmethod
-    def round_result(hakem: int, team_tricks: Sequence[int]) -> RoundResult:
-        """See :func:`round_result`."""
-        return round_result(hakem, team_tricks)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -340,6 +135,7 @@ class HokmRound:
         "phase",
         "played",
         "result",
+        "rules",
         "team_tricks",
         "trick",
         "trick_winners",
@@ -352,13 +148,14 @@ class HokmRound:
         if not (isinstance(hakem, int) and 0 <= hakem < 4):
             raise BadFieldError(f"hakem must be a seat 0..3, not {show(hakem)}.")
         self.options = options or HokmOptions()
+        self.rules = HokmRules(self.options)
         self.hakem = hakem
         self.dealer = (hakem + 3) % 4
         if deck is None:
             deck = shuffled_deck(seed)
         elif len(deck) != 52 or len(set(deck)) != 52:
             raise BadFieldError("a deck must hold the 52 cards once each.")
-        self.hands, self._full = deal(deck, hakem)
+        self.hands, self._full = self.rules.deal(deck, hakem)
         self.dealt: tuple[int, ...] = ()
         self.trump: Suit | None = None
         self.trick = Trick(hakem)
@@ -453,7 +250,7 @@ class HokmRound:
         self.team_tricks[winner % 2] += 1
         self.trick = Trick(winner)
         if self.result is None and self.team_tricks[winner % 2] == TRICKS_TO_WIN:
-            self.result = round_result(self.hakem, self.team_tricks)
+            self.result = self.rules.round_result(self.hakem, self.team_tricks)
             if self.options.stop_at_seven:
                 self.phase = "over"
         if len(self.tricks) == 13:
@@ -585,7 +382,7 @@ def random_round(rng: random.Random, hakem: int = 0, stop_at_seven: bool = True,
         rng.shuffle(deck)
     if trump is None:
         trump = int(rng.random() * 4)
-    hands = list(deal(deck, hakem)[1])
+    hands = list(HokmRules().deal(deck, hakem)[1])
     rand = rng.random
     masks = SUIT_MASK
     counts = [0, 0]

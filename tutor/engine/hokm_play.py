@@ -3,7 +3,7 @@ naming trump from his first five cards (H8, H11) to the first team on 7 tricks (
 as a win, kot or hakem-kot (H21-H23), with the next hakem (H25, K12).
 
 The bot hakem names the suit he holds most of among his five cards, the stronger on a tie;
-the bots' card play is :func:`tutor.engine.play.bot_card`.
+the bots' card play is :func:`tutor.engine.bots.bot_card`.
 """
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
+from .bots import bot_card
 from .cards import SUIT_LETTERS, SUIT_MASK, Suit
 from .errors import BadFieldError, show
 from .hokm import ChooseTrump, HokmGame, Play
-from .play import Coach, Deal, bot_card, card_token
+from .play import Coach, Deal, card_token
 from .reasons import N_, REASON_TEXTS, Reason
 from .tricks import follow_reason
 
@@ -99,7 +100,7 @@ class HokmCoach(Coach):
         hand = rd.hands[seat]
         legal = rd.legal_mask()
         card = bot_card(legal, hand, rd.trick.cards, rd.trick.leader, seat, 4, rd.trump, played,
-                        lambda s: s % 2, rng)
+                        self.side_of, rng)
         return Play(card)  # type: ignore[arg-type]
 
     def play_reason(self, state: HokmGame, seat: int) -> Reason:

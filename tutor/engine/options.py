@@ -2,7 +2,7 @@
 values, ranges and defaults are declared (RULES.md §3.3; ``shared/spec/solve-format.md``
 "Common fields").
 
-Each ruleset declares one options class with :func:`options_model` (:class:`~tutor.engine.hokm.HokmOptions`,
+Each ruleset declares one options class with :func:`options_model` (:class:`~tutor.engine.hokm_rules.HokmOptions`,
 :class:`~tutor.engine.allfours.AllFoursOptions`, :class:`~tutor.engine.trinidad.TrinidadOptions`):
 a frozen pydantic dataclass, strict (a bool is not an int, ``1`` is not ``true``, ``7.0`` is not
 ``7``), with extra fields forbidden. A field is one of
@@ -100,7 +100,8 @@ class PlayerCount:
     ruleset: str
 
     def allowed(self) -> tuple[int, ...]:
-        return self._info().players
+        players: tuple[int, ...] = self._info().players
+        return players
 
     def _info(self) -> Any:
         from .rulesets import get_ruleset  # the registry imports the engine modules

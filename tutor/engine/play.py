@@ -19,7 +19,7 @@ own module (:mod:`tutor.engine.hokm_play`, :mod:`tutor.engine.allfours_play`), f
 ruleset registry (:meth:`~tutor.engine.rulesets.RulesetInfo.coach`). Nothing here branches on a
 game's name.
 
-The bots' card play (:func:`bot_card`) is shared, since the three games decide a trick the same
+The bots' card play (:func:`tutor.engine.bots.bot_card`) is shared, since the three games decide a trick the same
 way (H16, C22, T16): lead a card that is the highest left in its suit, else low from the longest
 plain suit; follow low when the partner is winning the trick; otherwise win as cheaply as
 possible (a trump when it wins); when it cannot win, throw the lowest card, keeping trumps.
@@ -28,20 +28,18 @@ possible (a trump when it wins); when it cannot win, throw the lowest card, keep
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .cards import CARD_NAMES, CARDS, SUIT_MASK, parse_card
+from .cards import CARD_NAMES, CARDS, parse_card
 from .errors import BadFieldError, IllegalPlayError, show
 from .reasons import N_, REASON_TEXTS, Reason
-from .tricks import winning_index
 
 __all__ = [
     "Coach",
     "Deal",
     "TrickDone",
-    "bot_card",
     "bot_deal",
     "bot_rng",
     "played_deal_observations",
@@ -162,10 +160,11 @@ class Coach:
     # -- what every game answers ---------------------------------------------------------------
     def deal_over(self, state: Any) -> bool:
         """True once the deal is played to its end, or the game is over."""
-        return self.engine.hands_done(state) > 0 or self.engine.is_over(state)
+        return bool(self.engine.hands_done(state) > 0 or self.engine.is_over(state))
 
     def side_of(self, seat: int) -> int:
-        """The scoring side of ``seat`` (team ``seat % 2`` with four players, else the seat)."""
+        """The scoring side of ``seat`` (the ruleset's partnerships: team ``seat % 2`` with four
+        players, else the seat)."""
         return int(self.info.side_of(seat, self.players))
 
     def sides(self) -> int:
@@ -401,74 +400,6 @@ def bot_deal(coach: Coach, seed: int) -> Deal:
         _apply(deal, seat, action, coach.token(action), True)
         state = deal.state
     return deal
-
-
-# ---------------------------------------------------------------------------------------------
-# The bots' card play (shared by every game)
-
-def _rank(card: int) -> int:
-    return card % 13
-
-
-def _beats(card: int, best: int, trump: int | None) -> bool:
-    """Does ``card`` beat ``best``, the winning card of a trick so far (H16, C22, T16)?"""
-    if card // 13 == best // 13:
-        return card > best
-    return card // 13 == trump
-
-
-def _is_top(card: int, gone: int) -> bool:
-    """Is ``card`` the highest card of its suit not yet gone (played or in one's own hand)?"""
-    above = SUIT_MASK[card // 13] & ~((2 << card) - 1)
-    return not above & ~gone
-
-
-def bot_card(legal: int, hand: int, trick: Sequence[int], leader: int, seat: int, players: int,
-             trump: int | None, played: int, side_of: Callable[[int], int], rng: random.Random,
-             value: Callable[[int], int] = _rank) -> int:
-    """The card a bot plays (an ``int`` of bit set ``legal``, never another).
-
-    ``hand``: all it holds; ``trick``: cards so far, led by ``leader``; ``played``: bit set of the
-    cards played before this trick; ``side_of``: seat -> side; ``value(card)``: what the card is
-    worth keeping (rank by default; All Fours adds its Game points). Leading: a plain card that is
-    the highest left in its suit, else the lowest of the longest plain suit (trump only when only
-    trumps are left). Following: lowest when the partner is winning; else the cheapest card that
-    wins; else the lowest card, keeping trumps. Ties are broken with ``rng``.
-    """
-    cards = [c for c in range(52) if legal >> c & 1]
-    if len(cards) == 1:
-        return cards[0]
-    trump_mask = SUIT_MASK[trump] if trump is not None else 0
-
-    def lowest(pool: list[int]) -> int:
-        plain = [c for c in pool if not trump_mask >> c & 1] or pool
-        low = min(value(c) for c in plain)
-        return rng.choice([c for c in plain if value(c) == low])
-
-    if not trick:
-        gone = played | hand
-        plain = [c for c in cards if not trump_mask >> c & 1]
-        tops = [c for c in plain if _is_top(c, gone)]
-        if tops:
-            return max(tops, key=lambda c: (_rank(c), -c))
-        if not plain:
-            return min(cards)
-        by_suit: dict[int, list[int]] = {}
-        for c in plain:
-            by_suit.setdefault(c // 13, []).append(c)
-        longest = max(len(v) for v in by_suit.values())
-        pool = [c for v in by_suit.values() if len(v) == longest for c in v]
-        return lowest(pool)
-    i = winning_index(trick, trump)
-    best = trick[i]
-    winner = (leader + i) % players
-    if players == 4 and side_of(winner) == side_of(seat):
-        return lowest(cards)
-    beaters = [c for c in cards if _beats(c, best, trump)]
-    if not beaters:
-        return lowest(cards)
-    # the cheapest winner: a card of the suit led before a trump, then the lowest
-    return min(beaters, key=lambda c: (c // 13 == trump and best // 13 != trump, _rank(c)))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any
 
 __all__ = ["N_", "REASON_TEXTS", "Reason", "lazy_reason", "make_reason"]
 
@@ -71,7 +72,7 @@ class Reason(_Deferred):
                 return params
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """``{"code": ..., "rule": ..., "params": {...}}`` with JSON-ready values."""
         return {"code": self.code, "rule": self.rule, "params": dict(self.params)}
 

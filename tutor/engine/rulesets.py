@@ -24,8 +24,9 @@ the game's state machine behind one protocol (:meth:`RulesetInfo.engine`, :class
 (:meth:`RulesetInfo.coach`, :mod:`tutor.engine.play`) and the turn-up (kick) scale of an option value as
 ``{rank: points}`` (:meth:`RulesetInfo.turnup_scale`, C8/C32/T7).
 
-Sides: with 4 players the two teams ``seat % 2``; with 2 or 3 players each seat is a side
-(solve-format "Common fields").
+Sides come from the rules class's ``PARTNERSHIPS`` (the side of each seat per player count): with
+4 players the two teams ``seat % 2``; with 2 or 3 players each seat is a side (solve-format
+"Common fields").
 
 No web imports. :data:`RULESETS` is the registry; :func:`get_ruleset` raises
 :class:`~tutor.engine.errors.UnknownRulesetError` for a name that is not there.
@@ -85,9 +86,9 @@ class Ruleset(Protocol):
 
     def side_of(self, seat: int, players: int) -> int: ...
 
-    def players_of(self, scenario: Mapping) -> int: ...
+    def players_of(self, scenario: Mapping[str, Any]) -> int: ...
 
-    def first_leader(self, scenario: Mapping) -> int: ...
+    def first_leader(self, scenario: Mapping[str, Any]) -> int: ...
 
     def rule_points(self) -> tuple[str, ...]: ...
 
@@ -205,22 +206,28 @@ class RulesetInfo:
         """The player count of a scenario without a ``players`` field."""
         return self.players[0]
 
+    def partnerships(self, players: int) -> tuple[int, ...]:
+        """The side of each seat with ``players`` players, as the rules class declares it
+        (``rules_class.PARTNERSHIPS``: Hokm H5, classic C2, Trinidad T1), e.g. ``(0, 1, 0, 1)``."""
+        table: Mapping[int, tuple[int, ...]] = self.rules_class.PARTNERSHIPS  # type: ignore[attr-defined]
+        return table[players]
+
     def sides(self, players: int) -> int:
-        """Number of scoring sides: 2 teams with 4 players, else one side per seat."""
-        return 2 if players == 4 else players
+        """Number of scoring sides with ``players`` players (:meth:`partnerships`)."""
+        return len(set(self.partnerships(players)))
 
     def side_of(self, seat: int, players: int) -> int:
-        """The side of ``seat`` (0-based): its team ``seat % 2`` with 4 players, else the seat."""
-        return seat % 2 if players == 4 else seat
+        """The side of ``seat`` (0-based) with ``players`` players (:meth:`partnerships`)."""
+        return self.partnerships(players)[seat]
 
-    def players_of(self, scenario: Mapping) -> int:
+    def players_of(self, scenario: Mapping[str, Any]) -> int:
         """The scenario's ``players`` if it is one this ruleset allows, else the default."""
         p = scenario.get("players")
         if isinstance(p, int) and not isinstance(p, bool) and p in self.players:
             return p
         return self.default_players
 
-    def first_leader(self, scenario: Mapping) -> int:
+    def first_leader(self, scenario: Mapping[str, Any]) -> int:
         """The seat that leads the first trick: the hakem (H13), or the player after the dealer in
         play order (C17, T13). A missing or malformed field counts as seat 0."""
         players = self.players_of(scenario)
@@ -234,9 +241,10 @@ class RulesetInfo:
 
     @property
     def options_model(self) -> type[OptionsModel]:
-        """The options model (:mod:`tutor.engine.options`): :class:`~tutor.engine.hokm.HokmOptions`,
+        """The options model (:mod:`tutor.engine.options`): :class:`~tutor.engine.hokm_rules.HokmOptions`,
         :class:`~tutor.engine.allfours.AllFoursOptions` or :class:`~tutor.engine.trinidad.TrinidadOptions`."""
-        return self.rules_class.options_type  # type: ignore[attr-defined]
+        model: type[OptionsModel] = self.rules_class.options_type  # type: ignore[attr-defined]
+        return model
 
     def players_message(self, value: object) -> str:
         """The contract's message for a player count this ruleset does not allow."""
@@ -290,7 +298,7 @@ _ALL_FOURS_CATEGORIES = ("high", "low", "jack", "game")
 
 HOKM = RulesetInfo("hokm", N_("Hokm"), (4,), anticlockwise=True, leader_field="hakem", default_target=7,
                    rule_prefix="H", rule_count=27, rules_class=Hokm,
-                   card_reason=Hokm.why, first_lead_rule="H6", coach_class=HokmCoach)
+                   card_reason=Hokm().why, first_lead_rule="H6", coach_class=HokmCoach)
 ALL_FOURS = RulesetInfo("all-fours", N_("All Fours (classic)"), (2, 3, 4), anticlockwise=False,
                         leader_field="dealer", default_target=7, categories=_ALL_FOURS_CATEGORIES,
                         turnup_option="turnup_scale", rule_prefix="C", rule_count=33, rules_class=AllFours,

@@ -26,7 +26,8 @@ seat call, partner included.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
@@ -96,6 +97,8 @@ class Trinidad(AllFoursFamily):
     ruleset = "trinidad"
     options_type = TrinidadOptions
     TURNUP_SCALES = KICK_POINTS
+    #: Four players in two partnerships (partners opposite), or two players (T1).
+    PARTNERSHIPS: ClassVar[Mapping[int, tuple[int, ...]]] = MappingProxyType({4: (0, 1, 0, 1), 2: (0, 1)})
     RULE: ClassVar[dict[str, str]] = {
         "lead": "T13", "follow": "T15", "trump_led": "T14", "void": "K1", "void_strict": "K1", "winner": "T16",
         "turnup": "T7", "stand": "T8", "give": "T9", "give_forbidden": "T9", "run": "T10", "redeal": "T12",
@@ -132,7 +135,7 @@ class Trinidad(AllFoursFamily):
         return None if why is None else Reason("take-one-forbidden", "T9", why.params)
 
     def _give_may_win(self) -> bool:
-        return self.options.beg_point_may_win
+        return bool(self.options.beg_point_may_win)
 
     def _later_turnup_counts(self, fixes_trump: bool) -> bool:
         """Only the kick that fixes trump scores (K9), or every kick with

@@ -18,6 +18,7 @@ asks, and a broken one fails the import of :mod:`tutor.solve` loudly.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from ..engine.errors import BadJsonError, TutorError
 from . import allfours, hokm, leads  # noqa: F401 - each registers its asks
@@ -26,7 +27,7 @@ from .common import asks_of, parse_scenario, register_ask
 __all__ = ["answer", "answer_text", "asks_of", "parse_json", "register_ask", "solve", "solve_text"]
 
 
-def solve(scenario: dict) -> dict:
+def solve(scenario: dict[str, Any]) -> dict[str, Any]:
     """Answer one scenario (a decoded JSON object).
 
     Raises :class:`~tutor.engine.errors.TutorError` subclasses: ``bad-json`` (not an object),
@@ -37,7 +38,7 @@ def solve(scenario: dict) -> dict:
     return handler(s)
 
 
-def answer(scenario: object) -> dict:
+def answer(scenario: object) -> dict[str, Any]:
     """Like :func:`solve` but never raises: a failure gives the spec's error object.
 
     An unexpected exception (an engine bug) gives code ``internal-error`` rather than a traceback.
@@ -66,13 +67,13 @@ def parse_json(text: str | bytes) -> object:
         raise BadJsonError(f"the input is not valid JSON ({_json_problem(e)}).") from None
 
 
-def solve_text(text: str | bytes) -> dict:
+def solve_text(text: str | bytes) -> dict[str, Any]:
     """Decode ``text`` (one JSON object; see :func:`parse_json`) and :func:`solve` it. Raises
     ``bad-json`` when the text is not valid JSON or not an object."""
     return solve(parse_json(text))  # type: ignore[arg-type]
 
 
-def answer_text(text: str | bytes) -> dict:
+def answer_text(text: str | bytes) -> dict[str, Any]:
     """Like :func:`solve_text` but never raises (see :func:`answer`)."""
     try:
         value = parse_json(text)

@@ -43,7 +43,7 @@ RULESETS = ("all-fours", "trinidad")
 
 
 @register_ask(LegalPlays, *RULESETS)
-def legal_plays(s: Scenario[LegalPlays]) -> dict:
+def legal_plays(s: Scenario[LegalPlays]) -> dict[str, Any]:
     """``{"legal": [cards in hand order], "why": [reason]}``.
 
     ``hand``: 1..largest hand size distinct cards; ``trick``: 0..players-1 cards (a full trick
@@ -57,7 +57,7 @@ def legal_plays(s: Scenario[LegalPlays]) -> dict:
 
 
 @register_ask(TrickWinner, *RULESETS)
-def trick_winner(s: Scenario[TrickWinner]) -> dict:
+def trick_winner(s: Scenario[TrickWinner]) -> dict[str, Any]:
     """``{"winner": seat, "card": card, "why": [reason]}`` for ``players`` cards led by
     ``leader`` (default 0); reason ``highest-trump-wins`` or ``highest-of-suit-led-wins``."""
     seat, card, why = s.rules.trick_winner(s.fields.trick, s.fields.trump, s.fields.leader)
@@ -65,7 +65,7 @@ def trick_winner(s: Scenario[TrickWinner]) -> dict:
 
 
 @register_ask(TurnUp, *RULESETS)
-def turn_up(s: Scenario[TurnUp]) -> dict:
+def turn_up(s: Scenario[TurnUp]) -> dict[str, Any]:
     """``{"points": n, "why": [reason]}``: what the dealer's side scores for turning up ``card``
     (classic: jack 1, or A 4 K 3 Q 2 J 1 with ``turnup_scale: running``; Trinidad: A 1, six 2,
     J 3, Tobago two 2)."""
@@ -81,7 +81,7 @@ def _scores(s: Scenario[Any], eng: AllFoursFamily) -> list[int] | None:
     return scores
 
 
-def _add_winner(out: dict, why: list[dict], eng: AllFoursFamily, scores: list[int] | None,
+def _add_winner(out: dict[str, Any], why: list[dict[str, Any]], eng: AllFoursFamily, scores: list[int] | None,
                 awards: Sequence[Award]) -> None:
     if scores is None:
         return
@@ -93,7 +93,7 @@ def _add_winner(out: dict, why: list[dict], eng: AllFoursFamily, scores: list[in
 
 
 @register_ask(MakeTrump, *RULESETS)
-def make_trump(s: Scenario[MakeTrump]) -> dict:
+def make_trump(s: Scenario[MakeTrump]) -> dict[str, Any]:
     """``{"trump", "points", "runs", "hand_size", "redeal", "awards", "why"}`` (+ ``scores_after``
     and ``winner`` with ``scores``).
 
@@ -115,7 +115,7 @@ def make_trump(s: Scenario[MakeTrump]) -> dict:
 
 
 @register_ask(HandScore, *RULESETS)
-def hand_score(s: Scenario[HandScore]) -> dict:
+def hand_score(s: Scenario[HandScore]) -> dict[str, Any]:
     """``{"trick_winners", "awards", "game_points", "points", "why"}`` (+ ``scores_after`` and
     ``winner`` with ``scores``).
 
@@ -129,7 +129,7 @@ def hand_score(s: Scenario[HandScore]) -> dict:
     scores = _scores(s, eng)
     start, leaders, winners = eng.replay(dealer, trump, tricks)
     hs = eng.score_hand(dealer, trump, start, tricks, winners)
-    why: list[dict] = []
+    why: list[dict[str, Any]] = []
     for n, (t, lead) in enumerate(zip(tricks, leaders), 1):
         _, _, r = eng.trick_winner(t, trump, lead)
         why.append(Reason(r.code, r.rule, {**r.params, "trick": n}).to_json())

@@ -95,7 +95,7 @@ class Ask:
     """A registered ask: its ``model`` and ``handler(Scenario) -> answer dict``."""
 
     model: type[AskModel]
-    handler: Callable[[Scenario[Any]], dict]
+    handler: Callable[[Scenario[Any]], dict[str, Any]]
     #: The top-level fields the ask reads besides :data:`COMMON_FIELDS`, in check order.
     fields: tuple[str, ...] = ()
 
@@ -103,10 +103,10 @@ class Ask:
 _ASKS: dict[str, dict[str, Ask]] = {name: {} for name in RULESETS}
 
 
-def register_ask(model: type[F], *rulesets: str) -> Callable[[Callable[[Scenario[F]], dict]],
-                                                             Callable[[Scenario[F]], dict]]:
+def register_ask(model: type[F], *rulesets: str) -> Callable[[Callable[[Scenario[F]], dict[str, Any]]],
+                                                             Callable[[Scenario[F]], dict[str, Any]]]:
     """Decorator: register ``handler(Scenario) -> dict`` as ``model.ask`` of each of ``rulesets``."""
-    def deco(fn: Callable[[Scenario[F]], dict]) -> Callable[[Scenario[F]], dict]:
+    def deco(fn: Callable[[Scenario[F]], dict[str, Any]]) -> Callable[[Scenario[F]], dict[str, Any]]:
         for name in rulesets:
             _ASKS[get_ruleset(name).name][model.ask] = Ask(model, fn, tuple(model.model_fields))
         return fn
@@ -147,7 +147,7 @@ def limits_range(ruleset: str) -> tuple[Limits, Limits]:
     return lo, hi
 
 
-def parse_scenario(scenario: object) -> tuple[Scenario[Any], Callable[[Scenario[Any]], dict]]:
+def parse_scenario(scenario: object) -> tuple[Scenario[Any], Callable[[Scenario[Any]], dict[str, Any]]]:
     """Run the checks of the module docstring (steps 1-7); return the :class:`Scenario` and the
     ask's handler. Raises :class:`~tutor.engine.errors.TutorError` subclasses."""
     if not isinstance(scenario, dict):
@@ -179,7 +179,7 @@ def parse_scenario(scenario: object) -> tuple[Scenario[Any], Callable[[Scenario[
     return Scenario(info, ask.model.ask, options, players, rules, parsed), ask.handler
 
 
-def _key(value: object) -> tuple | None:
+def _key(value: object) -> tuple[Any, ...] | None:
     """A hashable key of a small JSON value that tells ``1``, ``1.0`` and ``true`` apart (``None``
     for a value too big or nested to cache)."""
     if isinstance(value, dict):
@@ -193,11 +193,11 @@ def _key(value: object) -> tuple | None:
 
 
 @functools.lru_cache(maxsize=1024)
-def _cached_options(info: RulesetInfo, raw: tuple, target: tuple, players: tuple) -> tuple[Any, int]:
+def _cached_options(info: RulesetInfo, raw: tuple[Any, ...], target: tuple[Any, ...], players: tuple[Any, ...]) -> tuple[Any, int]:
     return _options(info, _value(raw), _value(target), _value(players))
 
 
-def _value(key: tuple) -> Any:
+def _value(key: tuple[Any, ...]) -> Any:
     kind, value = key
     return {k: _value(v) for k, v in value} if kind == "object" else value
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..engine.cards import CARDS, Suit, mask_of
 from ..engine.errors import IllegalPlayError, ImpossibleStateError
-from ..engine.hokm import TRICKS_TO_WIN, Hokm, RoundResult, round_result
+from ..engine.hokm_rules import TRICKS_TO_WIN, RoundResult
 from ..engine.reasons import Reason
 from ..engine.tricks import winner_reason, winning_index
 from .asks import LegalPlays, RoundPlayout, RoundScore, TrickWinner
@@ -29,7 +29,7 @@ __all__ = ["legal_plays", "round_playout", "round_score", "trick_winner"]
 
 
 @register_ask(LegalPlays, "hokm")
-def legal_plays(s: Scenario[LegalPlays]) -> dict:
+def legal_plays(s: Scenario[LegalPlays]) -> dict[str, Any]:
     """``{"legal": [cards in hand order], "why": [reason]}``.
 
     ``hand``: 1-13 distinct cards; ``trick``: 0-3 cards (a full trick is ``bad-field``); a card
@@ -37,15 +37,15 @@ def legal_plays(s: Scenario[LegalPlays]) -> dict:
     ``trump-led-must-trump`` (H19) or ``void-any-card`` (H15).
     """
     trump, hand, trick = s.fields.trump, s.fields.hand, s.fields.trick
-    legal, why = Hokm.legal(mask_of(hand), trick, trump)
+    legal, why = s.rules.legal(mask_of(hand), trick, trump)
     return {"legal": [str(c) for c in hand if legal >> c & 1], "why": [why.to_json()]}
 
 
 @register_ask(TrickWinner, "hokm")
-def trick_winner(s: Scenario[TrickWinner]) -> dict:
+def trick_winner(s: Scenario[TrickWinner]) -> dict[str, Any]:
     """``{"winner": seat, "card": card, "why": [reason]}`` for 4 cards led by ``leader``
     (default 0). Reason ``highest-trump-wins`` or ``highest-of-suit-led-wins`` (H16)."""
-    seat, card, reason = Hokm.trick_winner(s.fields.trick, s.fields.trump, s.fields.leader)
+    seat, card, reason = s.rules.trick_winner(s.fields.trick, s.fields.trump, s.fields.leader)
     return {"winner": seat, "card": str(card), "why": [reason.to_json()]}
 
 
@@ -58,7 +58,7 @@ def _scores(s: Scenario[Any]) -> list[int] | None:
     return scores
 
 
-def _result_json(res: RoundResult, scores: list[int] | None, target: int) -> dict:
+def _result_json(res: RoundResult, scores: list[int] | None, target: int) -> dict[str, Any]:
     out = res.to_json()
     why = [r.to_json() for r in res.why]
     if scores is not None:
@@ -78,7 +78,7 @@ def _result_json(res: RoundResult, scores: list[int] | None, target: int) -> dic
 
 
 @register_ask(RoundScore, "hokm")
-def round_score(s: Scenario[RoundScore]) -> dict:
+def round_score(s: Scenario[RoundScore]) -> dict[str, Any]:
     """``{"winner_team", "points", "result", "next_hakem", "why"}`` (+ ``scores_after``,
     ``match_winner`` with ``scores``).
 
@@ -86,12 +86,12 @@ def round_score(s: Scenario[RoundScore]) -> dict:
     total over 13 is ``impossible-state``. ``target`` (top level or options): 7 or 3.
     """
     scores = _scores(s)
-    res = round_result(s.fields.hakem, s.fields.team_tricks)
+    res = s.rules.round_result(s.fields.hakem, s.fields.team_tricks)
     return _result_json(res, scores, s.options.target)
 
 
 @register_ask(RoundPlayout, "hokm")
-def round_playout(s: Scenario[RoundPlayout]) -> dict:
+def round_playout(s: Scenario[RoundPlayout]) -> dict[str, Any]:
     """Replay a round's tricks: ``{"trick_winners", "team_tricks", "winner_team", "points",
     "result", "next_hakem", "why"}``.
 
@@ -108,7 +108,7 @@ def round_playout(s: Scenario[RoundPlayout]) -> dict:
     leader = hakem
     winners: list[int] = []
     counts = [0, 0]
-    why: list[dict] = []
+    why: list[dict[str, Any]] = []
     decided: RoundResult | None = None
     for n, trick in enumerate(tricks, 1):
         if decided is not None and stop:
@@ -122,9 +122,9 @@ def round_playout(s: Scenario[RoundPlayout]) -> dict:
         winners.append(leader)
         counts[leader % 2] += 1
         if decided is None and counts[leader % 2] == TRICKS_TO_WIN:
-            decided = round_result(hakem, counts)
+            decided = s.rules.round_result(hakem, counts)
     _check_revokes(tricks, hakem, trump)
-    out: dict = {"trick_winners": winners, "team_tricks": counts}
+    out: dict[str, Any] = {"trick_winners": winners, "team_tricks": counts}
     if decided is None:
         out.update({"winner_team": None, "points": None, "result": None, "next_hakem": None})
         why.append(Reason("round-not-decided", "H20", {"tricks0": counts[0], "tricks1": counts[1]}).to_json())
@@ -136,7 +136,7 @@ def round_playout(s: Scenario[RoundPlayout]) -> dict:
     return out
 
 
-def _check_revokes(tricks: list, hakem: int, trump: Suit) -> None:
+def _check_revokes(tricks: list[Any], hakem: int, trump: Suit) -> None:
     """Raise :class:`IllegalPlayError` if a seat that showed void in a suit later plays it."""
     void_at: list[dict[int, int]] = [{}, {}, {}, {}]  # seat -> {suit: trick number where it showed void}
     leader = hakem

@@ -9,6 +9,8 @@ is required; the other seat field is ``bad-field``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..engine.errors import BadFieldError
 from ..engine.rulesets import RULESETS
 from .asks import FirstLead, field_kind
@@ -18,7 +20,7 @@ __all__ = ["first_lead"]
 
 
 @register_ask(FirstLead, *RULESETS)
-def first_lead(s: Scenario[FirstLead]) -> dict:
+def first_lead(s: Scenario[FirstLead]) -> dict[str, Any]:
     """``{"leader": seat, "why": [reason]}``: the hakem leads (H6), or the next player after the
     dealer in the order of play (C19, T13). Raises :class:`BadFieldError` when the ruleset's seat
     field is missing or the other one is given."""
