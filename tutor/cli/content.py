@@ -11,7 +11,6 @@ if TYPE_CHECKING:
 
 from .registry import command
 
-
 # tutor gen (tutor.content.generators)
 
 @command("gen", help="generate a seeded exercise and print it as YAML (an exercise block / quiz question)",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .registry import command
+from .registry import command, language
 
 
 @command("export", help="export a quiz file (checked against the engine): the same YAML, Moodle XML, GIFT, or a "
@@ -13,19 +13,16 @@ from .registry import command
          arguments=[(("quiz",), {"metavar": "QUIZ.yaml", "help": "a quiz file (quizzes/*.yaml shape; any file name)"}),
                     (("--format",), {"choices": ["yaml", "moodle", "gift", "html", "pdf"], "default": "yaml",
                                      "help": "output format (default yaml)"}),
-                    (("--lang",), {"default": "en", "help": "language of prompts, diagrams and feedback: en, fa, bg, te"}),
+                    (("--lang",), {"default": "en", "type": language, "help": "language of prompts, diagrams and feedback: en, fa, bg, te"}),
                     (("--key",), {"action": "store_true", "help": "html/pdf: the answer key with the engine's reasons"}),
                     (("-o", "--output"), {"metavar": "FILE", "help": "write to FILE (default: standard output)"})])
 def _export(args: argparse.Namespace) -> int:
     from ..content.problems import ContentError
-    from ..i18n import LANGUAGES
-    if args.lang not in LANGUAGES:
-        print(f"{args.quiz}:0: --lang must be one of {', '.join(LANGUAGES)}, not {args.lang!r}", file=sys.stderr)
-        return 2
     try:
         data = export_quiz(args.quiz, args.format, args.lang, key=args.key)
     except ContentError as e:
-        print(str(e), file=sys.stderr)
+        lesson = _lesson_instead(args.quiz)
+        print(lesson or str(e), file=sys.stderr)
         return 2
     try:
         if args.output and args.output != "-":
@@ -63,3 +60,25 @@ def export_quiz(path: str, fmt: str, lang: str, *, key: bool = False) -> bytes:
         text = dump_quiz(quiz)
     return text.encode("utf-8")
 
+
+
+def _lesson_instead(path: str) -> str | None:
+    """``file:1: message`` when ``path`` is a lesson file (front matter with a step's ``id`` and
+    ``title`` between ``---`` lines, then Markdown) rather than a quiz, else ``None``."""
+    import re
+    from pathlib import Path
+
+    import yaml
+    try:
+        text = Path(path).read_text(encoding="utf-8").lstrip("\ufeff")
+    except (OSError, UnicodeDecodeError):
+        return None
+    m = re.match(r"---\r?\n(.*?)\r?\n---\r?\n", text, re.S)
+    try:
+        front = yaml.safe_load(m.group(1)) if m else None
+    except yaml.YAMLError:
+        return None
+    if not (isinstance(front, dict) and "id" in front and "title" in front):
+        return None
+    return (f"{path}:1: this is a lesson file (front matter and Markdown), not a quiz: tutor export takes a "
+            "quiz file (YAML, a mapping with 'ruleset' and 'questions', as in quizzes/*.yaml)")

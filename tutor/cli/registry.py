@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 
-__all__ = ["build_parser", "command", "main"]
+__all__ = ["build_parser", "command", "language", "main"]
 
 _COMMANDS: dict[str, tuple[str, Sequence[tuple[tuple, dict]], Callable[[argparse.Namespace], int]]] = {}
 
@@ -18,6 +18,15 @@ def command(name: str, help: str, arguments: Sequence[tuple[tuple, dict]] = ()
         _COMMANDS[name] = (help, tuple(arguments), fn)
         return fn
     return deco
+
+
+def language(text: str) -> str:
+    """A ``--lang`` value: a code of :data:`tutor.i18n.LANGUAGES`; otherwise argparse's usage error
+    (exit status 2) naming the option and the languages."""
+    from ..i18n import LANGUAGES
+    if text not in LANGUAGES:
+        raise argparse.ArgumentTypeError(f"must be one of {', '.join(LANGUAGES)}, not {text[:20]!r}")
+    return text
 
 
 def build_parser() -> argparse.ArgumentParser:

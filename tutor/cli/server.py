@@ -7,7 +7,6 @@ import sys
 
 from .registry import command
 
-
 # tutor serve (tutor.web)
 
 def _port(text: str) -> int:
@@ -35,6 +34,10 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         base = configure(env)
         secret_key(base)  # a configuration that cannot work stops before anything is written
+        why = _unsupported(base.config["DATABASE_URL"])
+        if why:
+            print(f"tutor serve: {why}", file=sys.stderr)
+            return 2
         if _migrate(base.config["DATABASE_URL"], quiet=True):
             return 2
         app = create_app(env)
@@ -67,6 +70,64 @@ def _shown(url: str) -> str:
         return "TUTOR_DATABASE_URL"
 
 
+#: The database backends the app runs on (SQLAlchemy's backend names; PostgreSQL through psycopg).
+DATABASE_BACKENDS = ("sqlite", "postgresql")
+
+
+def _unsupported(url: str) -> str | None:
+    """Why ``TUTOR_DATABASE_URL`` cannot be used (one line), or ``None`` when it names a database
+    of :data:`DATABASE_BACKENDS` (another scheme would fail deep in SQLAlchemy, a driver missing)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+    schemes = "sqlite:///FILE or postgresql+psycopg://USER@HOST/DB"
+    try:
+        backend = make_url(url).get_backend_name()
+    except ArgumentError:
+        return f"TUTOR_DATABASE_URL is not a database URL: use {schemes}"
+    if backend not in DATABASE_BACKENDS:
+        return (f"TUTOR_DATABASE_URL: the {backend[:20]!r} scheme is not supported: use {schemes} "
+                f"({', '.join(DATABASE_BACKENDS)})")
+    return None
+
+
+def _database_url(action: str) -> str | None:
+    """The configured database URL, or ``None`` after printing ``tutor ACTION: why`` (a bad
+    configuration, an unsupported scheme)."""
+    from ..web import ConfigError, configure
+    try:
+        url: str = configure().config["DATABASE_URL"]
+    except ConfigError as e:
+        print(f"tutor {action}: {e}", file=sys.stderr)
+        return None
+    why = _unsupported(url)
+    if why:
+        print(f"tutor {action}: {why}", file=sys.stderr)
+        return None
+    return url
+
+
+def _downgrade(url: str, target: str) -> bool:
+    """Whether ``target`` is a known revision below the database's current one (``base`` included):
+    ``tutor db upgrade`` only goes up."""
+    from alembic.script import ScriptDirectory
+    from alembic.util import CommandError
+
+    from ..migrations import alembic_config, current
+    if target.strip() == "base" or target.startswith("-"):
+        return True
+    now = current(url)
+    if now is None:
+        return False
+    scripts = ScriptDirectory.from_config(alembic_config(url))
+    try:
+        wanted = scripts.get_revision(target)
+    except CommandError:
+        return False  # an unknown revision: upgrade says so
+    if wanted is None or wanted.revision == now:
+        return False
+    return any(r.revision == wanted.revision for r in scripts.iterate_revisions(now, "base"))
+
+
 def _reason(e: BaseException) -> str:
     """The first line of a database error's own reason (the driver's, where there is one)."""
     text = str(getattr(e, "orig", None) or e).strip()
@@ -86,6 +147,10 @@ def _migrate(url: str, target: str = "head", quiet: bool = False) -> int:
         print("tutor db upgrade: --to needs a revision (e.g. head).", file=sys.stderr)
         return 2
     try:
+        if _downgrade(url, target):
+            print(f"tutor db upgrade: {shown}: --to {target[:40]} is below the database's revision: "
+                  "downgrading is not offered (restore a backup instead)", file=sys.stderr)
+            return 2
         before, after = upgrade(url, target)
     except CommandError as e:  # a --to the migration scripts do not have (Alembic's reason)
         print(f"tutor db upgrade: {shown}: no revision {target[:40]!r} to upgrade to: {_reason(e)}",
@@ -116,14 +181,11 @@ def _db(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
     from .. import migrations
-    from ..web import ConfigError, configure
     if args.action == "head":  # the code's own revision: no configuration needed
         print(migrations.head())
         return 0
-    try:
-        url = configure().config["DATABASE_URL"]
-    except ConfigError as e:
-        print(f"tutor db {args.action}: {e}", file=sys.stderr)
+    url = _database_url(f"db {args.action}")
+    if url is None:
         return 2
     if args.action == "upgrade":
         return _migrate(url, args.to)
@@ -152,7 +214,6 @@ def _teacher(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError
     from sqlalchemy.orm import Session
 
-    from ..web import ConfigError, configure
     from ..web.accounts import AccountError, add_teacher, check_new, generate_password
     from ..web.db import make_engine
 
@@ -160,17 +221,24 @@ def _teacher(args: argparse.Namespace) -> int:
         password = generate_password()
     else:
         try:
-            password = getpass.getpass("Password: ")
-            again = getpass.getpass("Password again: ")
+            if sys.stdin.isatty():
+                password = getpass.getpass("Password: ")
+                again = getpass.getpass("Password again: ")
+            else:  # piped: the first line is the password (getpass would warn and echo)
+                password = again = sys.stdin.readline().removesuffix("\n").removesuffix("\r")
+                if not password:
+                    raise EOFError
         except (EOFError, KeyboardInterrupt):
             print("tutor teacher add: no password given", file=sys.stderr)
             return 2
         if password != again:
             print("tutor teacher add: the two passwords differ", file=sys.stderr)
             return 2
+    url = _database_url("teacher add")
+    if url is None:
+        return 2
     try:
         check_new(args.name, password)
-        url = configure().config["DATABASE_URL"]
         engine = make_engine(url)
         try:
             with Session(engine) as db:
@@ -178,7 +246,7 @@ def _teacher(args: argparse.Namespace) -> int:
                 db.commit()
         finally:
             engine.dispose()
-    except (AccountError, ConfigError) as e:
+    except AccountError as e:
         print(f"tutor teacher add: {e}", file=sys.stderr)
         return 2
     except SQLAlchemyError as e:
