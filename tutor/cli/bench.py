@@ -1,8 +1,9 @@
-"""``tutor bench``: the benchmarks (:mod:`tutor.bench`)."""
+"""``tutor bench``: the benchmarks (:mod:`tutor.bench`; ``--load`` needs the ``bench`` extra, locust)."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from .registry import command
 
@@ -56,19 +57,23 @@ from .registry import command
          ])
 def _bench(args: argparse.Namespace) -> int:
     if args.load:
-        from ..loadtest import main as load_main
+        import importlib.util
+        if importlib.util.find_spec("locust") is None:  # a production install: locust is the bench extra
+            print("tutor bench --load needs locust: pip install 'tutor[bench]'", file=sys.stderr)
+            return 2
+        from ..bench.load import main as load_main
         return load_main(args.database, 10.0 if args.seconds is None else args.seconds, args.rate,
                          3 if args.repeats is None else args.repeats, args.users, args.json, args.postgres_url)
     if args.play:
-        from ..bench import main_play
+        from ..bench.play import main_play
         return main_play(args.rulesets, 0.5 if args.seconds is None else args.seconds,
                          5 if args.repeats is None else max(1, args.repeats), args.json)
     if args.pages:
-        from ..pagebench import main as pages_main
+        from ..bench.pages import main as pages_main
         return pages_main(max(1, 5 if args.repeats is None else args.repeats),
                           max(1, 60 if args.requests is None else args.requests), args.json)
     if args.web:
-        from ..bench import main_web
+        from ..bench.web import main_web
         return main_web(max(1, 2000 if args.requests is None else args.requests), args.json)
     from ..bench import main as bench_main
     return bench_main(args.rulesets, 1.0 if args.seconds is None else args.seconds, args.scenarios, args.json,
