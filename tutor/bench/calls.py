@@ -106,7 +106,7 @@ def _reason_passes(legal: tuple, winner: tuple, decisions: list, tricks: list,
         why = card_reason
 
         def card_pass() -> None:
-            for card, (hand, trick, trump) in zip(cards, decisions):
+            for card, (hand, trick, trump) in zip(cards, decisions, strict=True):
                 why(card, hand, trick, trump)
         out[REASON_ROWS[2]] = (loop(legal_bare, decisions), card_pass, len(decisions))
     return out
@@ -156,14 +156,12 @@ def _solve_passes(ruleset: str, rng: random.Random, per_ask: int) -> dict[str, t
     from ..solve.common import asks_of, parse_scenario
     by_ask: dict[str, list[dict]] = {ask: [] for ask in asks_of(ruleset)}
     by_ask["first-lead"] = _first_leads(ruleset, rng, per_ask)
-    drawn = 0
-    for s in SCENARIO_SOURCES[ruleset](rng):
+    for drawn, s in enumerate(SCENARIO_SOURCES[ruleset](rng), 1):
         group = by_ask[s["ask"]]
         if len(group) < per_ask:
             group.append(s)
             if all(len(g) >= per_ask for g in by_ask.values()):
                 break
-        drawn += 1
         if drawn > 1000 * per_ask * len(by_ask):  # a source that never gives some ask: a bug, not a hang
             missing = sorted(a for a, g in by_ask.items() if len(g) < per_ask)
             raise RuntimeError(f"the {ruleset} scenario source gives no {', '.join(missing)} scenario")

@@ -57,23 +57,12 @@ def _check(args: argparse.Namespace) -> int:
                                                             "a text is not translated yet)"})])
 def _rule(args: argparse.Namespace) -> int:
     from ..i18n import LANGUAGES
-    from ..rules import UnknownRulePoint, cited, points_for
-    from ..rules import all_points as every_point
+    from ..rules import UnknownRulePoint, cited
     if args.lang not in LANGUAGES:
         print(f"tutor: unknown language {args.lang!r} (languages: {', '.join(LANGUAGES)})", file=sys.stderr)
         return 2
     if args.list is not None:
-        if args.ids:
-            print("tutor: give rule point ids or --list, not both", file=sys.stderr)
-            return 2
-        try:
-            points = points_for(args.list) if args.list else every_point()
-        except ValueError as e:
-            print(f"tutor: {e}", file=sys.stderr)
-            return 2
-        sys.stdout.write("".join(f"{p.id:16} {p.kind:11} {','.join(p.games):26} {p.title_in(args.lang)}\n"
-                                 for p in points))
-        return 0
+        return _list_points(args)
     if not args.ids:
         print("tutor: give a rule point id (e.g. tutor rule H14) or --list", file=sys.stderr)
         return 2
@@ -83,6 +72,23 @@ def _rule(args: argparse.Namespace) -> int:
         print(f"tutor: {e}", file=sys.stderr)
         return 2
     sys.stdout.write("\n\n".join(_show_point(p, args.lang) for p in shown) + "\n")
+    return 0
+
+
+def _list_points(args: argparse.Namespace) -> int:
+    """``tutor rule --list [RULESET]``: one line per rule point (id, kind, games, title)."""
+    from ..rules import all_points as every_point
+    from ..rules import points_for
+    if args.ids:
+        print("tutor: give rule point ids or --list, not both", file=sys.stderr)
+        return 2
+    try:
+        points = points_for(args.list) if args.list else every_point()
+    except ValueError as e:
+        print(f"tutor: {e}", file=sys.stderr)
+        return 2
+    sys.stdout.write("".join(f"{p.id:16} {p.kind:11} {','.join(p.games):26} {p.title_in(args.lang)}\n"
+                             for p in points))
     return 0
 
 
