@@ -229,10 +229,10 @@ def test_cli_file_argument_and_missing_file(tmp_path):
     out = out_lines(p)
     assert_spec_error(out[0], "bad-json")
     assert out[1]["legal"] == ["3C", "KC"]
-    for bad in (str(tmp_path / "missing.jsonl"), str(tmp_path)):
-        p = run_solve(b"", bad)
-        assert p.returncode == 2 and p.stderr == b""
-        assert_spec_error(out_lines(p)[0], "bad-json")
+    for bad, why in ((str(tmp_path / "missing.jsonl"), "no such file"), (str(tmp_path), "cannot read: Is a directory")):
+        p = run_solve(b"", bad)  # no input at all: a usage error on stderr (tests/test_cli.py), no answer
+        assert (p.returncode, p.stdout) == (2, b"")
+        assert p.stderr.decode().strip() == f"{bad}: {why}"
 
 
 def test_cli_empty_input_is_no_output_and_status_0():

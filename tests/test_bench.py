@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 
 import pytest
 
@@ -59,7 +60,7 @@ def test_bench_prints_the_calls_beside_the_bare_ones(capsys):
 def test_bench_pages_prints_a_ratio_per_page(capsys):
     """``tutor bench --pages`` times the four pages of issue 9 and the rest of the mix against /healthz in process and
     prints one row each with its ratio (the figures depend on the machine: not asserted)."""
-    from tutor.pagebench import PAGES, TARGETS
+    from tutor.bench.pages import PAGES, TARGETS
 
     status = main(["bench", "--pages", "--repeats", "1", "--requests", "3"])
     out = capsys.readouterr().out
@@ -77,14 +78,14 @@ def test_bench_pages_prints_a_ratio_per_page(capsys):
 
 
 def test_the_floor_routes_are_only_in_the_benchmarks_app(tmp_path):
-    """The floor routes answer in the app the benchmarks make (:func:`tutor.pagebench.add_floor_routes`)
+    """The floor routes answer in the app the benchmarks make (:func:`tutor.bench.pages.add_floor_routes`)
     — each post checked for CSRF and counted against the answer's limit, the answer committing one
     attempt — and nowhere else."""
     from sqlalchemy import create_engine, func, select
 
     from tutor.domain.models import Attempt
+    from tutor.bench.pages import FLOOR_ANSWER, FLOOR_PAGE, FLOOR_POST, add_floor_routes
     from tutor.migrations import upgrade
-    from tutor.pagebench import FLOOR_ANSWER, FLOOR_PAGE, FLOOR_POST, add_floor_routes
     from tutor.web import create_app
 
     url = f"sqlite:///{tmp_path / 'f.sqlite3'}"
@@ -106,3 +107,11 @@ def test_the_floor_routes_are_only_in_the_benchmarks_app(tmp_path):
     assert [c.post(FLOOR_ANSWER, data={"csrf_token": token[1]}).status_code for _ in range(2)] == [200, 429]
     with create_engine(url).connect() as conn:
         assert conn.scalar(select(func.count()).select_from(Attempt).where(Attempt.exercise_ref == "floor")) == 1
+
+
+def test_load_without_locust_names_the_bench_extra(monkeypatch, capsys):
+    """A production install has no locust (the `bench` extra): `tutor bench --load` says how to get
+    it and exits 2 before starting any server."""
+    monkeypatch.setitem(sys.modules, "locust", None)  # what importlib finds for a missing module
+    assert main(["bench", "--load", "--seconds", "0.1"]) == 2
+    assert capsys.readouterr().err == "tutor bench --load needs locust: pip install 'tutor[bench]'\n"

@@ -61,11 +61,13 @@ def test_bad_bytes_and_empty_input():
     assert (p.returncode, p.stdout) == (0, b"")
 
 
-def test_missing_file_is_an_error_object(tmp_path):
-    p = run_cli(b"", str(tmp_path / "nope.jsonl"))
+def test_missing_file_is_a_usage_error_on_stderr(tmp_path):
+    """No input at all is not a scenario that failed: `FILE: no such file` on stderr, nothing on stdout."""
+    missing = tmp_path / "nope.jsonl"
+    p = run_cli(b"", str(missing))
     assert p.returncode == 2
-    assert lines(p.stdout.decode())[0]["error"]["code"] == "bad-json"
-    assert b"Traceback" not in p.stderr
+    assert p.stdout == b""
+    assert p.stderr.decode().strip() == f"{missing}: no such file"
 
 
 def test_solve_stream_counts_failures():

@@ -1,7 +1,7 @@
 """Scaling out (issue 10): the load script, several app processes sharing one PostgreSQL, and a
 worker killed in the middle of a burst of answers.
 
-The servers here are gunicorn processes as production runs them (``tutor.loadtest.gunicorn_server``:
+The servers here are gunicorn processes as production runs them (``tutor.bench.load.gunicorn_server``:
 ``tutor db upgrade``, then the workers), on 127.0.0.1 only, over plain http (so
 ``TUTOR_COOKIE_SECURE=0``); the PostgreSQL tests use a new schema (``postgres_url``)."""
 
@@ -23,8 +23,8 @@ from urllib.parse import urlencode
 from sqlalchemy import create_engine, select
 from web_support import expected, form_for, lesson_exercise, wrong_value
 
+from tutor.bench.load import gunicorn_server
 from tutor.domain.models import Attempt, Learner, Quiz, StepProgress
-from tutor.loadtest import gunicorn_server
 from tutor.web import exercises as X
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')

@@ -452,15 +452,20 @@ def _check_quiz(path: Path, session: _Session, problems: Problems, report: Repor
     shown = display_path(path)
     report.quiz_files += 1
     try:
-        quiz: Quiz | None = load_quiz_file(path, problems, shown=shown)
+        # quizzes/<ruleset>.yaml must say that ruleset; any other file (a copy, a teacher's quiz)
+        # is about the ruleset its content names
+        quiz: Quiz | None = load_quiz_file(path, problems, shown=shown, match_name=path.stem in RULESETS)
     except (RecursionError, ValueError) as e:  # defensive: yamllines refuses such files first
         problems.add(shown, 1, _unreadable(e))
         return
     if quiz is None:
         return
+    known = quiz.ruleset in RULESETS  # else its one problem is at the ruleset line, not per question
     ruleset = quiz.ruleset
     root = path.resolve().parent.parent
-    steps = session.steps_of(root, ruleset) if ruleset in RULESETS else {}
+    if not (root / "lessons").is_dir():  # a quiz outside a content tree: the project's own lessons
+        root = content_root()
+    steps = session.steps_of(root, ruleset) if known else {}
     if not steps:
         for lang in LANGUAGES:
             steps = session.steps_of(root, ruleset, lang)
@@ -473,10 +478,10 @@ def _check_quiz(path: Path, session: _Session, problems: Problems, report: Repor
             problems.add(shown, q.line_of("id"), f"question id {q.id!r} is also used at {seen_ids[q.id]}")
         else:
             seen_ids[q.id] = where
-        if q.teaches is not None and q.teaches not in steps:
+        if known and q.teaches is not None and q.teaches not in steps:
             problems.add(shown, q.line_of("teaches"),
                          f"question {q.id}: teaches {q.teaches!r} is not a lesson step of {ruleset}")
-        check_exercise(q, ruleset, problems)
+        check_exercise(q, ruleset if known else None, problems)
     if completeness and ruleset in RULESETS:
         n = len(quiz.questions)
         if n < MIN_QUESTIONS:

@@ -103,8 +103,9 @@ def parse_quiz(text: str, path: str, problems: Problems, ruleset: str | None = N
     return Quiz(ruleset, tuple(out), path)
 
 
-def load_quiz_file(path: str | Path, problems: Problems | None = None, *, shown: str | None = None) -> Quiz | None:
-    """Load one quiz file; see :func:`parse_quiz`. Without ``problems`` raises
+def load_quiz_file(path: str | Path, problems: Problems | None = None, *, shown: str | None = None,
+                   match_name: bool = True) -> Quiz | None:
+    """Load one quiz file; see :func:`parse_quiz` (``match_name``). Without ``problems`` raises
     :class:`~tutor.content.problems.ContentError` on any problem."""
     own = problems is None
     problems = Problems() if problems is None else problems
@@ -117,7 +118,7 @@ def load_quiz_file(path: str | Path, problems: Problems | None = None, *, shown:
     except OSError as exc:
         problems.add(shown, 0, f"cannot read file: {exc.strerror}")
     else:
-        quiz = parse_quiz(text, shown, problems)
+        quiz = parse_quiz(text, shown, problems, match_name=match_name)
     if own:
         problems.raise_if_any()
     return quiz

@@ -162,17 +162,20 @@ def check_questions(quiz: Quiz, problems: Problems) -> None:
     from ..content.check import check_exercise
     from ..content.lessons import load_lesson_path
 
-    steps = {s.id for s in load_lesson_path(quiz.ruleset, "en", problems=Problems())}
+    from ..content.exercise import RULESETS
+
+    known = quiz.ruleset in RULESETS  # else its one problem is at the ruleset line, not per question
+    steps = {s.id for s in load_lesson_path(quiz.ruleset, "en", problems=Problems())} if known else set()
     seen: dict[str, Exercise] = {}
     for q in quiz.questions:
         if q.id in seen:
             problems.add(q.path, q.line_of("id"), f"question id {q.id!r} is also used at line {seen[q.id].line}")
         else:
             seen[q.id] = q
-        if q.teaches is not None and q.teaches not in steps:
+        if known and q.teaches is not None and q.teaches not in steps:
             problems.add(q.path, q.line_of("teaches"),
                          f"question {q.id}: teaches {q.teaches!r} is not a lesson step of {quiz.ruleset}")
-        check_exercise(q, quiz.ruleset, problems)
+        check_exercise(q, quiz.ruleset if known else None, problems)
 
 
 # ------------------------------------------------------------------------------------- lessons

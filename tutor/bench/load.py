@@ -10,7 +10,7 @@ which locust's client, unlike a browser on localhost, sends no ``Secure`` cookie
 counters are in Redis when ``TUTOR_REDIS_URL`` is set (or ``redis_url`` given), as in production,
 else in each worker's memory.
 
-Then locust (headless, the users of :mod:`tutor.locustfile`) runs these phases, each for
+Then locust (headless, the users of :mod:`tutor.bench.locustfile`) runs these phases, each for
 ``seconds`` and each in its own locust process, ``repeats`` times after a short warm-up of the mix:
 
 * ``healthz`` — ``GET /healthz`` from ``users`` users without pause: the ceiling;
@@ -20,12 +20,12 @@ Then locust (headless, the users of :mod:`tutor.locustfile`) runs these phases, 
   at 10 requests/s each): the latency at that load;
 * ``floor`` — the mix's shape reduced to what no learner's request can do without, from ``users``
   users without pause: two page reads to one answer, as in the mix (18 of its 27 requests read a
-  page, 9 post a form), on the floor routes (:func:`tutor.pagebench.add_floor_routes`: a page that
+  page, 9 post a form), on the floor routes (:func:`tutor.bench.pages.add_floor_routes`: a page that
   reads one row and gives a CSRF token; an answer that passes the CSRF check and the rate limit and
   commits one attempt row, and nothing more). Its ratio to ``healthz`` is the most any mix of that
   shape can reach on this stack: the mix's target is read beside it.
 
-The server is the production app with the two floor routes added (``tutor.pagebench:floor_app()``);
+The server is the production app with the two floor routes added (``tutor.bench.pages:floor_app()``);
 the other phases never call them.
 
 Each phase gives requests/s (requests finished in the phase after its first second, per second),
@@ -60,7 +60,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from .content.exercise import Exercise
+    from ..content.exercise import Exercise
 
 __all__ = ["DATABASES", "P99_TARGET_MS", "RATIO_TARGET", "Server", "figures", "free_port", "gunicorn_server", "learner_plan",
            "main", "run_load"]
@@ -187,19 +187,19 @@ def _database(database: str, instance: str, postgres_url: str | None) -> Iterato
 
 
 def learner_plan(quiz_seeds: int = 4, questions: int = 5) -> dict:
-    """What the load test's learners (:mod:`tutor.locustfile`) send, worked out with the app's own
+    """What the load test's learners (:mod:`tutor.bench.locustfile`) send, worked out with the app's own
     content and exercise kinds: ``{"games": [...], "languages": [...], "steps": {game: [[step id,
     {exercise id: [right form, wrong form]}], ...]}, "quizzes": {game: [{"form": quiz setup form,
     "answers": [[right form, wrong form], ...]}, ...]}}`` (``quiz_seeds`` setups per game and
     difficulty, ``questions`` questions each; a form is a dict of field -> value or list of values).
     The quiz answers are those of :func:`tutor.web.views.practice.draw_quiz`'s questions for the
     setup's seed, which the server draws again from the same form."""
-    from .content import kinds
-    from .content.kinds import KINDS, kinds_for
-    from .i18n import LANGUAGES
-    from .web import exercises as X
-    from .web.views.common import RULESET_NAMES
-    from .web.views.practice import draw_quiz
+    from ..content import kinds
+    from ..content.kinds import KINDS, kinds_for
+    from ..i18n import LANGUAGES
+    from ..web import exercises as X
+    from ..web.views.common import RULESET_NAMES
+    from ..web.views.practice import draw_quiz
 
     def forms(ex: Exercise) -> list[dict]:
         kind = KINDS[ex.kind]
@@ -310,7 +310,7 @@ def run_load(database: str = "sqlite", seconds: float = 10.0, rate: float = 200.
                 env["TUTOR_REDIS_URL"] = redis_url
             limits_in = "redis" if env.get("TUTOR_REDIS_URL", "").strip() else "memory"
             runs = []
-            with gunicorn_server(env, workers, log_path, app="tutor.pagebench:floor_app()") as server:
+            with gunicorn_server(env, workers, log_path, app="tutor.bench.pages:floor_app()") as server:
                 with open(os.path.join(inst, "plan.json"), "w", encoding="utf-8") as f:
                     json.dump(plan.result(), f)
                 _locust(server.port, "Learner", users, min(3.0, seconds / 2), 0.0, inst)  # warm-up, not counted

@@ -1,11 +1,11 @@
-"""The users of the load test (:mod:`tutor.loadtest`, ``tutor bench --load``), for locust.
+"""The users of the load test (:mod:`tutor.bench.load`, ``tutor bench --load``), for locust.
 
-Run by :mod:`tutor.loadtest` as ``python -m locust -f tutor/locustfile.py --headless ... Learner``
+Run by :mod:`tutor.bench.load` as ``python -m locust -f tutor/bench/locustfile.py --headless ... Learner``
 (``Health``, ``Floor``), one locust process per phase; not meant to be run by hand. Three users:
 
 * :class:`Health` — ``GET /healthz`` without pause: the ceiling the mix is compared with.
 * :class:`Floor` — the mix's floor: two reads of a page with a form to one answer, on the routes
-  that do only what such requests cannot do without (:func:`tutor.pagebench.add_floor_routes`).
+  that do only what such requests cannot do without (:func:`tutor.bench.pages.add_floor_routes`).
 * :class:`Learner` — a learner's mix, one request per task run, as a browser sends them (a
   redirect is fetched as the next request): open a lesson step (``GET``), answer one of its
   exercises with a real form post carrying the CSRF token read from the page (``POST``, 302; a
@@ -17,7 +17,7 @@ Run by :mod:`tutor.loadtest` as ``python -m locust -f tutor/locustfile.py --head
 
 Answers are three quarters right, a quarter wrong (a well-formed wrong answer of the kind, so
 mistakes are written too). They come from the *plan* (``--tutor-plan FILE``, JSON made by
-:func:`tutor.loadtest.learner_plan` before locust starts, so that this file imports nothing of the
+:func:`tutor.bench.load.learner_plan` before locust starts, so that this file imports nothing of the
 app and its users start at once): the games, languages, lesson steps with their exercises' right
 and wrong form fields, and per game the quiz setups whose questions are known (the server draws a
 quiz reproducibly from its seed) with the answers' form fields.
@@ -52,7 +52,7 @@ _RECORDS: list[tuple[float, str, float, bool]] = []
 
 @events.init_command_line_parser.add_listener
 def _options(parser: Any) -> None:
-    parser.add_argument("--tutor-plan", default="", help="the learners' plan (tutor.loadtest.learner_plan) as JSON")
+    parser.add_argument("--tutor-plan", default="", help="the learners' plan (tutor.bench.load.learner_plan) as JSON")
     parser.add_argument("--tutor-out", default="", help="write every request's record here as JSON")
     parser.add_argument("--tutor-pace", type=float, default=0.0,
                         help="requests per second per user (0: no pause)")
@@ -123,7 +123,7 @@ class Health(_Paced):
 
 
 class Floor(_Paced):
-    """The floor of the mix (:mod:`tutor.loadtest`): the floor page twice, then the floor answer
+    """The floor of the mix (:mod:`tutor.bench.load`): the floor page twice, then the floor answer
     (a form post with the page's CSRF token), again and again: the mix's two page reads to one
     answer, each doing only what no learner's request can do without. Each user keeps its cookie."""
 

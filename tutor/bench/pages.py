@@ -19,7 +19,7 @@ own CPU time per request. Seven requests are timed, each beside ``GET /healthz``
 * ``progress page (10,000 attempts)`` — ``GET`` the progress page of a second learner seeded with
   10,000 attempts over lesson and generated exercises, 16% of them wrong (their mistakes queue
   holds one review card per exercise answered wrong);
-* the rest of the load test's mix (:mod:`tutor.locustfile`), reported without a target:
+* the rest of the load test's mix (:mod:`tutor.bench.locustfile`), reported without a target:
   ``quiz answer`` (the first question's answer posted as a form without script: 302 to its
   feedback), ``quiz feedback`` and ``quiz results`` (of a second quiz of that learner, each of its
   questions answered once);
@@ -77,9 +77,9 @@ def seed_learner(app: Any, anon: str, attempts: int = HEAVY_ATTEMPTS, seed: int 
     from fsrs import Card
     from sqlalchemy import insert
 
-    from .domain.db import now
-    from .domain.models import Attempt, Learner, Mistake
-    from .web import exercises as X
+    from ..domain.db import now
+    from ..domain.models import Attempt, Learner, Mistake
+    from ..web import exercises as X
 
     rng = random.Random(seed)
     refs = [(X.ref_of(e), e.ruleset or r, e.kind) for r in ("hokm", "all-fours", "trinidad")
@@ -127,10 +127,10 @@ def add_floor_routes(app: Any) -> None:
     from markupsafe import escape
     from sqlalchemy import bindparam, insert, select
 
-    from .domain.db import now, table_of
-    from .domain.models import Attempt, Learner
-    from .web import limits
-    from .web.db import get_session, learner_id_for_write, read_connection, session_anon
+    from ..domain.db import now, table_of
+    from ..domain.models import Attempt, Learner
+    from ..web import limits
+    from ..web.db import get_session, learner_id_for_write, read_connection, session_anon
 
     attempts, learners = table_of(Attempt), table_of(Learner)
     # built once, as the answer path's statements are (tutor.domain.record)
@@ -163,8 +163,8 @@ def add_floor_routes(app: Any) -> None:
 
 def floor_app() -> Any:
     """The app as :func:`tutor.web.create_app` makes it from the environment, with the floor
-    routes (:func:`add_floor_routes`): what the load test serves (``tutor.pagebench:floor_app()``)."""
-    from .web import create_app
+    routes (:func:`add_floor_routes`): what the load test serves (``tutor.bench.pages:floor_app()``)."""
+    from ..web import create_app
 
     app = create_app()
     add_floor_routes(app)
@@ -188,8 +188,8 @@ def page_costs(repeats: int = 5, batch: int = 60, attempts: int = HEAVY_ATTEMPTS
     type (:data:`ANSWER_BODY`, or ``multipart/form-data``). Returns ``{"healthz us": median µs of
     /healthz, "pages": {row: {"us": median µs, "ratio": median ratio}}, "mistakes": review cards
     of the seeded learner}``."""
-    from .migrations import upgrade
-    from .web import create_app, limits
+    from ..migrations import upgrade
+    from ..web import create_app, limits
 
     with tempfile.TemporaryDirectory(prefix="tutor-pagebench-") as tmp, contextlib.redirect_stderr(io.StringIO()):
         url = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
@@ -205,9 +205,9 @@ def page_costs(repeats: int = 5, batch: int = 60, attempts: int = HEAVY_ATTEMPTS
 
 
 def _measure(app: Any, repeats: int, batch: int, attempts: int, answer_body: str = ANSWER_BODY) -> dict[str, Any]:
-    from .content import kinds
-    from .content.kinds import KINDS
-    from .web import exercises as X
+    from ..content import kinds
+    from ..content.kinds import KINDS
+    from ..web import exercises as X
 
     timed_kind = "legal-cards"  # the exercise timed: the first Hokm lesson exercise of this kind
     step, ex = next((s, e) for s in X.lesson_path("hokm").steps for e in s.exercises if e.kind == timed_kind)
@@ -281,10 +281,10 @@ def _measure(app: Any, repeats: int, batch: int, attempts: int, answer_body: str
 def _quiz_answers(app: Any, question_url: str, token: str) -> list[dict]:
     """The form of the engine's right answer to each question of the quiz at ``question_url``
     (its first question's URL), with the CSRF token."""
-    from .content import kinds
-    from .content.kinds import KINDS
-    from .domain.models import Quiz
-    from .web import exercises as X
+    from ..content import kinds
+    from ..content.kinds import KINDS
+    from ..domain.models import Quiz
+    from ..web import exercises as X
 
     quiz_token = question_url.rstrip("/").split("/")[-2]
     out = []
