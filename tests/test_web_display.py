@@ -13,6 +13,7 @@ from web_support import csrf_of, expected, form_for, make_app, wrong_value
 from tutor import i18n
 from tutor.content.generators import generate
 from tutor.content.kinds import kind_prompt
+from tutor.content.kinds.walk_through import first_leader
 from tutor.domain.models import Quiz
 from tutor.web import exercises as X
 
@@ -171,7 +172,7 @@ def test_trick_rows_name_the_seat_numbers(app, client):
         assert seat_numbers(row) == [f"seat {s + 1}" for s in who]
     # walk-through: the first trick's seats are known before any pick, and the page script gets them all
     walk = client.get(f"{base}/2").get_data(as_text=True)
-    first = X.first_leader(X.resolve("gen:all-fours:walk-through:2:0"))
+    first = first_leader(X.resolve("gen:all-fours:walk-through:2:0"))
     players = 3
     row0 = re.search(r'<fieldset class="trick-row" data-trick="0">.*?</fieldset>', walk, re.DOTALL).group(0)
     assert seat_numbers(row0) == [f"seat {(first + i) % players + 1}" for i in range(players)]
