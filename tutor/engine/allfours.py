@@ -21,28 +21,8 @@ Contents, by concept, in three modules:
   gift to each opposing party (K5, K27), discards after each run (C15), bunch (C18), Low dealt
   or captured (C24/C30), Game tie dealer-excluded or nobody (C27/K4).
 
-Decisions where RULES.md and the spec are silent (each is tested):
-
-* A run needs ``3 * players + 1`` cards in the stock (three each plus the new turn-up); with fewer
-  the pack is exhausted and the same dealer redeals, keeping every point (§3.2 table, C17).
-* Classic discards (``run_hand_method="discard3"``): after each batch of three is dealt *and the
-  next card is turned*, every player in play order from the dealer's left discards three (C15 is
-  silent on the timing; scoring is the same either way), one card per action. Discards are out of
-  play (K26). The other ways of running (C33, K7, K21) are options: ``keep-all`` (play with 9,
-  12 … cards), ``keep-then-discard`` (keep every batch, reduce to six once trump is fixed),
-  ``wait-and-see`` (a batch whose turn-up is the refused suit again is set aside unseen; the
-  last batch is kept and each player reduces to six) and ``eldest-and-dealer`` (ES-WIKI: only
-  the player after the dealer and the dealer receive run cards, 7 cards a run, and both reduce
-  to six once trump is fixed). The set-aside-3 variant (C33d) is not modelled: the seed does not
-  say what happens after more than one run.
-* Bunch (C18, only after a run fixed a new trump): in play order from the dealer's left each
-  player may propose it; on a proposal every other player in turn agrees or refuses; one refusal
-  ends the bunch phase and play begins (one proposal per deal).
-* ``target`` accepts any integer 1..999 (spec: "integer"); the named variants are 7, 10, 11, 31.
-  ``turnup_scale="running"`` does not change the target by itself: *Running All Fours* is
-  ``AllFoursOptions.running_all_fours()`` (scale running, target 31).
-* In 3-player classic a gift gives a point to each opponent in seat order from the dealer's
-  left, so when both reach the target the eldest wins (K27).
+The decisions made where RULES.md and the spec are silent are listed in
+:mod:`tutor.engine.allfours_rules`.
 """
 
 from __future__ import annotations
