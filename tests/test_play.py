@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tutor.engine.allfours import tally
+from tutor.engine.allfours_state import tally
 from tutor.engine.errors import BadFieldError, IllegalPlayError
 from tutor.engine.play import bot_deal, played_deal_observations, replay, start_deal, try_action
 from tutor.engine.rulesets import RULESETS

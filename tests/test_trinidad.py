@@ -6,7 +6,7 @@ import pytest
 from allfours_worked import check_case, worked_cases
 
 from tutor.engine import BadFieldError, IllegalPlayError
-from tutor.engine.allfours import Action
+from tutor.engine.allfours_state import Action
 from tutor.engine.cards import Card, Suit, mask_of, parse_cards
 from tutor.engine.trinidad import Trinidad, TrinidadOptions
 

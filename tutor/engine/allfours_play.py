@@ -15,7 +15,8 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from .allfours import GAME_VALUE, Action, AllFoursFamily, GameState, game_points, tally
+from .allfours import AllFoursFamily
+from .allfours_state import GAME_VALUE, Action, GameState, game_points, tally
 from .bots import bot_card
 from .cards import JACK, SUIT_MASK
 from .errors import BadFieldError, show

@@ -32,7 +32,8 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
-from .allfours import AllFoursFamily, Award, Target
+from .allfours import AllFoursFamily
+from .allfours_state import Award, Target
 from .cards import ACE, CARDS, JACK, Card
 from .options import Labels, PlayerCount, options_model
 from .reasons import N_, REASON_TEXTS, Reason

@@ -29,7 +29,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..engine.allfours import AllFoursFamily, Award, tally
+from ..engine.allfours import AllFoursFamily
+from ..engine.allfours_state import Award, tally
 from ..engine.cards import mask_of
 from ..engine.errors import ImpossibleStateError
 from ..engine.reasons import Reason
