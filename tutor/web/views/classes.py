@@ -24,6 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from tutor import i18n
 from tutor.content.exercise import Exercise
 from tutor.content.kinds import Verdict
+from tutor.domain.assignments import kind_of
 
 from .. import classes as C
 from .. import exercises as X
@@ -128,11 +129,8 @@ def mine() -> ResponseReturnValue:
 
 
 def _assignment_url(cls: Classroom, a: Assignment) -> str:
-    if a.lesson_doc is not None:
-        return url_for("classes.lesson", cid=cls.id, aid=a.id)
-    if a.quiz_doc is None:
-        return url_for("lessons.path", ruleset=a.ruleset) + f"#unit-{a.unit}"
-    return url_for("classes.overview", cid=cls.id, aid=a.id)
+    endpoint, values, fragment = kind_of(a).learner_link(a, cls.id)
+    return url_for(endpoint, **values) + fragment
 
 
 def _member_assignment(cid: int, aid: int, doc: str = "quiz_doc") -> tuple[Classroom, Assignment, int]:

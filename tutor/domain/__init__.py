@@ -1,0 +1,1 @@
+"""The domain layer: what the app knows and does, below the web (no Flask)."""
