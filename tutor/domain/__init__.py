@@ -7,6 +7,7 @@ migrations and the CLI alike.
 * :mod:`~tutor.domain.record` — the answer's write, one transaction on a session it is given;
 * :mod:`~tutor.domain.classes` — classes, class quizzes, their fingerprints, results and statistics;
   :mod:`~tutor.domain.quizdoc` — a quiz document's question as an exercise;
+  :mod:`~tutor.domain.assignments` — the assignment kinds (quiz, lesson, unit), one class each;
 * :mod:`~tutor.domain.dashboard`, :mod:`~tutor.domain.ratings` (Glicko-2), :mod:`~tutor.domain.review`
   (FSRS), :mod:`~tutor.domain.mastery` (skills, Bayesian knowledge tracing);
 * :mod:`~tutor.domain.table` — the card table of an exercise as plain data, the engine's cached answer.

@@ -14,7 +14,7 @@ never the stored ``expect``; no endpoint returns it.
 **Nor through the stateless endpoints.** When a quiz is assigned, the canonical fingerprint of
 each question's scenario (:func:`tutor.solve.fingerprint.fingerprint`: the scenario parsed by the
 contract's models, a hand's cards sorted, canonical JSON, SHA-256) is stored
-(:class:`~tutor.domain.models.ClassFingerprint`, :func:`add_fingerprints`). ``POST /api/v1/solve``,
+(:class:`~tutor.domain.models.ClassFingerprint`, :func:`tutor.domain.assignments.add_fingerprints`). ``POST /api/v1/solve``,
 ``POST /api/v1/table/check`` and the "Ask the rules" page refuse a scenario whose fingerprint
 belongs to an assignment (:func:`is_class_question`): 403 with the error code
 :data:`CLASS_QUESTION` (a page: the message beside the field). Writing the scenario differently
@@ -60,7 +60,7 @@ from tutor.content.problems import Problems
 from tutor.solve.fingerprint import fingerprint
 
 from .db import now
-from .models import Assignment, ClassAttempt, ClassFingerprint, Classroom, Membership
+from .models import Assignment, ClassAttempt, ClassFingerprint, Classroom, Membership, TeacherLesson
 from .quizdoc import answer_text, exercise_of
 
 __all__ = [
@@ -69,14 +69,13 @@ __all__ = [
     "CODE_LENGTH",
     "QuestionStats",
     "WeakSpot",
-    "add_fingerprints",
     "answer_as_key",
-    "assigned_already",
     "class_exercise",
     "csv_rows",
     "fingerprints_of",
     "first_attempts",
     "is_class_question",
+    "lesson_fields",
     "new_code",
     "nickname_taken",
     "question_stats",
@@ -112,6 +111,12 @@ def _front_matter(doc: Mapping[str, Any]) -> str:
     fm = {"id": "teacher-lesson", "ruleset": doc["ruleset"], "unit": 1, "unit_title": doc["title"],
           "order": 1, "title": doc["title"], "goal": doc["goal"], "rules": [], "source": "teacher"}
     return "---\n" + yaml.safe_dump(fm, allow_unicode=True, sort_keys=False) + "---\n"
+
+
+def lesson_fields(row: TeacherLesson) -> dict[str, Any]:
+    """A teacher's saved lesson as :func:`lesson_step` reads it (and a lesson assignment keeps it):
+    its ``ruleset``, ``lang``, ``title``, ``goal`` and ``body``."""
+    return {"ruleset": row.ruleset, "lang": row.lang, "title": row.title, "goal": row.goal, "body": row.body}
 
 
 def lesson_text(doc: Mapping[str, Any]) -> str:
@@ -163,15 +168,6 @@ def fingerprints_of(quiz_doc: Mapping[str, Any] | None, lesson_doc: Mapping[str,
         if fp is not None:
             out.append((n, fp))
     return out
-
-
-def add_fingerprints(db: Session, assignment: Assignment) -> int:
-    """Store the fingerprints of a quiz assignment's questions, or of a lesson assignment's
-    exercises (inside the caller's transaction, after ``assignment`` is flushed); returns how many."""
-    found = fingerprints_of(assignment.quiz_doc, assignment.lesson_doc)
-    for n, fp in found:
-        db.add(ClassFingerprint(assignment_id=assignment.id, position=n, fingerprint=fp))
-    return len(found)
 
 
 def is_class_question(db: Session, scenario: object) -> bool:
@@ -311,23 +307,6 @@ def nickname_taken(db: Session, classroom_id: int, nickname: str) -> bool:
     key = nickname.casefold()
     return any(n.casefold() == key for n in db.scalars(
         select(Membership.nickname).where(Membership.classroom_id == classroom_id)))
-
-
-def assigned_already(assignments: Iterable[Assignment], what: Assignment) -> bool:
-    """Whether ``what`` (an assignment not yet stored) gives the class again something among its
-    ``assignments``: the same teacher's quiz, the same teacher's lesson (``lesson_doc["lesson_id"]``;
-    an older copy without it, the same lesson text) or the same lesson unit."""
-    def same(a: Assignment) -> bool:
-        if what.quiz_id is not None:
-            return a.quiz_id == what.quiz_id
-        if what.lesson_doc is not None:
-            if a.lesson_doc is None:
-                return False
-            if "lesson_id" in a.lesson_doc:
-                return bool(a.lesson_doc["lesson_id"] == what.lesson_doc.get("lesson_id"))
-            return all(a.lesson_doc.get(k) == what.lesson_doc.get(k) for k in ("ruleset", "lang", "title", "goal", "body"))
-        return a.quiz_doc is None and a.lesson_doc is None and (a.ruleset, a.unit) == (what.ruleset, what.unit)
-    return any(same(a) for a in assignments)
 
 
 #: The CSV export's columns.

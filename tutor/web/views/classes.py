@@ -28,6 +28,7 @@ from tutor.domain import classes as C
 from tutor.domain import ratings
 from tutor.domain.db import now
 from tutor.domain.models import Assignment, ClassAttempt, Classroom, Membership
+from tutor.domain.assignments import kind_of
 
 from .. import exercises as X
 from ..db import current_learner, get_session, learner_for_write
@@ -121,11 +122,8 @@ def mine() -> ResponseReturnValue:
 
 
 def _assignment_url(cls: Classroom, a: Assignment) -> str:
-    if a.lesson_doc is not None:
-        return url_for("classes.lesson", cid=cls.id, aid=a.id)
-    if a.quiz_doc is None:
-        return url_for("lessons.path", ruleset=a.ruleset) + f"#unit-{a.unit}"
-    return url_for("classes.overview", cid=cls.id, aid=a.id)
+    endpoint, values, fragment = kind_of(a).learner_link(a, cls.id)
+    return url_for(endpoint, **values) + fragment
 
 
 def _member_assignment(cid: int, aid: int, doc: str = "quiz_doc") -> tuple[Classroom, Assignment, int]:

@@ -1,0 +1,296 @@
+"""Assignment kinds: one class per kind of thing a teacher gives a class, one registry (:data:`KINDS`).
+
+An :class:`~tutor.web.db.Assignment` is one of
+
+* ``quiz`` — a teacher's quiz, its document copied into ``quiz_doc`` (:class:`QuizAssignment`);
+* ``lesson`` — a teacher's lesson, its fields copied into ``lesson_doc`` (:class:`LessonAssignment`);
+* ``unit`` — a unit of a game's lesson path, ``ruleset`` + ``unit`` (:class:`UnitAssignment`).
+
+Each kind brings everything that differs between them: the choices a teacher assigns from
+(:meth:`AssignmentKind.choices`, values ``<kind>:<...>``), how a choice becomes an assignment
+(:meth:`~AssignmentKind.fill`, with the reason it cannot be assigned), when two assignments give
+the class the same thing (:meth:`~AssignmentKind.same`), the fingerprints of its scenarios
+(:meth:`~AssignmentKind.fingerprints`), a learner's progress in words
+(:meth:`~AssignmentKind.progress`), where a learner does it (:meth:`~AssignmentKind.learner_link`)
+and whether it has per-question results (``per_question``). :func:`kind_of` tells an assignment's
+kind; nothing else in the project branches on the kinds' names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, TypeVar
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from tutor import i18n
+from tutor.content.kinds.base import N_
+from tutor.content.store import ContentStore
+from tutor.engine.rulesets import RULESETS
+from tutor.domain import classes as C
+from tutor.domain.models import Assignment, ClassFingerprint, StepProgress, TeacherLesson, TeacherQuiz
+
+__all__ = [
+    "KINDS",
+    "AssignmentKind",
+    "LessonAssignment",
+    "NotFound",
+    "QuizAssignment",
+    "Refused",
+    "UnitAssignment",
+    "add_fingerprints",
+    "assigned_already",
+    "isolated",
+    "kind_of",
+    "parse_choice",
+    "register",
+]
+
+
+class NotFound(LookupError):
+    """A choice names a quiz or lesson that does not exist or is another teacher's (a 404)."""
+
+
+class Refused(ValueError):
+    """A choice that cannot be assigned; ``str(e)`` is the message for the form's field (translated)."""
+
+
+def isolated(text: object) -> str:
+    """A name someone typed (a title) between the Unicode first-strong isolate and pop directional
+    isolate marks, so that it keeps its own direction inside a label in another script."""
+    return f"\u2068{text}\u2069"
+
+
+class AssignmentKind:
+    """One kind of assignment (see the module docstring); :func:`register` adds one instance."""
+
+    #: The kind's name: the first part of its choices' values.
+    name: ClassVar[str]
+    #: Whether it has per-question results (the results page, its CSV, a learner's answers).
+    per_question: ClassVar[bool] = False
+
+    def owns(self, a: Assignment) -> bool:
+        """Whether ``a`` is of this kind."""
+        raise NotImplementedError
+
+    def choices(self, db: Session, teacher_id: int, store: ContentStore, lang: str) -> list[tuple[str, str]]:
+        """``(value, label)`` of everything of this kind the teacher may assign, labels in ``lang``
+        (the current language: :func:`tutor.i18n.current_lang`)."""
+        raise NotImplementedError
+
+    def fill(self, a: Assignment, db: Session, teacher_id: int, parts: Sequence[str], label: str) -> None:
+        """Make ``a`` (new, not stored) give the choice ``parts`` (its value split at ``:``;
+        ``label``: the choice's label). Raises :class:`NotFound` for a quiz or lesson that is not
+        the teacher's, :class:`Refused` for one that cannot be assigned as it is."""
+        raise NotImplementedError
+
+    def same(self, a: Assignment, b: Assignment) -> bool:
+        """Whether ``a`` and ``b`` (both of this kind) give the class the same thing."""
+        raise NotImplementedError
+
+    def fingerprints(self, a: Assignment) -> list[tuple[int, str]]:
+        """``(place, fingerprint)`` of the scenarios the learners answer (places from 1;
+        :func:`tutor.web.classes.fingerprints_of`); the stateless endpoints refuse them."""
+        return []
+
+    def progress(self, db: Session, a: Assignment, learners: Sequence[int], store: ContentStore) -> dict[int, str]:
+        """Each learner's progress on ``a`` in words (current language), by learner id."""
+        raise NotImplementedError
+
+    def learner_link(self, a: Assignment, classroom_id: int) -> tuple[str, dict[str, Any], str]:
+        """Where a learner of class ``classroom_id`` does ``a``: ``(endpoint, its values, fragment)``
+        for ``url_for`` (the fragment with its ``#``, or "")."""
+        raise NotImplementedError
+
+
+#: Every assignment kind, by name, in the order they are offered to a teacher.
+KINDS: dict[str, AssignmentKind] = {}
+
+K = TypeVar("K", bound=type[AssignmentKind])
+
+
+def register(cls: K) -> K:
+    """Class decorator: add one instance of the kind to :data:`KINDS` (a name used twice is a bug)."""
+    if cls.name in KINDS:
+        raise ValueError(f"assignment kind {cls.name!r} is registered twice")
+    KINDS[cls.name] = cls()
+    return cls
+
+
+def _questions(a: Assignment) -> list[Mapping[str, Any]]:
+    return list((a.quiz_doc or {}).get("questions") or [])
+
+
+def _id(parts: Sequence[str]) -> int:
+    """The row id of a ``<kind>:<id>`` choice; :class:`NotFound` if it is not one."""
+    try:
+        return int(parts[1])
+    except (IndexError, ValueError):
+        raise NotFound(":".join(parts)) from None
+
+
+@register
+class QuizAssignment(AssignmentKind):
+    """A teacher's quiz: its questions copied when assigned, answered on the class's pages, the
+    first attempt at each question scored."""
+
+    name = "quiz"
+    per_question = True
+
+    def owns(self, a: Assignment) -> bool:
+        return a.quiz_doc is not None
+
+    def choices(self, db: Session, teacher_id: int, store: ContentStore, lang: str) -> list[tuple[str, str]]:
+        rows = db.scalars(select(TeacherQuiz).where(TeacherQuiz.teacher_id == teacher_id).order_by(TeacherQuiz.id))
+        return [(f"{self.name}:{q.id}", i18n.gettext(N_("Quiz: %(title)s"), title=isolated(q.title))) for q in rows]
+
+    def fill(self, a: Assignment, db: Session, teacher_id: int, parts: Sequence[str], label: str) -> None:
+        row = db.get(TeacherQuiz, _id(parts))
+        if row is None or row.teacher_id != teacher_id:
+            raise NotFound(":".join(parts))
+        if not (row.doc or {}).get("questions"):
+            raise Refused(i18n.gettext(N_("This quiz has no questions yet.")))
+        a.quiz_id, a.quiz_doc, a.title = row.id, dict(row.doc), row.title
+
+    def same(self, a: Assignment, b: Assignment) -> bool:
+        return a.quiz_id == b.quiz_id
+
+    def fingerprints(self, a: Assignment) -> list[tuple[int, str]]:
+        return C.fingerprints_of(a.quiz_doc, None)
+
+    def progress(self, db: Session, a: Assignment, learners: Sequence[int], store: ContentStore) -> dict[int, str]:
+        questions, attempts = _questions(a), C.attempts_of(db, a.id)
+        out = {}
+        for lid in learners:
+            got, total = C.score(questions, attempts, lid)
+            answered = len({t.position for t in attempts if t.learner_id == lid})
+            out[lid] = i18n.ngettext("%(got)s of %(num)s point, %(answered)s of %(questions)s answered",
+                                     "%(got)s of %(num)s points, %(answered)s of %(questions)s answered", total,
+                                     got=i18n.fmt_number(got), answered=i18n.fmt_number(answered),
+                                     questions=i18n.fmt_number(len(questions)))
+        return out
+
+    def learner_link(self, a: Assignment, classroom_id: int) -> tuple[str, dict[str, Any], str]:
+        return "classes.overview", {"cid": classroom_id, "aid": a.id}, ""
+
+
+#: The fields of a teacher's lesson an older lesson assignment (without ``lesson_id``) is told by.
+_LESSON_FIELDS = ("ruleset", "lang", "title", "goal", "body")
+
+
+@register
+class LessonAssignment(AssignmentKind):
+    """A teacher's lesson: its text copied when assigned, its exercises answered on the class's
+    pages (an exercise counts once one attempt at it was right)."""
+
+    name = "lesson"
+
+    def owns(self, a: Assignment) -> bool:
+        return a.quiz_doc is None and a.lesson_doc is not None
+
+    def choices(self, db: Session, teacher_id: int, store: ContentStore, lang: str) -> list[tuple[str, str]]:
+        rows = db.scalars(select(TeacherLesson).where(TeacherLesson.teacher_id == teacher_id)
+                          .order_by(TeacherLesson.id))
+        return [(f"{self.name}:{t.id}", i18n.gettext(N_("Your lesson: %(title)s"), title=isolated(t.title)))
+                for t in rows]
+
+    def fill(self, a: Assignment, db: Session, teacher_id: int, parts: Sequence[str], label: str) -> None:
+        row = db.get(TeacherLesson, _id(parts))
+        if row is None or row.teacher_id != teacher_id:
+            raise NotFound(":".join(parts))
+        doc = C.lesson_fields(row) | {"lesson_id": row.id}  # the id: the same lesson is not assigned twice
+        step, problems = C.lesson_step(doc, engine=True)
+        if step is None or problems or not step.exercises:
+            raise Refused(i18n.gettext(N_("This lesson has problems or no exercises: fix it in its preview first.")))
+        a.lesson_doc, a.title = doc, row.title
+
+    def same(self, a: Assignment, b: Assignment) -> bool:
+        old, new = a.lesson_doc or {}, b.lesson_doc or {}
+        if "lesson_id" in old:
+            return bool(old["lesson_id"] == new.get("lesson_id"))
+        return all(old.get(k) == new.get(k) for k in _LESSON_FIELDS)
+
+    def fingerprints(self, a: Assignment) -> list[tuple[int, str]]:
+        return C.fingerprints_of(None, a.lesson_doc)
+
+    def progress(self, db: Session, a: Assignment, learners: Sequence[int], store: ContentStore) -> dict[int, str]:
+        exercises, attempts = len(C.lesson_exercises(a)), C.attempts_of(db, a.id)
+        return {lid: i18n.exercises_right_label(*C.lesson_progress(exercises, attempts, lid)) for lid in learners}
+
+    def learner_link(self, a: Assignment, classroom_id: int) -> tuple[str, dict[str, Any], str]:
+        return "classes.lesson", {"cid": classroom_id, "aid": a.id}, ""
+
+
+@register
+class UnitAssignment(AssignmentKind):
+    """A unit of a game's lesson path: done on the lesson pages, its steps done counted."""
+
+    name = "unit"
+
+    def owns(self, a: Assignment) -> bool:
+        return a.quiz_doc is None and a.lesson_doc is None
+
+    def choices(self, db: Session, teacher_id: int, store: ContentStore, lang: str) -> list[tuple[str, str]]:
+        out = []
+        for r, ruleset in RULESETS.items():
+            for unit in store.lesson_path(r, lang).units:
+                out.append((f"{self.name}:{r}:{unit.number}",
+                            i18n.gettext(N_("Lesson unit: %(game)s %(n)s, %(title)s"), game=i18n.gettext(ruleset.title),
+                                         n=i18n.fmt_number(unit.number), title=unit.title)))
+        return out
+
+    def fill(self, a: Assignment, db: Session, teacher_id: int, parts: Sequence[str], label: str) -> None:
+        try:
+            a.ruleset, a.unit = parts[1], int(parts[2])
+        except (IndexError, ValueError):
+            raise NotFound(":".join(parts)) from None
+        a.title = label
+
+    def same(self, a: Assignment, b: Assignment) -> bool:
+        return (a.ruleset, a.unit) == (b.ruleset, b.unit)
+
+    def progress(self, db: Session, a: Assignment, learners: Sequence[int], store: ContentStore) -> dict[int, str]:
+        path = store.lesson_path(a.ruleset or "", "en")
+        steps = [s.id for u in path.units if u.number == a.unit for s in u.steps]
+        done = {(p.learner_id, p.step_id) for p in db.scalars(
+            select(StepProgress).where(StepProgress.learner_id.in_(learners), StepProgress.done.is_(True)))} \
+            if learners else set()
+        return {lid: i18n.steps_done_label(sum(1 for sid in steps if (lid, sid) in done), len(steps))
+                for lid in learners}
+
+    def learner_link(self, a: Assignment, classroom_id: int) -> tuple[str, dict[str, Any], str]:
+        return "lessons.path", {"ruleset": a.ruleset}, f"#unit-{a.unit}"
+
+
+def kind_of(a: Assignment) -> AssignmentKind:
+    """The kind of assignment ``a`` (the first in :data:`KINDS` that owns it)."""
+    return next(k for k in KINDS.values() if k.owns(a))
+
+
+def parse_choice(value: str) -> tuple[AssignmentKind, list[str]]:
+    """The kind of a choice's value (``quiz:3``, ``unit:hokm:2``) and the value split at ``:``.
+    Raises :class:`NotFound` for a value of no kind."""
+    parts = value.split(":")
+    kind = KINDS.get(parts[0])
+    if kind is None:
+        raise NotFound(value)
+    return kind, parts
+
+
+def assigned_already(assignments: Sequence[Assignment], what: Assignment) -> bool:
+    """Whether ``what`` (an assignment not yet stored) gives the class again something among its
+    ``assignments``: of the same kind and the same by the kind (:meth:`AssignmentKind.same`: the
+    same teacher's quiz; the same teacher's lesson, ``lesson_doc["lesson_id"]``, or for an older
+    copy without it the same lesson text; the same lesson unit)."""
+    kind = kind_of(what)
+    return any(kind_of(a) is kind and kind.same(a, what) for a in assignments)
+
+
+def add_fingerprints(db: Session, a: Assignment) -> int:
+    """Store the fingerprints of the scenarios of ``a`` (:meth:`AssignmentKind.fingerprints`;
+    inside the caller's transaction, after ``a`` is flushed); returns how many."""
+    found = kind_of(a).fingerprints(a)
+    for n, fp in found:
+        db.add(ClassFingerprint(assignment_id=a.id, position=n, fingerprint=fp))
+    return len(found)
