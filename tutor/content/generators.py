@@ -35,12 +35,12 @@ and carries the engine's last error (``tutor gen`` prints it and exits with stat
 
 from __future__ import annotations
 
+import copy
 import random
-
-from typing import Any
 
 from .. import i18n
 from ..engine.errors import TutorError
+from ..solve.common import parse_scenario
 from .exercise import Exercise
 from .kinds import KINDS, ExerciseError, Reject, kinds_for
 
@@ -68,11 +68,6 @@ class GeneratorError(ExerciseError):
         self.tries, self.last_error, self.rejected = tries, last_error, rejected
 
 
-def _solve(scenario: dict[str, Any]) -> dict[str, Any]:
-    from ..solve import solve
-    return solve(scenario)
-
-
 def generate(ruleset: str, kind: str, seed: int, difficulty: int = 1) -> Exercise:
     """A new exercise of ``kind`` for ``ruleset`` (see module docstring), answered by the engine.
 
@@ -98,7 +93,8 @@ def generate(ruleset: str, kind: str, seed: int, difficulty: int = 1) -> Exercis
         try:
             with i18n.using("en"):  # the prompt is an English authoring aid, also during a request
                 scenario, prompt = k.generate(ruleset, rng, difficulty)
-            answer = _solve(scenario)
+            parsed = parse_scenario(copy.deepcopy(scenario))
+            answer = parsed[1](parsed[0])
         except Reject:
             rejected += 1
             continue
@@ -107,7 +103,7 @@ def generate(ruleset: str, kind: str, seed: int, difficulty: int = 1) -> Exercis
             continue
         expect = {f: answer[f] for f in k.expect_fields if f in answer}
         return Exercise(id=f"gen-{ruleset}-{kind}-{seed}-{difficulty}", kind=kind, scenario=scenario,
-                        difficulty=difficulty, prompt=prompt, expect=expect)
+                        difficulty=difficulty, prompt=prompt, expect=expect, parsed=parsed)
     raise GeneratorError(ruleset, kind, difficulty, seed, ATTEMPTS, last_error, rejected)
 
 

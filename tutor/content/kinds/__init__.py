@@ -146,10 +146,7 @@ def expected_answer(exercise: Exercise, solve: Callable[[dict], dict] | None = N
     when the answer lacks the field the kind checks.
     """
     kind, ctx = _context(exercise)
-    if solve is None:
-        from ...solve import solve as solve_scenario
-        solve = solve_scenario
-    answer = solve(exercise.scenario_copy())
+    answer = exercise.solve() if solve is None else solve(exercise.scenario_copy())
     try:
         expected = kind.expected(answer, ctx)
     except KeyError as e:
