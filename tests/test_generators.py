@@ -11,8 +11,8 @@ import yaml
 from tutor.cli import main as tutor_main
 from tutor.content.check import check, check_exercise
 from tutor.content.exercise import RULESETS
-from tutor.content.generators import generate, kinds_for, to_yaml
-from tutor.content.kinds import ExerciseError, expected_answer, grade, players_of, public_view
+from tutor.content.generators import ATTEMPTS, GeneratorError, generate, kinds_for, to_yaml
+from tutor.content.kinds import KINDS, ExerciseError, Reject, expected_answer, grade, players_of, public_view
 from tutor.content.problems import Problems
 from tutor.engine.cards import Card, Suit
 
@@ -135,3 +135,34 @@ def test_tutor_gen_prints_a_block_that_tutor_check_accepts(tmp_path):
 def test_tutor_gen_rejects_a_kind_the_ruleset_lacks(capsys):
     assert tutor_main(["gen", "hokm", "beg"]) == 2
     assert "kind beg is not used with ruleset hokm" in capsys.readouterr().err
+
+
+def test_a_generator_that_never_fits_names_the_call_and_the_engine_error(monkeypatch, capsys):
+    kind = KINDS["legal-cards"]
+
+    def broken(ruleset, rng, difficulty):  # a candidate the engine refuses: a card that is no card
+        return {"ruleset": ruleset, "ask": "legal-plays", "trump": "S", "hand": ["ZZ"], "trick": []}, "?"
+
+    monkeypatch.setattr(kind, "generate", broken)
+    with pytest.raises(GeneratorError) as info:
+        generate("hokm", "legal-cards", 7, 3)
+    e = info.value
+    assert (e.ruleset, e.kind, e.difficulty, e.seed, e.tries, e.rejected) == ("hokm", "legal-cards", 3, 7, ATTEMPTS, 0)
+    assert e.last_error is not None and e.last_error.code == "bad-card"
+    assert str(e).startswith(f"hokm legal-cards difficulty 3 seed 7: no exercise after {ATTEMPTS} tries; "
+                             "last engine error: bad-card: ")
+    assert isinstance(e, ExerciseError)
+    assert tutor_main(["gen", "hokm", "legal-cards", "--seed", "7", "--difficulty", "3"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tutor gen: hokm legal-cards difficulty 3 seed 7: no exercise after") and "bad-card" in err
+    assert "Traceback" not in err
+
+
+def test_a_generator_that_only_rejects_says_so(monkeypatch):
+    def picky(ruleset, rng, difficulty):
+        raise Reject
+
+    monkeypatch.setattr(KINDS["trick-winner"], "generate", picky)
+    with pytest.raises(GeneratorError, match=f"all {ATTEMPTS} candidates were rejected") as info:
+        generate("trinidad", "trick-winner", 2, 1)
+    assert info.value.last_error is None and info.value.rejected == ATTEMPTS

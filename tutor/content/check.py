@@ -34,17 +34,15 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
-from .. import rules as rulepoints
-from ..engine.cards import Card, Suit
-from ..engine.errors import NotationError, TutorError
-from ..engine.rulesets import RULESETS as RULESET_REGISTRY
+from .coverage import COVERED_RULES, RULE_IDS, check_coverage
 from .exercise import LANGUAGES, RULESETS, Exercise
-from .kinds import KINDS, ExerciseError, expected_answer, players_of
+from .exercise_check import check_exercise, same_answer
+from .kinds import KINDS
 from .lessons import LessonStep, content_root, load_step
 from .problems import Problems, display_path
 from .quizzes import Quiz, load_quiz_file
@@ -54,15 +52,9 @@ __all__ = [
     "same_answer",
 ]
 
-#: Rule points each ruleset's lessons must cover (RULES.md; T23 is the seeds' reference list).
-COVERED_RULES: dict[str, tuple[str, ...]] = {name: r.rule_points() for name, r in RULESET_REGISTRY.items()}
-#: Every id a step's ``rules`` may name: every point of the rule-point reference (:mod:`tutor.rules`:
-#: C1-C33, T1-T23, H1-H27, the decisions K1-K27 and the definitions def-*).
-RULE_IDS: frozenset[str] = frozenset(p.id for p in rulepoints.all_points())
 MIN_STEPS = 25
 MIN_QUESTIONS = 60
 
-_CARD_LIST_FIELDS = ("hand", "trick", "turn_ups")
 _FILE_NUMBER = re.compile(r"^(\d+)-[^/]+\.md$")
 
 
@@ -87,142 +79,6 @@ class Report:
         if self.ok:
             return f"tutor check: OK ({what})"
         return f"tutor check: {len(self.problems)} error(s) ({what})"
-
-
-# ----------------------------------------------------------------------------- exercises
-
-def _norm(key: str, value: object) -> object:
-    """Canonical form for comparing authored and engine values (cards, suits)."""
-    if isinstance(value, str):
-        try:
-            return str(Card.parse(value))
-        except NotationError:
-            pass
-        if key == "trump":
-            try:
-                return Suit.parse(value).letter
-            except NotationError:
-                pass
-        return value
-    if isinstance(value, list | tuple):
-        return [_norm(key, v) for v in value]
-    if isinstance(value, dict):
-        return {k: _norm(str(k), v) for k, v in value.items()}
-    return value
-
-
-def same_answer(key: str, authored: object, engine: object) -> bool:
-    """Whether an authored ``expect`` value of answer field ``key`` says what the engine's does
-    (cards in any notation; the legal cards in any order)."""
-    return _same(key, authored, engine)
-
-
-def _same(key: str, authored: object, engine: object) -> bool:
-    a, e = _norm(key, authored), _norm(key, engine)
-    if key == "legal" and isinstance(a, list) and isinstance(e, list):
-        return sorted(map(str, a)) == sorted(map(str, e)) and len(a) == len(e)
-    if isinstance(a, bool) != isinstance(e, bool):
-        return False
-    return a == e
-
-
-def _required_expect(ex: Exercise, answer: dict) -> list[str]:
-    return KINDS[ex.kind].required_expect(ex, answer)
-
-
-def _bad_cards(ex: Exercise, problems: Problems) -> bool:
-    """Report every badly written card of the scenario; True if any."""
-    sc, bad = ex.scenario, False
-
-    def one(value: object, where: str) -> None:
-        nonlocal bad
-        try:
-            Card.parse(value)
-        except NotationError:
-            bad = True
-            problems.add(ex.path, ex.line_of(f"scenario.{where}"),
-                         f"{_label(ex)}: scenario.{_dotted(where)}: unknown card {value!r} "
-                         "(write rank A K Q J 10 9 … 2 then suit S H D C, e.g. \"10H\")")
-
-    for name in _CARD_LIST_FIELDS:
-        if isinstance(sc.get(name), list):
-            for i, c in enumerate(sc[name]):
-                one(c, f"{name}.{i}")
-    if "card" in sc:
-        one(sc["card"], "card")
-    if isinstance(sc.get("tricks"), list):
-        for i, t in enumerate(sc["tricks"]):
-            if isinstance(t, list):
-                for j, c in enumerate(t):
-                    one(c, f"tricks.{i}.{j}")
-    return bad
-
-
-def _dotted(where: str) -> str:
-    parts = where.split(".")
-    return parts[0] + "".join(f"[{p}]" for p in parts[1:])
-
-
-def _label(ex: Exercise) -> str:
-    return f"{'question' if ex.teaches is not None or ex.step_id is None else 'exercise'} {ex.id}"
-
-
-def check_exercise(ex: Exercise, ruleset: str | None, problems: Problems) -> None:
-    """Check one exercise (see module docstring) against the engine; add problems with lines.
-
-    ``ruleset``: the ruleset the file belongs to (``None``: not known, not compared).
-    """
-    label = _label(ex)
-    kind = KINDS.get(ex.kind)
-    if kind is None:
-        problems.add(ex.path, ex.line_of("kind"),
-                     f"{label}: unknown kind {ex.kind!r} (use one of {', '.join(KINDS)})")
-        return
-    sc = ex.scenario
-    if ruleset is not None and sc.get("ruleset") != ruleset:
-        problems.add(ex.path, ex.line_of("scenario.ruleset"),
-                     f"{label}: scenario ruleset {sc.get('ruleset')!r} but this file is about {ruleset!r}")
-        return
-    if ex.ask not in kind.asks:
-        problems.add(ex.path, ex.line_of("scenario.ask"),
-                     f"{label}: kind {kind.name} takes ask {' or '.join(kind.asks)}, not {sc.get('ask')!r}")
-        return
-    if ex.ruleset not in kind.rulesets:
-        problems.add(ex.path, ex.line_of("kind"), f"{label}: kind {kind.name} is not used in {ex.ruleset!r}")
-        return
-    if _bad_cards(ex, problems):
-        return
-    if ex.you is not None and ex.you >= players_of(sc):
-        problems.add(ex.path, ex.line_of("you"), f"{label}: you: seat {ex.you} but there are {players_of(sc)} players")
-    try:
-        _, answer = expected_answer(ex)
-    except TutorError as e:
-        problems.add(ex.path, ex.line_of("scenario"),
-                     f"{label}: the engine rejects the scenario ({e.code}): {e.message}")
-        return
-    except ExerciseError as e:
-        problems.add(ex.path, ex.line_of("scenario"), f"{label}: {e}")
-        return
-    except Exception as e:  # noqa: BLE001 - an engine bug is reported at the exercise, not as a traceback
-        problems.add(ex.path, ex.line_of("scenario"),
-                     f"{label}: the engine failed on this scenario ({type(e).__name__}: {e})")
-        return
-    if ex.expect is None:
-        return  # the loader already reported the missing field
-    for name in _required_expect(ex, answer):
-        if name not in ex.expect:
-            problems.add(ex.path, ex.line_of("expect"),
-                         f"{label}: expect must give {name} (the answer kind {kind.name} checks); "
-                         f"the engine says {name}: {answer.get(name)!r}")
-    fields = [k for k in answer if k != "why"]
-    for name, authored in ex.expect.items():
-        if name not in answer or name == "why":
-            problems.add(ex.path, ex.line_of(f"expect.{name}"),
-                         f"{label}: expect.{name}: the engine's answer has no field {name!r} "
-                         f"(it has {', '.join(fields)})")
-        elif not _same(str(name), authored, answer[name]):
-            problems.add(ex.path, ex.line_of(f"expect.{name}"),
-                         f"{label}: expect.{name} is {authored!r} but the engine says {answer[name]!r}")
 
 
 # ----------------------------------------------------------------------------- lessons
@@ -375,7 +231,7 @@ def _check_unique_step_ids(session: _Session, problems: Problems) -> None:
             first[key] = les
 
 
-def _exercise_fields(ex: Exercise) -> dict:
+def _exercise_fields(ex: Exercise) -> dict[str, Any]:
     return {"kind": ex.kind, "difficulty": ex.difficulty, "you": ex.you, "scenario": ex.scenario,
             "expect": ex.expect}
 
@@ -431,7 +287,7 @@ def _compare_steps(ref: _Lesson, other: _Lesson, problems: Problems) -> None:
                          "(only prompt may differ between languages)")
 
 
-def _differences(a: dict, b: dict, prefix: str = "") -> list[tuple[str, object, object]]:
+def _differences(a: dict[str, Any], b: dict[str, Any], prefix: str = "") -> list[tuple[str, object, object]]:
     """``(dotted field, value in a, value in b)`` for each differing field; nested mappings
     (scenario, expect) are compared key by key (a missing key shows as ``None``)."""
     out = []
@@ -493,67 +349,6 @@ def _check_quiz(path: Path, session: _Session, problems: Problems, report: Repor
         diffs = {q.difficulty for q in quiz.questions}
         if n and diffs != {1, 2, 3}:
             problems.add(shown, 1, f"no questions of difficulty {', '.join(str(d) for d in {1, 2, 3} - diffs)}")
-
-
-# ----------------------------------------------------------------------------- coverage
-
-_ROW = re.compile(r"^\|\s*([A-Z]\d+)\s*\|(.*)\|\s*$")
-
-
-def _check_coverage(path: Path, session: _Session, problems: Problems, rulesets: Iterable[str]) -> None:
-    shown = display_path(path)
-    root = path.resolve().parent.parent
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        problems.add(shown, 0, f"cannot read the coverage file: {e.strerror}")
-        return
-    sections: dict[str, tuple[int, dict[str, tuple[int, list[str]]]]] = {}
-    current: str | None = None
-    for n, line in enumerate(text.splitlines(), 1):
-        h = re.match(r"^##\s+(\S+)\s*$", line)
-        if h:
-            current = h.group(1).strip().lower()
-            if current not in RULESETS:
-                problems.add(shown, n, f"unknown ruleset section {current!r} (use {', '.join(RULESETS)})")
-            sections[current] = (n, {})
-            continue
-        m = _ROW.match(line.strip())
-        if m and current:
-            rule = m.group(1)
-            step_ids = [s.strip() for s in re.split(r"[,\s]+", m.group(2).replace("|", " ")) if s.strip()]
-            rows = sections[current][1]
-            if rule in rows:
-                problems.add(shown, n, f"{rule} has two rows (the other at line {rows[rule][0]})")
-            rows[rule] = (n, step_ids)
-    for ruleset in rulesets:
-        if ruleset not in sections:
-            problems.add(shown, 1, f"no '## {ruleset}' section")
-            continue
-        head, rows = sections[ruleset]
-        steps = session.steps_of(root, ruleset)
-        taught: dict[str, list[str]] = {}
-        for s in steps.values():
-            for r in s.rules:
-                taught.setdefault(r, []).append(s.id)
-        wanted = COVERED_RULES[ruleset]
-        for rule, (n, ids) in rows.items():
-            if rule not in wanted and rule not in RULE_IDS:
-                problems.add(shown, n, f"{rule} is not a rule id of RULES.md")
-            if not ids:
-                problems.add(shown, n, f"{rule}: no lesson step is named")
-            for sid in ids:
-                if sid not in steps:
-                    problems.add(shown, n, f"{rule}: {sid!r} is not a lesson step of {ruleset}")
-                elif rule not in steps[sid].rules:
-                    problems.add(shown, n, f"{rule}: step {sid} does not list {rule} in its rules "
-                                           f"({display_path(steps[sid].path)})")
-        for rule in wanted:
-            if rule not in rows:
-                problems.add(shown, head, f"{rule} has no row in the {ruleset} section")
-            if rule not in taught:
-                problems.add(shown, rows[rule][0] if rule in rows else head,
-                             f"{rule} is taught by no {ruleset} lesson step (no step lists it in rules)")
 
 
 # ----------------------------------------------------------------------------- driver
@@ -642,7 +437,7 @@ def check(paths: Sequence[str] | None = None, *, all_languages: bool | None = No
             if not (root / "quizzes" / f"{ruleset}.yaml").exists():
                 problems.add(display_path(root / "quizzes" / f"{ruleset}.yaml"), 0, "quiz file missing")
     for f in coverage_files:
-        _check_coverage(f, session, problems, RULESETS if full else
+        check_coverage(f, session, problems, RULESETS if full else
                         sorted({r for (_, r) in touched}) or RULESETS)
     if full and not coverage_files:
         problems.add(display_path(root / "lessons" / "COVERAGE.md"), 0, "coverage file missing")

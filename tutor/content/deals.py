@@ -10,6 +10,7 @@ exercise on every machine. A candidate that does not fit raises
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from .. import i18n
 from ..engine.cards import CARDS, Card, Suit, cards_of, mask_of
@@ -24,7 +25,7 @@ __all__ = [
 SUITS: tuple[Suit, ...] = tuple(Suit)
 
 
-def solve(scenario: dict) -> dict:
+def solve(scenario: dict[str, Any]) -> dict[str, Any]:
     """The engine's answer (:func:`tutor.solve.solve`); raises its TutorError."""
     from ..solve import solve as engine_solve
     return engine_solve(scenario)
@@ -55,7 +56,7 @@ def tricks_prose(n: int) -> str:
     return f"{n} trick" if n == 1 else f"{n} tricks"
 
 
-def pick(rng: random.Random, pool: list, n: int) -> list:
+def pick(rng: random.Random, pool: list[Any], n: int) -> list[Any]:
     """``n`` items of ``pool`` drawn without repeats; :class:`Reject` if there are not enough."""
     if n > len(pool):
         raise Reject
@@ -96,7 +97,7 @@ def turn_ups(rng: random.Random, runs: int, repeats: int) -> list[Card]:
     return out
 
 
-def make_trump(ruleset: str, rng: random.Random, d: int, scores: bool) -> dict:
+def make_trump(ruleset: str, rng: random.Random, d: int, scores: bool) -> dict[str, Any]:
     """A make-trump scenario: 1: the eldest stands; 2: begs and the dealer gives one; 3: begs and
     the dealer runs the pack (sometimes gives). With ``scores``, both sides near the target."""
     r = get_ruleset(ruleset)
@@ -108,7 +109,7 @@ def make_trump(ruleset: str, rng: random.Random, d: int, scores: bool) -> dict:
         choice = "give"
     max_repeats = 1 if players >= 3 else 3
     ups = turn_ups(rng, 1 if choice == "run" else 0, rng.randint(0, max_repeats) if choice == "run" else 0)
-    sc: dict = {"ruleset": ruleset, "ask": "make-trump"}
+    sc: dict[str, Any] = {"ruleset": ruleset, "ask": "make-trump"}
     if players != r.default_players:
         sc["players"] = players
     sc.update({"dealer": dealer, "turn_ups": [str(c) for c in ups], "decision": decision})
@@ -121,14 +122,14 @@ def make_trump(ruleset: str, rng: random.Random, d: int, scores: bool) -> dict:
     return sc
 
 
-def _play_hand(ruleset: str, rng: random.Random, players: int, options: dict | None = None) -> dict:
+def _play_hand(ruleset: str, rng: random.Random, players: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
     """A hand-score scenario: 6 cards each, random trump, random legal play."""
     deck = list(CARDS)
     rng.shuffle(deck)
     hands = [deck[i * 6:(i + 1) * 6] for i in range(players)]
     trump = rng.choice(SUITS)
     dealer = rng.randrange(players)
-    base: dict = {"ruleset": ruleset}
+    base: dict[str, Any] = {"ruleset": ruleset}
     if players != players_of({"ruleset": ruleset}):
         base["players"] = players
     if options:
@@ -150,7 +151,7 @@ def _play_hand(ruleset: str, rng: random.Random, players: int, options: dict | N
     return base | {"ask": "hand-score", "dealer": dealer, "trump": trump.letter, "tricks": tricks}
 
 
-def hand_trap(sc: dict, ans: dict) -> bool:
+def hand_trap(sc: dict[str, Any], ans: dict[str, Any]) -> bool:
     """Whether a played hand holds a trap: hang jack, one trump in play, a Game tie, or High, Low
     and Jack split between sides."""
     cats = [a["category"] for a in ans["awards"]]
@@ -165,7 +166,7 @@ def hand_trap(sc: dict, ans: dict) -> bool:
     return high is not None and low is not None and high != low and jack is not None and jack != high
 
 
-def whole_hand(ruleset: str, rng: random.Random, d: int) -> tuple[dict, dict]:
+def whole_hand(ruleset: str, rng: random.Random, d: int) -> tuple[dict[str, Any], dict[str, Any]]:
     """An All Fours / Trinidad hand played out, with the engine's answer: 1: two players; 2: more
     players; 3: a hand with a trap (:func:`hand_trap`), sometimes under a scoring option."""
     r = get_ruleset(ruleset)
@@ -185,7 +186,7 @@ def whole_hand(ruleset: str, rng: random.Random, d: int) -> tuple[dict, dict]:
     return sc, ans
 
 
-def hokm_round(rng: random.Random, d: int) -> dict:
+def hokm_round(rng: random.Random, d: int) -> dict[str, Any]:
     """A Hokm round-playout scenario played to 7 tricks by a simple policy (the hakem's team plays
     its best card, more often at lower difficulty; the others play at random)."""
     deck = list(CARDS)

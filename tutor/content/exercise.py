@@ -17,15 +17,29 @@ their line numbers. Whether the cards, kind, ask or expect are right is ``tutor 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any, TypeAlias
 
+from ..engine.errors import TutorError
 from ..engine.rulesets import RULESETS as _RULESET_REGISTRY
+from ..solve.asks import AskModel
+from ..solve.common import Scenario, parse_scenario
 from .problems import Problems
 from .yamllines import field_line
 
-__all__ = ["EXERCISE_FIELDS", "LANGUAGES", "MAX_POINTS", "RULESETS", "Exercise", "parse_exercise"]
+__all__ = ["EXERCISE_FIELDS", "LANGUAGES", "MAX_POINTS", "RULESETS", "EngineAnswer", "Exercise", "ParsedScenario",
+           "ScenarioDict", "parse_exercise"]
+
+#: A scenario as it is written (YAML, JSON, the database's JSON column): solve-format's object.
+ScenarioDict: TypeAlias = dict[str, Any]
+#: The engine's answer as the contract returns it (a JSON object; its fields by ask in
+#: :data:`tutor.solve.schema.ANSWER_MODELS`, plus ``why``).
+EngineAnswer: TypeAlias = dict[str, Any]
+#: A scenario after the contract's checks (:func:`tutor.solve.common.parse_scenario`): the typed
+#: :class:`~tutor.solve.common.Scenario` (its ``fields`` the ask's model) and the ask's handler.
+ParsedScenario: TypeAlias = tuple[Scenario[AskModel], Callable[[Scenario[Any]], EngineAnswer]]
 
 #: Lesson/quiz languages, in the order the project lists them.
 LANGUAGES: tuple[str, ...] = ("en", "fa", "bg", "te")
@@ -52,15 +66,20 @@ class Exercise:
     quiz question's first line); ``lines`` maps a dotted field path relative to the exercise
     (``"scenario.hand.2"``, ``"expect.legal"``) to its 1-based line in ``path``.
     ``step_id``/``lang`` are set for lesson exercises, ``teaches`` for quiz questions.
+
+    :attr:`model` is the scenario after the contract's checks, typed (``model.fields`` is the
+    ask's model of :mod:`tutor.solve.asks`), parsed once: where the exercise is loaded
+    (:func:`parse_exercise`, :func:`tutor.content.generators.generate`) or on first use, then kept
+    (``parsed``; ``dataclasses.replace`` carries it, so never replace ``scenario`` that way).
     """
 
     id: str
     kind: str
-    scenario: dict
+    scenario: ScenarioDict
     difficulty: int = 1
     prompt: str | Mapping[str, str] | None = None
     you: int | None = None
-    expect: dict | None = None
+    expect: dict[str, Any] | None = None
     teaches: str | None = None
     points: int | float | None = None
     step_id: str | None = None
@@ -68,9 +87,39 @@ class Exercise:
     path: str = ""
     line: int = 0
     lines: Mapping[str, int] = field(default_factory=dict)
+    parsed: ParsedScenario | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "lines", MappingProxyType(dict(self.lines)))
+
+    @property
+    def model(self) -> Scenario[AskModel]:
+        """The scenario parsed by the contract (cards as ``Card``, suits as ``Suit``, seats as
+        ``int``, options filled in), parsed once and kept. Raises the engine's
+        :class:`~tutor.engine.errors.TutorError` for a scenario it rejects (every time it is asked:
+        only a success is kept)."""
+        return self._parse()[0]
+
+    def solve(self) -> EngineAnswer:
+        """The engine's answer to the scenario, computed now from the kept :attr:`model` (the same
+        as :func:`tutor.solve.solve` on the scenario, without parsing it again)."""
+        model, handler = self._parse()
+        return handler(model)
+
+    def _parse(self) -> ParsedScenario:
+        if self.parsed is None:
+            object.__setattr__(self, "parsed", parse_scenario(copy.deepcopy(self.scenario)))
+        assert self.parsed is not None
+        return self.parsed
+
+    def try_parse(self) -> bool:
+        """Parse the scenario now if the engine accepts it (kept for :attr:`model`); False if it
+        does not (``tutor check`` reports why)."""
+        try:
+            self._parse()
+        except TutorError:
+            return False
+        return True
 
     @property
     def ruleset(self) -> str | None:
@@ -84,7 +133,7 @@ class Exercise:
         a = self.scenario.get("ask")
         return a if isinstance(a, str) else None
 
-    def scenario_copy(self) -> dict:
+    def scenario_copy(self) -> ScenarioDict:
         """A deep copy of the scenario, safe to give to the engine."""
         return copy.deepcopy(self.scenario)
 
@@ -105,9 +154,9 @@ class Exercise:
             return self.prompt if (self.lang or "en") == lang else None
         return self.prompt.get(lang) if self.prompt is not None else None
 
-    def to_block(self) -> dict:
+    def to_block(self) -> dict[str, Any]:
         """The exercise as a plain dict in block field order (for YAML output)."""
-        out: dict = {"id": self.id, "kind": self.kind}
+        out: dict[str, Any] = {"id": self.id, "kind": self.kind}
         if self.you is not None:
             out["you"] = self.you
         if self.prompt is not None:
@@ -203,8 +252,10 @@ def parse_exercise(data: object, lines: Mapping[str, int], prefix: str, *, path:
         points = None
     if not ok or not all(k in data for k in ("id", "kind", "scenario")):
         return None
-    return Exercise(
+    ex = Exercise(
         id=data["id"], kind=data["kind"], scenario=data["scenario"], difficulty=difficulty,
         prompt=MappingProxyType(dict(prompt)) if isinstance(prompt, dict) else prompt, you=you,
         expect=expect, teaches=teaches, points=points, step_id=step_id, lang=lang, path=path, line=here, lines=rel,
     )
+    ex.try_parse()  # the typed scenario, once, at load (a scenario the engine rejects: tutor check says why)
+    return ex

@@ -28,35 +28,53 @@ Difficulty (1 easy, 2 medium, 3 hard) picks the traps; each kind's ``generate`` 
   tie, one trump in play, Low captured ...), or a long Hokm round.
 
 Errors: :class:`~tutor.content.kinds.ExerciseError` for a kind the ruleset does not use,
-``ValueError`` for a difficulty outside 1..3.
+``ValueError`` for a difficulty outside 1..3, :class:`GeneratorError` (an ``ExerciseError``) when
+no candidate fits within :data:`ATTEMPTS` draws: it names the ruleset, kind, difficulty and seed
+and carries the engine's last error (``tutor gen`` prints it and exits with status 2).
 """
 
 from __future__ import annotations
 
+import copy
 import random
 
 from .. import i18n
+from ..engine.errors import TutorError
+from ..solve.common import parse_scenario
 from .exercise import Exercise
 from .kinds import KINDS, ExerciseError, Reject, kinds_for
 
-__all__ = ["ATTEMPTS", "generate", "kinds_for", "to_yaml"]
+__all__ = ["ATTEMPTS", "GeneratorError", "generate", "kinds_for", "to_yaml"]
 
 #: How many candidates one call may draw before giving up (never reached in practice).
 ATTEMPTS = 400
 
 
-def _solve(scenario: dict) -> dict:
-    from ..solve import solve
-    return solve(scenario)
+class GeneratorError(ExerciseError):
+    """No candidate of a generator fitted within ``tries`` draws: ``ruleset``, ``kind``,
+    ``difficulty``, ``seed`` say which call; ``last_error`` is the engine's last error on a
+    candidate (a :class:`~tutor.engine.errors.TutorError`, ``None`` when every candidate was
+    rejected for its difficulty instead), ``rejected`` how many were. The message reads
+    ``hokm legal-cards difficulty 3 seed 7: no exercise after 400 tries; last engine error:
+    bad-card: ...``."""
+
+    def __init__(self, ruleset: str, kind: str, difficulty: int, seed: int, tries: int,
+                 last_error: TutorError | None, rejected: int) -> None:
+        last = (f"last engine error: {last_error.code}: {last_error.message}" if last_error is not None
+                else f"the engine refused none; all {rejected} candidates were rejected for the difficulty")
+        super().__init__(f"{ruleset} {kind} difficulty {difficulty} seed {seed}: no exercise after {tries} tries; "
+                         f"{last}")
+        self.ruleset, self.kind, self.difficulty, self.seed = ruleset, kind, difficulty, seed
+        self.tries, self.last_error, self.rejected = tries, last_error, rejected
 
 
 def generate(ruleset: str, kind: str, seed: int, difficulty: int = 1) -> Exercise:
     """A new exercise of ``kind`` for ``ruleset`` (see module docstring), answered by the engine.
 
     Raises :class:`ExerciseError` when the kind does not apply to the ruleset, ``ValueError`` for a
-    difficulty outside 1..3 or an unknown ruleset, ``RuntimeError`` if no candidate fits (a bug).
+    difficulty outside 1..3 or an unknown ruleset, :class:`GeneratorError` if no candidate fits
+    (a bug of the kind's generator or of the engine: the error carries the engine's last error).
     """
-    from ..engine.errors import TutorError
     from ..engine.rulesets import RULESETS
 
     if ruleset not in RULESETS:
@@ -69,17 +87,24 @@ def generate(ruleset: str, kind: str, seed: int, difficulty: int = 1) -> Exercis
     if isinstance(difficulty, bool) or difficulty not in (1, 2, 3):
         raise ValueError(f"difficulty must be 1, 2 or 3, not {difficulty!r}")
     rng = random.Random(f"{ruleset}/{kind}/{seed}/{difficulty}")
+    last_error: TutorError | None = None
+    rejected = 0
     for _ in range(ATTEMPTS):
         try:
             with i18n.using("en"):  # the prompt is an English authoring aid, also during a request
                 scenario, prompt = k.generate(ruleset, rng, difficulty)
-            answer = _solve(scenario)
-        except (Reject, TutorError):
+            parsed = parse_scenario(copy.deepcopy(scenario))
+            answer = parsed[1](parsed[0])
+        except Reject:
+            rejected += 1
+            continue
+        except TutorError as e:
+            last_error = e
             continue
         expect = {f: answer[f] for f in k.expect_fields if f in answer}
         return Exercise(id=f"gen-{ruleset}-{kind}-{seed}-{difficulty}", kind=kind, scenario=scenario,
-                        difficulty=difficulty, prompt=prompt, expect=expect)
-    raise RuntimeError(f"no {kind} exercise for {ruleset} at difficulty {difficulty} after {ATTEMPTS} tries")
+                        difficulty=difficulty, prompt=prompt, expect=expect, parsed=parsed)
+    raise GeneratorError(ruleset, kind, difficulty, seed, ATTEMPTS, last_error, rejected)
 
 
 def _flow(value: object) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 __all__ = ["ContentError", "Problem", "Problems", "display_path"]
 
@@ -25,7 +26,7 @@ class Problem:
         return f"{self.path}:{self.line}: {self.message}"
 
 
-class Problems(list):
+class Problems(list[Any]):
     """A list of :class:`Problem` with helpers; ``bool(problems)`` is true when any was found."""
 
     def add(self, path: str | Path, line: int | None, message: str) -> None:

@@ -193,7 +193,7 @@ def class_exercise(assignment: Assignment, n: int) -> tuple[Exercise, dict[str, 
     return exercise_of(q), q
 
 
-def record(db: Session, assignment: Assignment, learner_id: int, n: int, verdict: Verdict) -> ClassAttempt:
+def record(db: Session, assignment: Assignment, learner_id: int, n: int, verdict: Verdict[Any]) -> ClassAttempt:
     """Keep one attempt (not committed): the normalised answer, right or not, and the rule ids of
     the engine's reasons."""
     rules = sorted({str(r["rule"]) for r in verdict.why if isinstance(r, Mapping) and r.get("rule")})

@@ -78,7 +78,7 @@ _WRONG_ANSWERS = (select(func.count()).select_from(_ATTEMPT)
                          _ATTEMPT.c.correct.is_(False)))
 
 
-def record_answer(db: Session, learner: LearnerId, ex: Exercise, ref: str, verdict: Verdict, *,
+def record_answer(db: Session, learner: LearnerId, ex: Exercise, ref: str, verdict: Verdict[Any], *,
                   step_exercises: Collection[str] | None = None, quiz_id: int | None = None,
                   position: int | None = None,
                   also: Callable[[Session], None] | None = None) -> tuple[Attempt, StepState | None]:

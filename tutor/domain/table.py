@@ -100,7 +100,7 @@ def _int(value: object, default: int | None = None) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
-def default_you(kind: ExerciseKind, scenario: dict[str, Any], you: int | None) -> int:
+def default_you(kind: ExerciseKind[Any], scenario: dict[str, Any], you: int | None) -> int:
     """The learner's seat: the exercise's ``you``, else the kind's default (legal-cards: the seat
     to play; others: seat 0)."""
     players = players_of(scenario)
@@ -127,7 +127,7 @@ def _positions(players: int, anticlockwise: bool) -> dict[int, str]:
     return {0: "bottom", 1: first, 2: "top", 3: last}
 
 
-def build_table(kind: ExerciseKind, scenario: dict[str, Any], you: int | None, *,
+def build_table(kind: ExerciseKind[Any], scenario: dict[str, Any], you: int | None, *,
                 trick_seats: list[list[int]] | None = None) -> TableView:
     """The table view of ``scenario`` for the learner at seat ``you``, in the current language.
 
@@ -191,7 +191,7 @@ def build_table(kind: ExerciseKind, scenario: dict[str, Any], you: int | None, *
     return view
 
 
-def _facts(view: TableView, kind: ExerciseKind, scenario: dict[str, Any]) -> None:
+def _facts(view: TableView, kind: ExerciseKind[Any], scenario: dict[str, Any]) -> None:
     _ = i18n.gettext  # the current language (the request's, or an i18n.using block's): also outside Flask
 
     players, you, ruleset = view.players, view.you, view.ruleset

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from types import MappingProxyType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ... import i18n
 from ...engine.errors import BadFieldError, TutorError
@@ -48,6 +48,7 @@ from .base import (
     n_sides,
     players_of,
 )
+from .values import reasons_of
 
 __all__ = [
     "CATEGORIES", "KINDS", "SCENARIO_INPUTS", "AnswerError", "Ctx", "EditorField", "ExerciseError",
@@ -56,9 +57,9 @@ __all__ = [
 ]
 
 #: Every exercise kind, by name, in the order they were registered (the order the app lists them).
-KINDS: dict[str, ExerciseKind] = {}
+KINDS: dict[str, ExerciseKind[Any]] = {}
 
-K = TypeVar("K", bound=type[ExerciseKind])
+K = TypeVar("K", bound=type[ExerciseKind[Any]])
 
 
 def register(cls: K) -> K:
@@ -75,7 +76,7 @@ SCENARIO_INPUTS: dict[str, tuple[str, ...]] = {name: tuple(m.model_fields) for n
 _COMMON_INPUTS = ("ruleset", "ask", "options", "players", "target")
 
 
-def get_kind(name: object) -> ExerciseKind:
+def get_kind(name: object) -> ExerciseKind[Any]:
     """The kind called ``name``. Raises :class:`ExerciseError` for an unknown kind."""
     kind = KINDS.get(name) if isinstance(name, str) else None
     if kind is None:
@@ -97,7 +98,7 @@ def learner_seat(exercise: Exercise) -> int:
     return kind.default_you(exercise.scenario) if kind is not None else 0
 
 
-def _context(exercise: Exercise) -> tuple[ExerciseKind, Ctx]:
+def _context(exercise: Exercise) -> tuple[ExerciseKind[Any], Ctx]:
     kind = get_kind(exercise.kind)
     if exercise.ask not in kind.asks:
         raise ExerciseError(f"kind {kind.name} takes ask {' or '.join(kind.asks)}, not {exercise.ask!r}")
@@ -139,17 +140,14 @@ def key_text(exercise: Exercise, value: object) -> str:
     return kind.key_text(value, ctx)
 
 
-def expected_answer(exercise: Exercise, solve: Callable[[dict], dict] | None = None) -> tuple[object, dict]:
+def expected_answer(exercise: Exercise, solve: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> tuple[object, dict[str, Any]]:
     """``(expected value, engine answer)`` for the exercise, computed now by the engine.
 
     Raises the engine's :class:`TutorError` for a scenario it rejects and :class:`ExerciseError`
     when the answer lacks the field the kind checks.
     """
     kind, ctx = _context(exercise)
-    if solve is None:
-        from ...solve import solve as solve_scenario
-        solve = solve_scenario
-    answer = solve(exercise.scenario_copy())
+    answer = exercise.solve() if solve is None else solve(exercise.scenario_copy())
     try:
         expected = kind.expected(answer, ctx)
     except KeyError as e:
@@ -158,7 +156,7 @@ def expected_answer(exercise: Exercise, solve: Callable[[dict], dict] | None = N
     return expected, answer
 
 
-def grade(exercise: Exercise, given: object, solve: Callable[[dict], dict] | None = None) -> Verdict:
+def grade(exercise: Exercise, given: object, solve: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> Verdict[Any]:
     """Grade the learner's raw answer ``given`` against the engine's answer.
 
     Raises :class:`BadFieldError` (malformed answer), :class:`ExerciseError` (broken exercise), or
@@ -168,13 +166,13 @@ def grade(exercise: Exercise, given: object, solve: Callable[[dict], dict] | Non
     expected, answer = expected_answer(exercise, solve)
     kind, ctx = _context(exercise)
     details = kind.details(value, expected, answer, ctx)
-    why = tuple(r for r in answer.get("why", []) if isinstance(r, dict))
+    why = reasons_of(answer)
     public = {k: v for k, v in answer.items() if k != "why"}
     return Verdict(kind.name, value == expected, expected, value, why,
                    MappingProxyType(details), MappingProxyType(public))
 
 
-def public_view(exercise: Exercise) -> dict:
+def public_view(exercise: Exercise) -> dict[str, Any]:
     """What a page may show before the learner answers: ``id, kind, ruleset, ask, prompt (in the
     current language, :func:`tutor.i18n.current_lang`), difficulty, you, players, sides, scenario``
     (only the ask's input fields: hand, trick, trump, seats, scores, turn-ups ...) and what the

@@ -8,18 +8,38 @@ An awards value is ``{"high", "low", "jack", "game"}``, each a side ``int`` or `
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 from ... import i18n
 from ...engine.errors import BadFieldError, show
-from .base import (CATEGORIES, N_, AnswerError, Ctx, FeedbackLine, Names, as_mapping, as_side, side_from_key,
-                   side_key)
+from .base import (
+    CATEGORIES,
+    N_,
+    AnswerError,
+    Ctx,
+    FeedbackLine,
+    Names,
+    ReasonJson,
+    as_mapping,
+    as_side,
+    side_from_key,
+    side_key,
+)
 
-__all__ = ["AWARDS_SCHEMA", "CATEGORY_REASONS", "awards_distractor", "awards_form", "awards_from_key", "awards_key", "awards_of",
+__all__ = ["AWARDS_SCHEMA", "CATEGORY_REASONS", "Awards", "awards_distractor", "awards_form", "awards_from_key", "awards_key", "awards_of",
            "category_details", "feedback", "parse_awards", "read_awards", "wrong_category_reasons"]
 
+class Awards(TypedDict):
+    """An awards value: for each category the side (from 0) that scores it, ``None`` for nobody."""
+
+    high: int | None
+    low: int | None
+    jack: int | None
+    game: int | None
+
+
 #: JSON Schema of an awards value.
-AWARDS_SCHEMA: dict = {
+AWARDS_SCHEMA: dict[str, Any] = {
     "type": "object", "additionalProperties": False,
     "properties": {c: {"type": ["integer", "string", "null"]} for c in (*CATEGORIES, "hang-jack")},
     "description": "for each of high, low, jack, game: the side that scores it, or null for nobody",
@@ -38,14 +58,15 @@ CATEGORY_REASONS: dict[str, frozenset[str]] = {
 assert set(CATEGORY_REASONS) == set(CATEGORIES)
 
 
-def wrong_category_reasons(verdict_why: Iterable[dict], given: object, expected: Mapping) -> list[dict]:
+def wrong_category_reasons(verdict_why: Iterable[ReasonJson], given: object, expected: Mapping[str, object]
+                           ) -> list[ReasonJson]:
     """The reasons of the categories ``given`` got wrong against ``expected``, in the engine's order."""
     got = given if isinstance(given, Mapping) else {}
     codes = frozenset().union(*(CATEGORY_REASONS[c] for c in CATEGORIES if got.get(c) != expected.get(c)))
     return [r for r in verdict_why if r.get("code") in codes]
 
 
-def parse_awards(raw: object, ctx: Ctx) -> dict[str, int | None]:
+def parse_awards(raw: object, ctx: Ctx) -> Awards:
     """The awards value normalised; :class:`BadFieldError` if a category is missing or unknown."""
     m = dict(as_mapping(raw, "the hand score"))
     if "hang-jack" in m and "jack" not in m:
@@ -56,7 +77,12 @@ def parse_awards(raw: object, ctx: Ctx) -> dict[str, int | None]:
     missing = [k for k in CATEGORIES if k not in m]
     if missing:
         raise BadFieldError(f"say who scores {missing[0]} (a side, or none).")
-    return {k: as_side(m[k], f"the side that scores {k}", ctx) for k in CATEGORIES}
+    return _awards({k: as_side(m[k], f"the side that scores {k}", ctx) for k in CATEGORIES})
+
+
+def _awards(sides: Mapping[str, int | None]) -> Awards:
+    """An awards value from a side (or None) per category of :data:`CATEGORIES`."""
+    return Awards(high=sides["high"], low=sides["low"], jack=sides["jack"], game=sides["game"])
 
 
 def awards_from_key(raw: object, ctx: Ctx) -> object:
@@ -68,36 +94,37 @@ def awards_from_key(raw: object, ctx: Ctx) -> object:
     return {k: side_from_key(v, ctx) if k in (*CATEGORIES, "hang-jack") else v for k, v in raw.items()}
 
 
-def awards_key(value: Mapping) -> dict:
+def awards_key(value: Awards) -> dict[str, int | None]:
     """An awards value as a teacher's key numbers its sides (from 1): the inverse of
     :func:`awards_from_key`."""
-    return {c: side_key(s) for c, s in value.items()}
+    return {"high": side_key(value["high"]), "low": side_key(value["low"]), "jack": side_key(value["jack"]),
+            "game": side_key(value["game"])}
 
 
-def awards_of(answer: Mapping) -> dict[str, int | None]:
+def awards_of(answer: Mapping[str, Any]) -> Awards:
     """The engine's ``awards`` list as an awards value (hang jack counted as Jack)."""
     out: dict[str, int | None] = dict.fromkeys(CATEGORIES)
     for a in answer["awards"]:
         cat = "jack" if a.get("category") == "hang-jack" else a.get("category")
         if cat in out:
             out[cat] = a.get("side")
-    return out
+    return _awards(out)
 
 
-def category_details(given: Mapping, expected: Mapping, answer: Mapping) -> list[dict]:
+def category_details(given: Awards, expected: Awards, answer: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Per category: what the learner gave, the right side, whether it matches, the points and
     the category the engine scored it as (``hang-jack``)."""
     by_cat = {("jack" if a.get("category") == "hang-jack" else a.get("category")): a for a in answer["awards"]}
     out = []
     for cat in CATEGORIES:
         a = by_cat.get(cat, {})
-        out.append({"category": cat, "given": given[cat], "expected": expected[cat],
-                    "correct": given[cat] == expected[cat], "points": a.get("points", 0),
+        g, e = given.get(cat), expected.get(cat)
+        out.append({"category": cat, "given": g, "expected": e, "correct": g == e, "points": a.get("points", 0),
                     "scored_as": a.get("category")})
     return out
 
 
-def read_awards(form: Any) -> dict:
+def read_awards(form: Any) -> dict[str, Any]:
     """The awards from a page form: one radio group per category (a side or ``none``)."""
     out = {}
     for c in CATEGORIES:
@@ -107,17 +134,18 @@ def read_awards(form: Any) -> dict:
     return out
 
 
-def feedback(expected: Mapping, given: object, names: Names) -> list[FeedbackLine]:
+def feedback(expected: Awards, given: object, names: Names) -> list[FeedbackLine]:
     """One line per category: the right side, and whether the learner named it."""
     got = given if isinstance(given, Mapping) else {}
     return [FeedbackLine(i18n.category_name(c), names.side(s), got.get(c) == s) for c, s in expected.items()]
 
 
-def awards_form(value: Mapping) -> dict:
+def awards_form(value: Awards) -> dict[str, str]:
     """The form fields of an awards value (one radio group per category)."""
     return {c: ("none" if v is None else str(v)) for c, v in value.items()}
 
 
-def awards_distractor(right: Mapping) -> dict:
+def awards_distractor(right: Awards) -> Awards:
     """A wrong awards value: Game given to nobody, or to side 0 if nobody scored it."""
-    return dict(right) | {"game": None if right["game"] is not None else 0}
+    return Awards(high=right["high"], low=right["low"], jack=right["jack"],
+                  game=None if right["game"] is not None else 0)

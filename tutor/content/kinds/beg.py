@@ -10,6 +10,7 @@ list, or one string such as ``"1, 0"``).
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ...engine.errors import BadFieldError
@@ -22,13 +23,16 @@ from .base import (
     AnswerError,
     Ctx,
     EditorField,
+    EngineAnswer,
     ExerciseKind,
     FeedbackLine,
+    Json,
+    LmsChoice,
+    LmsKey,
     Names,
     Reject,
+    ScenarioDict,
     Verdict,
-    LmsKey,
-    LmsChoice,
     as_int,
     as_list,
     digits,
@@ -41,7 +45,7 @@ def _nth(items: object, i: int) -> object:
 
 
 @register
-class Beg(ExerciseKind):
+class Beg(ExerciseKind[list[int]]):
     name = "beg"
     order = 60
     asks = ("make-trump",)
@@ -50,7 +54,7 @@ class Beg(ExerciseKind):
     expect_fields = ("points",)
     answer_help = ("the points of each side (a list, one number per side); details: sides, trump, runs, hand_size, "
                    "redeal")
-    answer_schema: ClassVar[dict] = {"oneOf": [{"type": "array", "items": {"type": ["integer", "string"]}, "maxItems": 4},
+    answer_schema: ClassVar[Json] = {"oneOf": [{"type": "array", "items": {"type": ["integer", "string"]}, "maxItems": 4},
                                {"type": "string", "maxLength": 40}],
                      "description": "the points of each side, in side order", "example": [1, 0]}
     label = N_("Stand or beg")
@@ -70,8 +74,8 @@ class Beg(ExerciseKind):
             raise BadFieldError(f"give the points of each of the {ctx.sides} sides, not {len(items)} numbers.")
         return [as_int(x, f"the points of side {i}", 0, 99) for i, x in enumerate(items)]
 
-    def details(self, given: Any, expected: Any, answer: dict, ctx: Ctx) -> dict:
-        out: dict = {"sides": [{"side": i, "given": g, "expected": e, "correct": g == e}
+    def details(self, given: list[int], expected: list[int], answer: EngineAnswer, ctx: Ctx) -> Json:
+        out: dict[str, Any] = {"sides": [{"side": i, "given": g, "expected": e, "correct": g == e}
                                for i, (g, e) in enumerate(zip(given, expected, strict=True))]}
         for name in ("trump", "runs", "hand_size", "redeal"):
             if name in answer:
@@ -84,22 +88,22 @@ class Beg(ExerciseKind):
             raise AnswerError("bad-answer", N_("Give the points of every side."))
         return values
 
-    def feedback_lines(self, ex: Exercise, verdict: Verdict, names: Names) -> list[FeedbackLine]:
+    def feedback_lines(self, ex: Exercise, verdict: Verdict[list[int]], names: Names) -> list[FeedbackLine]:
         return [FeedbackLine(names.side(s), names.num(pts), _nth(verdict.given, s) == pts)
                 for s, pts in enumerate(verdict.expected or [])]
 
-    def form_fields(self, ex: Exercise, value: Any) -> dict:
+    def form_fields(self, ex: Exercise, value: list[int]) -> Json:
         return {f"points-{i}": str(v) for i, v in enumerate(value)}
 
-    def distractor(self, ex: Exercise, right: Any) -> Any:
+    def distractor(self, ex: Exercise, right: list[int]) -> list[int]:
         return [v + 1 for v in right]
 
-    def lms_key(self, ex: Exercise, expected: Any, answer: Any, names: Names) -> LmsKey:
+    def lms_key(self, ex: Exercise, expected: list[int], answer: Mapping[str, Any], names: Names) -> LmsKey:
         """A short answer: the points of each side in side order, written "1, 0" (or "1,0", "1 0")."""
         texts = dict.fromkeys(sep.join(str(v) for v in expected) for sep in (", ", ",", " "))
         return LmsKey("shortanswer", tuple(LmsChoice(t, 100) for t in texts))
 
-    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
+    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[ScenarioDict, str]:
         """1: stand; 2: beg and give (take) one; 3: beg and run the pack (same-suit turn-ups,
         more players)."""
         sc = make_trump(ruleset, rng, d, scores=False)

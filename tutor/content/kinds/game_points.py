@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from ...engine.errors import BadFieldError, show
 from ..deals import whole_hand
@@ -24,10 +24,13 @@ from .base import (
     AnswerError,
     Ctx,
     EditorField,
+    EngineAnswer,
     ExerciseKind,
     FeedbackLine,
+    Json,
     Names,
     Reject,
+    ScenarioDict,
     Verdict,
     as_int,
     as_list,
@@ -44,8 +47,16 @@ from .base import (
 MAX_POINTS = 80
 
 
+class GamePointsValue(TypedDict):
+    """A Game points answer: ``points`` (the Game points of each side, in side order) and
+    ``game`` (the side that scores Game, ``None`` for nobody)."""
+
+    points: list[int]
+    game: int | None
+
+
 @register
-class GamePoints(ExerciseKind):
+class GamePoints(ExerciseKind[GamePointsValue]):
     name = "game-points"
     order = 75
     asks = ("hand-score",)
@@ -54,7 +65,7 @@ class GamePoints(ExerciseKind):
     expect_fields = ("game_points", "awards")
     answer_help = ("points: the Game points each side took (one number per side); game: the side that scores "
                    "Game, or none; details: sides, game_correct")
-    answer_schema: ClassVar[dict] = {
+    answer_schema: ClassVar[Json] = {
         "type": "object", "additionalProperties": False, "required": ["points", "game"],
         "properties": {"points": {"oneOf": [{"type": "array", "items": {"type": ["integer", "string"]},
                                              "maxItems": 4}, {"type": "string", "maxLength": 40}]},
@@ -71,7 +82,7 @@ class GamePoints(ExerciseKind):
         EditorField("tricks", "tricks", N_("The tricks")),
     )
 
-    def parse(self, raw: object, ctx: Ctx) -> dict:
+    def parse(self, raw: object, ctx: Ctx) -> GamePointsValue:
         m = as_mapping(raw, "the Game points answer")
         extra = [k for k in m if k not in ("points", "game")]
         if extra:
@@ -84,7 +95,7 @@ class GamePoints(ExerciseKind):
         points = [as_int(x, f"the Game points of side {i}", 0, MAX_POINTS) for i, x in enumerate(items)]
         return {"points": points, "game": as_side(m["game"], "the side that scores Game", ctx)}
 
-    def expected(self, answer: dict, ctx: Ctx) -> dict:
+    def expected(self, answer: EngineAnswer, ctx: Ctx) -> GamePointsValue:
         return {"points": list(answer["game_points"]), "game": awards_of(answer)["game"]}
 
     def from_key(self, raw: object, ctx: Ctx) -> object:
@@ -93,15 +104,15 @@ class GamePoints(ExerciseKind):
             return {**raw, "game": side_from_key(raw["game"], ctx)}
         return raw
 
-    def key_text(self, value: Any, ctx: Ctx) -> str:
+    def key_text(self, value: GamePointsValue, ctx: Ctx) -> str:
         return json.dumps({"points": value["points"], "game": side_key(value["game"])})
 
-    def details(self, given: Any, expected: Any, answer: dict, ctx: Ctx) -> dict:
+    def details(self, given: GamePointsValue, expected: GamePointsValue, answer: EngineAnswer, ctx: Ctx) -> Json:
         sides = [{"side": i, "given": g, "expected": e, "correct": g == e}
                  for i, (g, e) in enumerate(zip(given["points"], expected["points"], strict=True))]
         return {"sides": sides, "game_correct": given["game"] == expected["game"]}
 
-    def required_expect(self, ex: Exercise, answer: dict) -> list[str]:
+    def required_expect(self, ex: Exercise, answer: EngineAnswer) -> list[str]:
         return ["game_points", "awards"]
 
     def read_form(self, ex: Exercise, form: Any) -> object:
@@ -115,24 +126,24 @@ class GamePoints(ExerciseKind):
     def shows_trick_seats(self, answered: bool) -> bool:
         return True
 
-    def feedback_lines(self, ex: Exercise, verdict: Verdict, names: Names) -> list[FeedbackLine]:
-        exp, got = verdict.expected, verdict.given or {}
-        given_points = got.get("points") or []
+    def feedback_lines(self, ex: Exercise, verdict: Verdict[GamePointsValue], names: Names) -> list[FeedbackLine]:
+        exp, got = verdict.expected, verdict.given
+        given_points = got.get("points", [])
         lines = [FeedbackLine(names.text(N_("Game points (%(side)s)"), side=names.side(s)), names.num(pts),
                               (given_points[s] if s < len(given_points) else None) == pts)
                  for s, pts in enumerate(exp["points"])]
         lines.append(FeedbackLine(names.text(N_("Game")), names.side(exp["game"]), got.get("game") == exp["game"]))
         return lines
 
-    def form_fields(self, ex: Exercise, value: Any) -> dict:
+    def form_fields(self, ex: Exercise, value: GamePointsValue) -> Json:
         out = {f"points-{i}": str(v) for i, v in enumerate(value["points"])}
         out["game"] = "none" if value["game"] is None else str(value["game"])
         return out
 
-    def distractor(self, ex: Exercise, right: Any) -> Any:
-        return dict(right) | {"points": [right["points"][0] + 1, *right["points"][1:]]}
+    def distractor(self, ex: Exercise, right: GamePointsValue) -> GamePointsValue:
+        return GamePointsValue(points=[right["points"][0] + 1, *right["points"][1:]], game=right["game"])
 
-    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
+    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[ScenarioDict, str]:
         """A whole hand played out: 1: two players; 2: more players; 3: the two best totals within
         two points of each other, or tied."""
         sc, ans = whole_hand(ruleset, rng, min(d, 2))

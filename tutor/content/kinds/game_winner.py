@@ -8,6 +8,7 @@ Learner's value: the winning side ``int``, or ``None`` (nobody wins yet).
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ...engine.cards import Card
@@ -19,15 +20,18 @@ from .base import (
     N_,
     AnswerError,
     Ctx,
+    EngineAnswer,
     ExerciseKind,
     FeedbackLine,
+    Json,
+    LmsChoice,
+    LmsKey,
     Names,
     Reject,
+    ScenarioDict,
     Verdict,
-    n_sides,
-    LmsKey,
-    LmsChoice,
     as_side,
+    n_sides,
     players_of,
     side_from_key,
     side_key,
@@ -40,14 +44,14 @@ _SCORING_RANKS = (11, 14, 6, 11)
 
 
 @register
-class GameWinner(ExerciseKind):
+class GameWinner(ExerciseKind[int | None]):
     name = "game-winner"
     order = 80
     asks = ("hand-score", "make-trump", "round-score", "round-playout")
     answer_fields = ("winner", "match_winner")
     expect_fields = ("winner", "match_winner")
     answer_help = "the side that wins the game, or none; details: scores_after"
-    answer_schema: ClassVar[dict] = {"type": ["integer", "string", "null"], "description": "the side that wins, or null for nobody",
+    answer_schema: ClassVar[Json] = {"type": ["integer", "string", "null"], "description": "the side that wins, or null for nobody",
                      "example": 1}
     label = N_("Game winner")
     decides = frozenset({"target-reached", "match-won", "match-continues"})
@@ -59,16 +63,17 @@ class GameWinner(ExerciseKind):
     def from_key(self, raw: object, ctx: Ctx) -> object:
         return side_from_key(raw, ctx)
 
-    def key_text(self, value: Any, ctx: Ctx) -> str:
+    def key_text(self, value: int | None, ctx: Ctx) -> str:
         return "none" if value is None else str(side_key(value))
 
-    def expected(self, answer: dict, ctx: Ctx) -> int | None:
-        return answer["match_winner"] if ctx.exercise.ask in _MATCH_ASKS else answer["winner"]
+    def expected(self, answer: EngineAnswer, ctx: Ctx) -> int | None:
+        side: int | None = answer["match_winner"] if ctx.exercise.ask in _MATCH_ASKS else answer["winner"]
+        return side
 
-    def details(self, given: Any, expected: Any, answer: dict, ctx: Ctx) -> dict:
+    def details(self, given: int | None, expected: int | None, answer: EngineAnswer, ctx: Ctx) -> Json:
         return {"scores_after": answer.get("scores_after")}
 
-    def required_expect(self, ex: Exercise, answer: dict) -> list[str]:
+    def required_expect(self, ex: Exercise, answer: EngineAnswer) -> list[str]:
         return [f for f in self.answer_fields if f in answer][:1]
 
     def read_form(self, ex: Exercise, form: Any) -> object:
@@ -82,26 +87,26 @@ class GameWinner(ExerciseKind):
     def shows_target(self) -> bool:
         return True
 
-    def feedback_lines(self, ex: Exercise, verdict: Verdict, names: Names) -> list[FeedbackLine]:
+    def feedback_lines(self, ex: Exercise, verdict: Verdict[int | None], names: Names) -> list[FeedbackLine]:
         # the same words as the answer option ("nobody yet"): nobody has won the game so far
         exp = verdict.expected
         value = names.side(exp) if exp is not None else names.text(N_("nobody yet"))
         return [FeedbackLine(names.text(N_("Winner")), value, verdict.correct)]
 
-    def form_fields(self, ex: Exercise, value: Any) -> dict:
+    def form_fields(self, ex: Exercise, value: int | None) -> Json:
         return {"winner": "none" if value is None else str(value)}
 
-    def distractor(self, ex: Exercise, right: Any) -> Any:
+    def distractor(self, ex: Exercise, right: int | None) -> int | None:
         return None if right is not None else 0
 
-    def lms_key(self, ex: Exercise, expected: Any, answer: Any, names: Names) -> LmsKey:
+    def lms_key(self, ex: Exercise, expected: int | None, answer: Mapping[str, Any], names: Names) -> LmsKey:
         """A multiple choice of the sides and "nobody yet"."""
         options: list[int | None] = [*range(n_sides(ex.scenario)), None]
         return LmsKey("multichoice", tuple(
             LmsChoice(names.side(s) if s is not None else names.text(N_("nobody yet")), 100 if s == expected else 0)
             for s in options))
 
-    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
+    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[ScenarioDict, str]:
         """Hokm: a round that may end the match (3: target 3, or nobody wins yet). All Fours and
         Trinidad: turn-up or gift points (1-2), or a whole hand counted in order (3)."""
         r = get_ruleset(ruleset)
@@ -124,7 +129,7 @@ class GameWinner(ExerciseKind):
         return sc, "Which side wins the game, if any?"
 
     @staticmethod
-    def _match(rng: random.Random, d: int) -> tuple[dict, str]:
+    def _match(rng: random.Random, d: int) -> tuple[ScenarioDict, str]:
         hakem = rng.randrange(4)
         counts = round_counts(rng, hakem, d)
         target = 3 if d == 3 and rng.random() < 0.5 else 7

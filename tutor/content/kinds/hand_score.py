@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ... import i18n
@@ -18,6 +19,7 @@ from . import register
 from .awards import (
     AWARDS_SCHEMA,
     CATEGORY_REASONS,
+    Awards,
     awards_distractor,
     awards_form,
     awards_from_key,
@@ -33,10 +35,14 @@ from .base import (
     N_,
     Ctx,
     EditorField,
+    EngineAnswer,
     ExerciseKind,
     FeedbackLine,
+    Json,
     LmsKey,
     Names,
+    ReasonJson,
+    ScenarioDict,
     Verdict,
     n_sides,
     rulesets_with_categories,
@@ -44,7 +50,7 @@ from .base import (
 
 
 @register
-class HandScore(ExerciseKind):
+class HandScore(ExerciseKind[Awards]):
     name = "hand-score"
     order = 70
     asks = ("hand-score",)
@@ -52,7 +58,7 @@ class HandScore(ExerciseKind):
     answer_fields = ("awards",)
     expect_fields = ("awards",)
     answer_help = "for each of high, low, jack, game: the side that scores it, or none; details: categories"
-    answer_schema: ClassVar[dict] = AWARDS_SCHEMA
+    answer_schema: ClassVar[Json] = AWARDS_SCHEMA
     label = N_("Hand score")
     decides = frozenset().union(*CATEGORY_REASONS.values())
     prompt = N_("Who scores High, Low, Jack and Game in this hand? Choose a side or nobody for each.")
@@ -62,19 +68,19 @@ class HandScore(ExerciseKind):
         EditorField("tricks", "tricks", N_("The tricks")),
     )
 
-    def parse(self, raw: object, ctx: Ctx) -> dict:
+    def parse(self, raw: object, ctx: Ctx) -> Awards:
         return parse_awards(raw, ctx)
 
-    def expected(self, answer: dict, ctx: Ctx) -> dict:
+    def expected(self, answer: EngineAnswer, ctx: Ctx) -> Awards:
         return awards_of(answer)
 
     def from_key(self, raw: object, ctx: Ctx) -> object:
         return awards_from_key(raw, ctx)
 
-    def key_text(self, value: Any, ctx: Ctx) -> str:
+    def key_text(self, value: Awards, ctx: Ctx) -> str:
         return json.dumps(awards_key(value))
 
-    def details(self, given: Any, expected: Any, answer: dict, ctx: Ctx) -> dict:
+    def details(self, given: Awards, expected: Awards, answer: EngineAnswer, ctx: Ctx) -> Json:
         return {"categories": category_details(given, expected, answer),
                 "game_points": answer.get("game_points"), "points": answer.get("points")}
 
@@ -84,22 +90,22 @@ class HandScore(ExerciseKind):
     def shows_trick_seats(self, answered: bool) -> bool:
         return True
 
-    def feedback_lines(self, ex: Exercise, verdict: Verdict, names: Names) -> list[FeedbackLine]:
+    def feedback_lines(self, ex: Exercise, verdict: Verdict[Awards], names: Names) -> list[FeedbackLine]:
         return feedback(verdict.expected, verdict.given, names)
 
-    def mistake_reasons(self, ex: Exercise, verdict: Verdict) -> list[dict]:
+    def mistake_reasons(self, ex: Exercise, verdict: Verdict[Awards]) -> list[ReasonJson]:
         """The reasons of the categories answered wrong (a trick's winner is not what was missed)."""
         if verdict.correct:
             return []
         return wrong_category_reasons(verdict.why, verdict.given, verdict.expected)[:3]
 
-    def form_fields(self, ex: Exercise, value: Any) -> dict:
+    def form_fields(self, ex: Exercise, value: Awards) -> Json:
         return awards_form(value)
 
-    def distractor(self, ex: Exercise, right: Any) -> Any:
+    def distractor(self, ex: Exercise, right: Awards) -> Awards:
         return awards_distractor(right)
 
-    def lms_key(self, ex: Exercise, expected: Any, answer: Any, names: Names) -> LmsKey:
+    def lms_key(self, ex: Exercise, expected: Awards, answer: Mapping[str, Any], names: Names) -> LmsKey:
         """A matching question: each of High, Low, Jack and Game to the side that scores it (or
         nobody); every other side is offered too."""
         pairs = tuple((i18n.category_name(c), names.side(s)) for c, s in expected.items())
@@ -107,7 +113,7 @@ class HandScore(ExerciseKind):
         others = [names.side(s) for s in [*range(n_sides(ex.scenario)), None]]
         return LmsKey("matching", pairs=pairs, extra=tuple(o for o in others if o not in used))
 
-    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
+    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[ScenarioDict, str]:
         """A whole hand played out: 1: two players; 2: more; 3: a hand with a trap."""
         sc, _ = whole_hand(ruleset, rng, d)
         return sc, "Who scores High, Low, Jack and Game?"

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from ... import i18n
 from ...engine.cards import CARDS, Card, Suit, mask_of, read_typed_card
 from ...engine.errors import BadFieldError, NotationError, TutorError
 from ...engine.rulesets import get_ruleset
+from ...solve.asks import LegalPlays
 from ..deals import SUITS, cap, pick, same_colour, solve, suit_cards, suits_prose
 from ..exercise import Exercise
 from . import register
@@ -24,19 +25,24 @@ from .base import (
     AnswerError,
     Ctx,
     EditorField,
+    EngineAnswer,
     ExerciseKind,
     FeedbackLine,
-    Names,
-    Reject,
-    Verdict,
-    LmsKey,
+    Json,
     LmsChoice,
+    LmsKey,
+    Names,
+    ReasonJson,
+    Reject,
+    ScenarioDict,
+    Verdict,
     as_list,
+    fields_of,
     players_of,
 )
 
 
-def _card_why(ctx: Ctx, card: str, answer: dict) -> list[dict]:
+def _card_why(ctx: Ctx, card: str, answer: EngineAnswer) -> list[ReasonJson]:
     """Why ``card`` may not be played: the engine's per-card reason where the ruleset has one
     (Hokm), else the rule the engine applied to the hand (the answer's ``why``)."""
     s = ctx.exercise.scenario
@@ -53,7 +59,7 @@ def _card_why(ctx: Ctx, card: str, answer: dict) -> list[dict]:
 
 
 @register
-class LegalCards(ExerciseKind):
+class LegalCards(ExerciseKind[list[str]]):
     name = "legal-cards"
     order = 10
     asks = ("legal-plays",)
@@ -61,7 +67,7 @@ class LegalCards(ExerciseKind):
     expect_fields = ("legal",)
     answer_help = ("the cards of the hand that may be played (a list of cards); details: illegal (each card with "
                    "the engine's reasons), missed, right")
-    answer_schema: ClassVar[dict] = {"oneOf": [{"type": "array", "items": {"type": "string", "maxLength": 8}, "maxItems": 52},
+    answer_schema: ClassVar[Json] = {"oneOf": [{"type": "array", "items": {"type": "string", "maxLength": 8}, "maxItems": 52},
                                {"type": "string", "maxLength": 400}],
                      "description": "the cards of the hand that may be played", "example": ["AS", "10H"]}
     label = N_("Legal cards")
@@ -112,7 +118,7 @@ class LegalCards(ExerciseKind):
                 raise AnswerError("bad-card", N_("%(card)s is not in your hand."), card=card)
 
     def parse(self, raw: object, ctx: Ctx) -> list[str]:
-        hand = [Card.parse(c) for c in ctx.exercise.scenario.get("hand", [])]
+        hand = list(fields_of(ctx.exercise, LegalPlays).hand)
         chosen: list[Card] = []
         for item in as_list(raw, "the chosen cards"):
             try:
@@ -126,10 +132,10 @@ class LegalCards(ExerciseKind):
             chosen.append(c)
         return [str(c) for c in hand if c in chosen]
 
-    def expected(self, answer: dict, ctx: Ctx) -> list[str]:
+    def expected(self, answer: EngineAnswer, ctx: Ctx) -> list[str]:
         return list(answer["legal"])
 
-    def details(self, given: Any, expected: Any, answer: dict, ctx: Ctx) -> dict:
+    def details(self, given: list[str], expected: list[str], answer: EngineAnswer, ctx: Ctx) -> Json:
         illegal = [{"card": c, "why": _card_why(ctx, c, answer)} for c in given if c not in expected]
         return {"illegal": illegal, "missed": [c for c in expected if c not in given],
                 "right": [c for c in given if c in expected]}
@@ -141,22 +147,22 @@ class LegalCards(ExerciseKind):
 
     # ------------------------------------------------------------------ views
 
-    def default_you(self, scenario: Mapping) -> int:
+    def default_you(self, scenario: ScenarioDict) -> int:
         """The seat to play: ``(leader + len(trick)) % players``, leader 0 if not given."""
         trick = scenario.get("trick") or []
         leader = scenario.get("leader", 0)
         leader = leader if isinstance(leader, int) and not isinstance(leader, bool) else 0
         return (leader + (len(trick) if isinstance(trick, list) else 0)) % players_of(scenario)
 
-    def public_extra(self, ex: Exercise) -> dict:
+    def public_extra(self, ex: Exercise) -> Json:
         return {"choices": list(ex.scenario.get("hand") or [])}
 
-    def view_context(self, ex: Exercise, table: Any, verdict: Verdict | None) -> dict:
+    def view_context(self, ex: Exercise, table: Any, verdict: Verdict[list[str]] | None) -> Json:
         if verdict is None:
             return {}
         return {"legal_set": set(verdict.expected), "card_notes": self._card_notes(ex, verdict)}
 
-    def mistake(self, ex: Exercise, verdict: Verdict, names: Names) -> list[str]:
+    def mistake(self, ex: Exercise, verdict: Verdict[list[str]], names: Names) -> list[str]:
         """Each card chosen that may not be played, with its reason, then each playable card left out."""
         if verdict.correct:
             return []
@@ -164,7 +170,7 @@ class LegalCards(ExerciseKind):
         bad = [" ".join([n["note"], *n["reasons"]]) for n in notes if n["note"] and n["chosen"]]
         return bad + [n["note"] for n in notes if n["note"] and not n["chosen"]]
 
-    def _card_notes(self, ex: Exercise, verdict: Verdict) -> list[dict]:
+    def _card_notes(self, ex: Exercise, verdict: Verdict[list[str]]) -> list[dict[str, Any]]:
         """Each hand card: whether it is legal, whether the learner chose it, and a note."""
         from . import learner_seat
 
@@ -173,7 +179,7 @@ class LegalCards(ExerciseKind):
         illegal_why = {d["card"]: d.get("why", []) for d in verdict.details.get("illegal", [])}
         ctx: i18n.ReasonContext = {"you": learner_seat(ex), "players": players_of(ex.scenario),
                                    "ruleset": ex.ruleset}
-        notes = []
+        notes: list[dict[str, Any]] = []
         for c in ex.scenario.get("hand", []):
             code = str(Card.parse(c))
             label = i18n.card_label(code)
@@ -188,27 +194,27 @@ class LegalCards(ExerciseKind):
                           "reasons": reasons})
         return notes
 
-    def feedback_lines(self, ex: Exercise, verdict: Verdict, names: Names) -> list[FeedbackLine]:
+    def feedback_lines(self, ex: Exercise, verdict: Verdict[list[str]], names: Names) -> list[FeedbackLine]:
         exp = verdict.expected
         return [FeedbackLine(names.text(N_("Cards you may play")), i18n.cards_label(exp) if exp else "—",
                              verdict.correct)]
 
-    def localise_details(self, details: dict, render: Any) -> dict:
+    def localise_details(self, details: Json, render: Callable[[ReasonJson], str]) -> Json:
         for item in details.get("illegal", []):
             item["why"] = [dict(r) | {"text": render(r)} for r in item.get("why", [])]
         return details
 
     # ------------------------------------------------------------------ generator
 
-    def form_fields(self, ex: Exercise, value: Any) -> dict:
+    def form_fields(self, ex: Exercise, value: list[str]) -> Json:
         return {"card": list(value)}
 
-    def distractor(self, ex: Exercise, right: Any) -> Any:
+    def distractor(self, ex: Exercise, right: list[str]) -> list[str]:
         hand = [str(c) for c in ex.scenario["hand"]]
         wrong = [c for c in hand if c not in right]
         return wrong[:1] + list(right) if wrong else list(right)[:-1]
 
-    def lms_key(self, ex: Exercise, expected: Any, answer: Any, names: Names) -> LmsKey:
+    def lms_key(self, ex: Exercise, expected: list[str], answer: Mapping[str, Any], names: Names) -> LmsKey:
         """Several right answers: every card of the hand, the legal ones sharing the marks, the
         others taking them away (Moodle's multiple-answer multichoice)."""
         hand = [str(Card.parse(c)) for c in ex.scenario.get("hand", [])]
@@ -218,7 +224,7 @@ class LegalCards(ExerciseKind):
             LmsChoice(i18n.card_label(c), round(100 / len(legal), 5) if c in legal else round(-100 / wrong, 5))
             for c in hand))
 
-    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
+    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[ScenarioDict, str]:
         """1: follow a plain suit, nothing else tempting; 2: trump in hand while holding the suit
         led, or a card of the same colour as the suit led; 3: trump led, void in the suit led,
         and the ``must_trump`` and ``no_undertrump`` options where the ruleset has them."""
@@ -257,7 +263,7 @@ class LegalCards(ExerciseKind):
         hand += pick(rng, rest_pool, n_rest)
         used |= set(hand)
         trick = [first] + pick(rng, [c for c in CARDS if c not in used], trick_len - 1)
-        options: dict = {}
+        options: dict[str, Any] = {}
         if v == "must-trump":
             options["void_rule"] = "must_trump"
         if v == "undertrump":
@@ -268,7 +274,7 @@ class LegalCards(ExerciseKind):
                 raise Reject
             trick[1] = rng.choice(above)
         rng.shuffle(hand)
-        sc: dict = {"ruleset": ruleset, "ask": "legal-plays"}
+        sc: dict[str, Any] = {"ruleset": ruleset, "ask": "legal-plays"}
         if players != r.default_players:
             sc["players"] = players
         if options:

@@ -9,6 +9,7 @@ Learner's value: the leading seat ``int`` (0..players-1); the form sends one rad
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ...engine.cards import CARDS
@@ -21,15 +22,18 @@ from .base import (
     AnswerError,
     Ctx,
     EditorField,
+    EngineAnswer,
     FeedbackLine,
+    Json,
+    LmsKey,
     Names,
+    ScenarioDict,
     SeatKey,
     Verdict,
-    seat_choices,
-    LmsKey,
     as_int,
     digits,
     players_of,
+    seat_choices,
 )
 
 #: The ask of a deal's first lead; the other ask (``trick-winner``) is a trick just played.
@@ -44,7 +48,7 @@ class NextLeader(SeatKey):
     answer_fields = ("leader", "winner")
     expect_fields = ("leader", "winner")
     answer_help = "the seat that leads the next trick (or the first trick of the deal)"
-    answer_schema: ClassVar[dict] = {
+    answer_schema: ClassVar[Json] = {
         "oneOf": [{"type": "integer", "minimum": 0, "maximum": 3}, {"type": "string", "maxLength": 8}],
         "description": "the seat that leads next", "example": 1}
     label = N_("Next leader")
@@ -60,13 +64,14 @@ class NextLeader(SeatKey):
     def parse(self, raw: object, ctx: Ctx) -> int:
         return as_int(raw, "the seat", 0, ctx.players - 1)
 
-    def expected(self, answer: dict, ctx: Ctx) -> int:
-        return answer["leader"] if ctx.exercise.ask == _FIRST else answer["winner"]
+    def expected(self, answer: EngineAnswer, ctx: Ctx) -> int:
+        seat: int = answer["leader"] if ctx.exercise.ask == _FIRST else answer["winner"]
+        return seat
 
-    def details(self, given: Any, expected: Any, answer: dict, ctx: Ctx) -> dict:
+    def details(self, given: int, expected: int, answer: EngineAnswer, ctx: Ctx) -> Json:
         return {"card": answer["card"]} if "card" in answer else {}
 
-    def required_expect(self, ex: Exercise, answer: dict) -> list[str]:
+    def required_expect(self, ex: Exercise, answer: EngineAnswer) -> list[str]:
         return [f for f in self.answer_fields if f in answer][:1]
 
     def read_form(self, ex: Exercise, form: Any) -> object:
@@ -74,23 +79,23 @@ class NextLeader(SeatKey):
             raise AnswerError("bad-answer", N_("Choose a seat first."))
         return digits(form.get("seat", ""))
 
-    def form_fields(self, ex: Exercise, value: Any) -> dict:
+    def form_fields(self, ex: Exercise, value: int) -> Json:
         return {"seat": str(value)}
 
-    def distractor(self, ex: Exercise, right: Any) -> Any:
+    def distractor(self, ex: Exercise, right: int) -> int:
         return (right + 1) % players_of(ex.scenario)
 
-    def public_extra(self, ex: Exercise) -> dict:
+    def public_extra(self, ex: Exercise) -> Json:
         return {"choices": list(range(players_of(ex.scenario)))}
 
-    def feedback_lines(self, ex: Exercise, verdict: Verdict, names: Names) -> list[FeedbackLine]:
+    def feedback_lines(self, ex: Exercise, verdict: Verdict[int], names: Names) -> list[FeedbackLine]:
         return [FeedbackLine(names.text(N_("Leads next")), names.seat(verdict.expected), verdict.correct)]
 
-    def lms_key(self, ex: Exercise, expected: Any, answer: Any, names: Names) -> LmsKey:
+    def lms_key(self, ex: Exercise, expected: int, answer: Mapping[str, Any], names: Names) -> LmsKey:
         """A multiple choice of the seats."""
         return seat_choices(ex, expected, names)
 
-    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
+    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[ScenarioDict, str]:
         """1: the first lead of a deal (the hakem, or after the dealer), or a trick where everyone
         followed suit; 2: a trick with cards of other suits in it, no trump; 3: a trick won by a
         trump, or a first lead that wraps round the table (the dealer in the last seat)."""
@@ -98,7 +103,7 @@ class NextLeader(SeatKey):
         if rng.random() < (0.5 if d == 1 else 0.0 if d == 2 else 0.3):
             players = rng.choice(list(r.players)) if d == 3 else r.default_players
             seat = players - 1 if d == 3 else rng.randrange(players)
-            sc: dict = {"ruleset": ruleset, "ask": _FIRST}
+            sc: dict[str, Any] = {"ruleset": ruleset, "ask": _FIRST}
             if players != r.default_players:
                 sc["players"] = players
             sc[r.leader_field] = seat

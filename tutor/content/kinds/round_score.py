@@ -8,6 +8,7 @@ Learner's value: the points ``int`` 1, 2 or 3.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ... import i18n
@@ -19,11 +20,14 @@ from .base import (
     AnswerError,
     Ctx,
     EditorField,
+    EngineAnswer,
     ExerciseKind,
     FeedbackLine,
-    Names,
-    Verdict,
+    Json,
     LmsKey,
+    Names,
+    ScenarioDict,
+    Verdict,
     as_int,
     digits,
 )
@@ -32,7 +36,7 @@ from .base import (
 ROUND_PROMPT = "{who} {be} hakem; your team took {ours} and the other team {theirs}. {question}"
 
 
-def round_scenario(rng: random.Random, d: int, wraps: bool) -> tuple[dict, str]:
+def round_scenario(rng: random.Random, d: int, wraps: bool) -> tuple[ScenarioDict, str]:
     """A Hokm round-score scenario and the English words of its situation (``wraps``: at
     difficulty 3 the hakem is often seat 3, so the next hakem wraps to seat 0)."""
     hakem = 3 if d == 3 and wraps and rng.random() < 0.5 else rng.randrange(4)
@@ -45,7 +49,7 @@ def round_scenario(rng: random.Random, d: int, wraps: bool) -> tuple[dict, str]:
 
 
 @register
-class RoundScore(ExerciseKind):
+class RoundScore(ExerciseKind[int]):
     name = "round-score"
     order = 30
     asks = ("round-score",)
@@ -53,7 +57,7 @@ class RoundScore(ExerciseKind):
     answer_fields = ("points",)
     expect_fields = ("points", "result")
     answer_help = "the points of the round (1, 2 or 3); details: result, winner_team, next_hakem"
-    answer_schema: ClassVar[dict] = {"oneOf": [{"type": "integer", "minimum": 1, "maximum": 3}, {"type": "string", "maxLength": 8}],
+    answer_schema: ClassVar[Json] = {"oneOf": [{"type": "integer", "minimum": 1, "maximum": 3}, {"type": "string", "maxLength": 8}],
                      "description": "the points of the round", "example": 2}
     label = N_("Round score")
     decides = frozenset({"round-win", "round-kot", "round-hakem-kot", "round-not-decided", "round-over"})
@@ -66,7 +70,7 @@ class RoundScore(ExerciseKind):
     def parse(self, raw: object, ctx: Ctx) -> int:
         return as_int(raw, "the points", 1, 3)
 
-    def details(self, given: Any, expected: Any, answer: dict, ctx: Ctx) -> dict:
+    def details(self, given: int, expected: int, answer: EngineAnswer, ctx: Ctx) -> Json:
         return {n: answer[n] for n in ("result", "winner_team", "next_hakem") if n in answer}
 
     def read_form(self, ex: Exercise, form: Any) -> object:
@@ -74,23 +78,23 @@ class RoundScore(ExerciseKind):
             raise AnswerError("bad-answer", N_("Give the number of points."))
         return digits(form.get("points", ""))
 
-    def feedback_lines(self, ex: Exercise, verdict: Verdict, names: Names) -> list[FeedbackLine]:
+    def feedback_lines(self, ex: Exercise, verdict: Verdict[int], names: Names) -> list[FeedbackLine]:
         lines = [FeedbackLine(names.text(N_("Points")), names.num(verdict.expected), verdict.correct)]
         if verdict.answer.get("result"):
             lines.append(FeedbackLine(names.text(N_("Result")), i18n.result_name(verdict.answer["result"])))
         return lines
 
-    def form_fields(self, ex: Exercise, value: Any) -> dict:
+    def form_fields(self, ex: Exercise, value: int) -> Json:
         return {"points": str(value)}
 
-    def distractor(self, ex: Exercise, right: Any) -> Any:
+    def distractor(self, ex: Exercise, right: int) -> int:
         return 1 if right != 1 else 2
 
-    def lms_key(self, ex: Exercise, expected: Any, answer: Any, names: Names) -> LmsKey:
+    def lms_key(self, ex: Exercise, expected: int, answer: Mapping[str, Any], names: Names) -> LmsKey:
         """A number: the points."""
         return LmsKey("numerical", number=expected)
 
-    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
+    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[ScenarioDict, str]:
         """1: the hakem's team wins normally; 2: kot, or the hakem's team loses; 3: hakem-kot."""
         sc, words = round_scenario(rng, d, wraps=False)
         return sc, words.format(question="How many points is the round worth?")

@@ -25,9 +25,11 @@ from .base import (
     EditorField,
     ExerciseKind,
     FeedbackLine,
-    Names,
-    Verdict,
+    Json,
     LmsKey,
+    Names,
+    ScenarioDict,
+    Verdict,
     as_int,
     digits,
 )
@@ -38,7 +40,7 @@ _LOOK_ALIKES = {"turnup_scale": (10, 13, 12, 14, 2, 6, 7), "kick_scale": (10, 2,
 
 
 @register
-class TurnUp(ExerciseKind):
+class TurnUp(ExerciseKind[int]):
     name = "turn-up"
     order = 50
     asks = ("turn-up",)
@@ -46,7 +48,7 @@ class TurnUp(ExerciseKind):
     answer_fields = ("points",)
     expect_fields = ("points",)
     answer_help = "the points the dealer's side scores for the turned-up card"
-    answer_schema: ClassVar[dict] = {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 99}, {"type": "string", "maxLength": 8}],
+    answer_schema: ClassVar[Json] = {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 99}, {"type": "string", "maxLength": 8}],
                      "description": "the points of the turned-up card", "example": 1}
     label = N_("Turn-up points")
     prompt = N_("How many points does the dealer's side score for the turned-up card?")
@@ -60,29 +62,29 @@ class TurnUp(ExerciseKind):
             raise AnswerError("bad-answer", N_("Give the number of points."))
         return digits(form.get("points", ""))
 
-    def table_center(self, scenario: Mapping) -> list[str]:
+    def table_center(self, scenario: ScenarioDict) -> list[str]:
         return [scenario["card"]] if scenario.get("card") is not None else []
 
-    def feedback_lines(self, ex: Exercise, verdict: Verdict, names: Names) -> list[FeedbackLine]:
+    def feedback_lines(self, ex: Exercise, verdict: Verdict[int], names: Names) -> list[FeedbackLine]:
         return [FeedbackLine(names.text(N_("Points")), names.num(verdict.expected), verdict.correct)]
 
-    def form_fields(self, ex: Exercise, value: Any) -> dict:
+    def form_fields(self, ex: Exercise, value: int) -> Json:
         return {"points": str(value)}
 
-    def distractor(self, ex: Exercise, right: Any) -> Any:
+    def distractor(self, ex: Exercise, right: int) -> int:
         return right + 1
 
-    def lms_key(self, ex: Exercise, expected: Any, answer: Any, names: Names) -> LmsKey:
+    def lms_key(self, ex: Exercise, expected: int, answer: Mapping[str, Any], names: Names) -> LmsKey:
         """A number: the points."""
         return LmsKey("numerical", number=expected)
 
-    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
+    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[ScenarioDict, str]:
         """1: a card that scores or not on the default scale; 2: look-alikes; 3: the other scale."""
         r = get_ruleset(ruleset)
         key = r.turnup_option
         assert key is not None
         scale = list(r.turnup_scales())
-        sc: dict = {"ruleset": ruleset, "ask": "turn-up"}
+        sc: dict[str, Any] = {"ruleset": ruleset, "ask": "turn-up"}
         if d == 3:
             sc["options"] = {key: scale[1]}
             ranks = sorted(set(r.turnup_scale(scale[1])) | {6, 10, 2})

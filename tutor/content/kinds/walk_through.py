@@ -16,15 +16,18 @@ import functools
 import json
 import random
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Required, TypedDict
 
 from ...engine.errors import BadFieldError, show
 from ...engine.rulesets import get_ruleset
+from ...solve.asks import HandScore as HandScoreAsk
+from ...solve.asks import RoundPlayout
 from ..deals import hokm_round, solve, whole_hand
 from ..exercise import Exercise
 from . import register
 from .awards import (
     AWARDS_SCHEMA,
+    Awards,
     awards_distractor,
     awards_form,
     awards_from_key,
@@ -41,15 +44,20 @@ from .base import (
     AnswerError,
     Ctx,
     EditorField,
+    EngineAnswer,
     ExerciseKind,
     FeedbackLine,
+    Json,
     Names,
+    ReasonJson,
     Reject,
+    ScenarioDict,
     Verdict,
     as_int,
     as_list,
     as_mapping,
     digits,
+    fields_of,
     is_none,
     players_of,
     seat_from_key,
@@ -64,7 +72,7 @@ def _final_key(ask: str | None) -> str:
     return "points" if ask == _POINTS_ASK else "awards"
 
 
-def _count_tricks(sc: Mapping) -> int:
+def _count_tricks(sc: ScenarioDict) -> int:
     t = sc.get("tricks")
     return len(t) if isinstance(t, list) else 0
 
@@ -102,7 +110,7 @@ def seats_of_picks(ex: Exercise, picks: list[int]) -> list[int]:
     return [(lead + p) % players for lead, p in zip(leaders(ex), picks, strict=False)]
 
 
-def picks_of(ex: Exercise, winners: list) -> list[int]:
+def picks_of(ex: Exercise, winners: list[Any]) -> list[int]:
     """Position in each trick of the card played by each seat of ``winners`` (the real play's
     order; -1: unknown): the inverse of :func:`seats_of_picks`."""
     players = players_of(ex.scenario)
@@ -110,8 +118,18 @@ def picks_of(ex: Exercise, winners: list) -> list[int]:
             for lead, w in zip(leaders(ex), winners, strict=False)]
 
 
+class WalkThroughValue(TypedDict, total=False):
+    """A walk-through answer: ``trick_winners`` (the seat that wins each trick, in order), then
+    ``points`` (Hokm's round-playout: the round's value, ``None`` while no team has 7 tricks) or
+    ``awards`` (All Fours' hand-score: who scores each category)."""
+
+    trick_winners: Required[list[int]]
+    points: int | None
+    awards: Awards
+
+
 @register
-class WalkThrough(ExerciseKind):
+class WalkThrough(ExerciseKind[WalkThroughValue]):
     name = "walk-through"
     order = 90
     asks = ("round-playout", "hand-score")
@@ -119,7 +137,7 @@ class WalkThrough(ExerciseKind):
     expect_fields = ("trick_winners", "points", "awards")
     answer_help = ("trick_winners (the seat winning each trick) and the result: points (Hokm) or awards; "
                    "details: tricks, result/categories")
-    answer_schema: ClassVar[dict] = {"oneOf": [
+    answer_schema: ClassVar[Json] = {"oneOf": [
         {"type": "object", "additionalProperties": False, "required": ["trick_winners"],
          "properties": {"trick_winners": {"type": "array", "items": {"type": ["integer", "string"]}, "maxItems": 13},
                         "points": {"type": ["integer", "string", "null"]}, "awards": AWARDS_SCHEMA}},
@@ -136,7 +154,7 @@ class WalkThrough(ExerciseKind):
 
     # ------------------------------------------------------------------ answer
 
-    def parse(self, raw: object, ctx: Ctx) -> dict:
+    def parse(self, raw: object, ctx: Ctx) -> WalkThroughValue:
         final_key = _final_key(ctx.exercise.ask)
         if isinstance(raw, list | tuple):
             if not raw:
@@ -149,16 +167,15 @@ class WalkThrough(ExerciseKind):
         if "trick_winners" not in m or final_key not in m:
             raise BadFieldError(f"give trick_winners and {final_key}.")
         winners = as_list(m["trick_winners"], "the trick winners")
-        n = _count_tricks(ctx.exercise.scenario)
+        ex = ctx.exercise
+        n = len(fields_of(ex, RoundPlayout).tricks if final_key == "points" else fields_of(ex, HandScoreAsk).tricks)
         if len(winners) != n:
             raise BadFieldError(f"give the winner of each of the {n} tricks, not {len(winners)}.")
         seats = [as_int(w, f"the winner of trick {i}", 0, ctx.players - 1) for i, w in enumerate(winners, 1)]
-        final: object
         if final_key == "points":
-            final = None if is_none(m[final_key]) else as_int(m[final_key], "the points", 1, 3)
-        else:
-            final = parse_awards(m[final_key], ctx)
-        return {"trick_winners": seats, final_key: final}
+            points = None if is_none(m[final_key]) else as_int(m[final_key], "the points", 1, 3)
+            return {"trick_winners": seats, "points": points}
+        return {"trick_winners": seats, "awards": parse_awards(m[final_key], ctx)}
 
     def from_key(self, raw: object, ctx: Ctx) -> object:
         """The trick winners counted from 1, and the sides of the awards (the points stay)."""
@@ -175,18 +192,18 @@ class WalkThrough(ExerciseKind):
             out["awards"] = awards_from_key(out["awards"], ctx)
         return out
 
-    def key_text(self, value: Any, ctx: Ctx) -> str:
+    def key_text(self, value: WalkThroughValue, ctx: Ctx) -> str:
         final_key = _final_key(ctx.exercise.ask)
-        final = awards_key(value[final_key]) if final_key == "awards" else value[final_key]
+        final = awards_key(value["awards"]) if "awards" in value else value.get("points")
         return json.dumps({"trick_winners": [w + 1 for w in value["trick_winners"]], final_key: final})
 
-    def expected(self, answer: dict, ctx: Ctx) -> dict:
+    def expected(self, answer: EngineAnswer, ctx: Ctx) -> WalkThroughValue:
         if _final_key(ctx.exercise.ask) == "points":
             return {"trick_winners": list(answer["trick_winners"]), "points": answer["points"]}
         return {"trick_winners": list(answer["trick_winners"]), "awards": awards_of(answer)}
 
-    def details(self, given: Any, expected: Any, answer: dict, ctx: Ctx) -> dict:
-        per_trick: dict[int, dict] = {}
+    def details(self, given: WalkThroughValue, expected: WalkThroughValue, answer: EngineAnswer, ctx: Ctx) -> Json:
+        per_trick: dict[int, dict[str, Any]] = {}
         for r in answer.get("why", []):
             n = r.get("params", {}).get("trick") if isinstance(r, dict) else None
             if isinstance(n, int) and n not in per_trick:
@@ -194,7 +211,7 @@ class WalkThrough(ExerciseKind):
         tricks = [{"trick": i, "given": g, "expected": e, "correct": g == e,
                    "why": [per_trick[i]] if i in per_trick else []}
                   for i, (g, e) in enumerate(zip(given["trick_winners"], expected["trick_winners"], strict=True), 1)]
-        out: dict = {"tricks": tricks}
+        out: dict[str, Any] = {"tricks": tricks}
         if "points" in expected:
             out["result"] = {k: answer.get(k) for k in ("winner_team", "points", "result", "next_hakem")}
             out["result_correct"] = given["points"] == expected["points"]
@@ -204,7 +221,7 @@ class WalkThrough(ExerciseKind):
             out["points"] = answer.get("points")
         return out
 
-    def required_expect(self, ex: Exercise, answer: dict) -> list[str]:
+    def required_expect(self, ex: Exercise, answer: EngineAnswer) -> list[str]:
         return ["trick_winners", _final_key(ex.ask)]
 
     def read_form(self, ex: Exercise, form: Any) -> object:
@@ -216,7 +233,7 @@ class WalkThrough(ExerciseKind):
             if not (v.isascii() and v.isdigit() and len(v) < 3) or int(v) >= players:
                 raise AnswerError("bad-answer", N_("Choose the winning card of each trick."))
             picks.append(int(v))
-        raw: dict = {"trick_winners": seats_of_picks(ex, picks)}
+        raw: dict[str, Any] = {"trick_winners": seats_of_picks(ex, picks)}
         if _final_key(ex.ask) == "points":
             if not form.get("points"):
                 raise AnswerError("bad-answer", N_("Give the number of points."))
@@ -227,14 +244,14 @@ class WalkThrough(ExerciseKind):
 
     # ------------------------------------------------------------------ views
 
-    def public_extra(self, ex: Exercise) -> dict:
+    def public_extra(self, ex: Exercise) -> Json:
         return {"tricks": _count_tricks(ex.scenario)}
 
     def shows_trick_seats(self, answered: bool) -> bool:
         return answered
 
-    def view_context(self, ex: Exercise, table: Any, verdict: Verdict | None) -> dict:
-        ctx: dict = {
+    def view_context(self, ex: Exercise, table: Any, verdict: Verdict[WalkThroughValue] | None) -> Json:
+        ctx: dict[str, Any] = {
             "seat_names_json": json.dumps([s.label for s in table.seats], ensure_ascii=False),
             "seat_numbers_json": json.dumps([s.number for s in table.seats], ensure_ascii=False),
             "first_leader": first_leader(ex),
@@ -245,9 +262,9 @@ class WalkThrough(ExerciseKind):
             ctx["trick_wins"] = picks_of(ex, verdict.expected.get("trick_winners") or [])
         return ctx
 
-    def feedback_lines(self, ex: Exercise, verdict: Verdict, names: Names) -> list[FeedbackLine]:
-        exp, got = verdict.expected, verdict.given or {}
-        given_winners = got.get("trick_winners") or []
+    def feedback_lines(self, ex: Exercise, verdict: Verdict[WalkThroughValue], names: Names) -> list[FeedbackLine]:
+        exp, got = verdict.expected, verdict.given
+        given_winners = got.get("trick_winners", [])
         lines = [FeedbackLine(names.text(N_("Trick %(n)s"), n=names.num(t + 1)), names.seat(w),
                               (given_winners[t] if t < len(given_winners) else None) == w)
                  for t, w in enumerate(exp["trick_winners"])]
@@ -258,7 +275,7 @@ class WalkThrough(ExerciseKind):
             lines += feedback(exp["awards"], got.get("awards"), names)
         return lines
 
-    def mistake_reasons(self, ex: Exercise, verdict: Verdict) -> list[dict]:
+    def mistake_reasons(self, ex: Exercise, verdict: Verdict[WalkThroughValue]) -> list[ReasonJson]:
         """The reason of each trick answered wrong, then those of the result if it was wrong (the
         round's score and the next hakem, or the categories answered wrong)."""
         if verdict.correct:
@@ -271,7 +288,7 @@ class WalkThrough(ExerciseKind):
                 out += wrong_category_reasons(verdict.why, verdict.given.get("awards"), verdict.expected["awards"])
         return out
 
-    def mistake(self, ex: Exercise, verdict: Verdict, names: Names) -> list[str]:
+    def mistake(self, ex: Exercise, verdict: Verdict[WalkThroughValue], names: Names) -> list[str]:
         """Each trick answered wrong, judged on its own against the real play: the card the
         learner picked did not win, and that trick's reason; then the result if it was wrong."""
         if verdict.correct:
@@ -279,7 +296,7 @@ class WalkThrough(ExerciseKind):
         from ... import i18n
 
         tricks = ex.scenario.get("tricks") or []
-        given = (verdict.given or {}).get("trick_winners") or []
+        given = verdict.given.get("trick_winners", [])
         picked = picks_of(ex, given)
         out = []
         for t in verdict.details.get("tricks", []):
@@ -303,7 +320,7 @@ class WalkThrough(ExerciseKind):
 
     # ------------------------------------------------------------------ generator
 
-    def form_fields(self, ex: Exercise, value: Any) -> dict:
+    def form_fields(self, ex: Exercise, value: WalkThroughValue) -> Json:
         out = {f"t{t}": str(p) for t, p in enumerate(picks_of(ex, value["trick_winners"]))}
         if "points" in value:
             out["points"] = str(value["points"])
@@ -311,12 +328,12 @@ class WalkThrough(ExerciseKind):
             out.update(awards_form(value["awards"]))
         return out
 
-    def distractor(self, ex: Exercise, right: Any) -> Any:
+    def distractor(self, ex: Exercise, right: WalkThroughValue) -> WalkThroughValue:
         if "points" in right:
-            return dict(right) | {"points": 1 if right["points"] != 1 else 2}
-        return dict(right) | {"awards": awards_distractor(right["awards"])}
+            return {"trick_winners": right["trick_winners"], "points": 1 if right["points"] != 1 else 2}
+        return {"trick_winners": right["trick_winners"], "awards": awards_distractor(right["awards"])}
 
-    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[dict, str]:
+    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[ScenarioDict, str]:
         """Hokm: a round played to 7 tricks (1: short, 2: 9-11 tricks, 3: long). All Fours and
         Trinidad: a whole hand, as hand-score."""
         if get_ruleset(ruleset).categories:
