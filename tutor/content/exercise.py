@@ -22,13 +22,14 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from ..engine.rulesets import RULESETS as _RULESET_REGISTRY
+from ..i18n.registry import REGISTRY
 from .problems import Problems
 from .yamllines import field_line
 
 __all__ = ["EXERCISE_FIELDS", "LANGUAGES", "MAX_POINTS", "RULESETS", "Exercise", "parse_exercise"]
 
-#: Lesson/quiz languages, in the order the project lists them.
-LANGUAGES: tuple[str, ...] = ("en", "fa", "bg", "te")
+#: Lesson/quiz languages, in menu order: the language registry's (:mod:`tutor.i18n.registry`).
+LANGUAGES: tuple[str, ...] = tuple(REGISTRY)
 #: Ruleset names (scenario ``ruleset`` values and lesson directory names), from the ruleset registry.
 RULESETS: tuple[str, ...] = tuple(_RULESET_REGISTRY)
 

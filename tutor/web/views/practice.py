@@ -42,7 +42,6 @@ MISTAKES_QUIZ = "mixed"
 #: A quiz as the pages read it: a :class:`~tutor.web.db.Quiz` or a row of its columns.
 QuizRow = Quiz | Row
 
-_PERSIAN_DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹", "0123456789")
 #: Stand for one quiz's own URLs (its answer form's action, the next and retry links: they hold
 #: the quiz's token) in a question's section kept for every quiz that has the question (random
 #: per process, so no page can carry them); put in when the section is served.
@@ -168,7 +167,7 @@ def start():
     count = f.get("count", "5")
     difficulty = f.get("difficulty", "1")
     # a seed copied from a Persian page (or typed on a Persian keyboard) has Persian digits
-    seed_text = f.get("seed", "").strip().translate(_PERSIAN_DIGITS)
+    seed_text = i18n.ascii_digits(f.get("seed", "").strip())
     if not count.isascii() or not count.isdigit() or len(count) > 3 or int(count) not in COUNTS:
         return setup(error=_("Choose how many questions."), status=400)
     if difficulty not in ("1", "2", "3"):
