@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from ..engine.rulesets import RULESETS as _RULESET_REGISTRY
-from ..i18n.registry import REGISTRY
+from ..i18n.registry import DECLARED, REGISTRY
 from .problems import Problems
 from .yamllines import field_line
 
@@ -181,7 +181,7 @@ def parse_exercise(data: object, lines: Mapping[str, int], prefix: str, *, path:
     prompt = data.get("prompt")
     if quiz:
         if prompt is not None and not (isinstance(prompt, dict) and all(
-                k in LANGUAGES and _nonempty_str(v) for k, v in prompt.items())):
+                k in DECLARED and _nonempty_str(v) for k, v in prompt.items())):
             problems.add(path, line("prompt"),
                          f"{label}: prompt must map languages ({', '.join(LANGUAGES)}) to text")
             prompt = None

@@ -38,6 +38,7 @@ import nh3
 
 from tutor import shipped_content
 
+from ..i18n.registry import DECLARED
 from .exercise import LANGUAGES, RULESETS, Exercise, parse_exercise
 from .problems import ContentError, Problem, Problems, display_path
 from .yamllines import load_yaml
@@ -258,7 +259,7 @@ def parse_step(text: str, path: str, problems: Problems, lang: str | None = None
     unusable, else the step (exercises with structural problems are left out)."""
     if lang is None:
         parent = Path(path).parent.name
-        lang = parent if parent in LANGUAGES else ""
+        lang = parent if parent in DECLARED else ""
     text = text.lstrip("\ufeff").replace("\r\n", "\n")
     fm_text, fm_line, body_lines, body_start = _split_front_matter(text, path, problems)
     if fm_text is None:

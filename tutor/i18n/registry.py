@@ -275,8 +275,29 @@ LOCALES_DIR: Path = locales_dir()
 REGISTRY_PROBLEMS: Problems = Problems()
 #: Language code -> its entry, in menu order.
 REGISTRY: dict[str, Language] = load_registry(LOCALES_DIR, REGISTRY_PROBLEMS)
+#: The code of every folder that declares a language (holds a ``language.yaml``), valid or not: what
+#: content may name as a language (a malformed entry is reported as itself, not in every lesson and
+#: rule text written in that language).
+DECLARED: frozenset[str] = frozenset(p.parent.name for p in LOCALES_DIR.glob(f"*/{LANGUAGE_FILE}")) | set(REGISTRY)
 if DEFAULT_LANGUAGE not in REGISTRY:
     raise ContentError(list(REGISTRY_PROBLEMS))
+
+
+def check_languages(root: Path | None = None) -> Problems:
+    """The problems of the languages of ``root`` (default :data:`LOCALES_DIR`), read afresh (for
+    ``tutor check``): every ``language.yaml`` valid (:func:`load_registry`) and every language with
+    its catalogue, ``LC_MESSAGES/messages.po``, compiled to ``messages.mo``."""
+    root = root or LOCALES_DIR
+    problems = Problems()
+    for code in load_registry(root, problems):
+        messages = root / code / "LC_MESSAGES"
+        if not (messages / "messages.po").is_file():
+            problems.add(display_path(messages / "messages.po"), 0, f"catalogue missing: {code} has a {LANGUAGE_FILE} "
+                                                                   "but no messages.po")
+        elif not (messages / "messages.mo").is_file():
+            problems.add(display_path(messages / "messages.mo"), 0,
+                         "compiled catalogue missing (pybabel compile -d locales)")
+    return problems
 
 
 def language(code: str) -> Language:

@@ -12,6 +12,7 @@ asks it once per request and keeps the answer); the same language is made
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from typing import Any
 
@@ -161,6 +162,28 @@ def static_url(filename: str) -> str:
     return found
 
 
+#: The languages' stylesheet (:func:`tutor.i18n.language_css`: each language's font stack, line
+#: height and list numbers, from the registry), made once; its URL carries its digest, so browsers
+#: keep it until the registry changes.
+_LANGUAGES_CSS = i18n.language_css()
+_LANGUAGES_CSS_DIGEST = hashlib.sha256(_LANGUAGES_CSS.encode()).hexdigest()[:12]
+
+
+def languages_css() -> Response:
+    """``GET /languages.css``: the languages' stylesheet (text/css), kept a year by browsers."""
+    response = Response(_LANGUAGES_CSS, mimetype="text/css")
+    response.cache_control.public = True
+    response.cache_control.max_age = 365 * 24 * 3600
+    return response
+
+
+def languages_css_url() -> str:
+    """The URL of ``/languages.css`` with the stylesheet's digest (``?v=...``)."""
+    from flask import url_for
+
+    return url_for("languages_css", v=_LANGUAGES_CSS_DIGEST)
+
+
 def page_next() -> str:
     """Where the settings form (suit colours) goes back to (:func:`tutor.web.pagecache.here`); a
     placeholder inside a page being kept rendered, put in when it is served."""
@@ -181,6 +204,7 @@ def _template_globals() -> dict[str, Any]:
         "lang_url": lang_url,
         "site_header": site_header,
         "static_url": static_url,
+        "languages_css_url": languages_css_url,
         "page_next": page_next,
     }
 
@@ -195,3 +219,4 @@ def init_app(app: Flask) -> None:
     app.teardown_request(_end)
     app.after_request(_remember_lang)
     app.context_processor(_template_globals)
+    app.add_url_rule("/languages.css", "languages_css", languages_css)

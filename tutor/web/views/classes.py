@@ -282,7 +282,7 @@ def lesson(cid: int, aid: int, error_at: int | None = None, error: str | None = 
     right, total = C.lesson_progress(n, attempts, lid)
     return render_template("classes/lesson.html", cls=cls, a=a, doc=doc, parts=parts, right=right, total=total,
                            game=ruleset_name(str(doc.get("ruleset", ""))),
-                           lesson_dir="rtl" if doc.get("lang") == "fa" else "ltr"), status
+                           lesson_dir=i18n.text_direction(str(doc.get("lang") or ""))), status
 
 
 @bp.post("/classes/<int:cid>/lessons/<int:aid>/<int:n>")
