@@ -83,8 +83,8 @@ def test_the_floor_routes_are_only_in_the_benchmarks_app(tmp_path):
     attempt — and nowhere else."""
     from sqlalchemy import create_engine, func, select
 
-    from tutor.domain.models import Attempt
     from tutor.bench.pages import FLOOR_ANSWER, FLOOR_PAGE, FLOOR_POST, add_floor_routes
+    from tutor.domain.models import Attempt
     from tutor.migrations import upgrade
     from tutor.web import create_app
 

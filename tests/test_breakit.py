@@ -4,9 +4,8 @@ by the "breakit" pass): each test is one finding, kept so it cannot come back.""
 from __future__ import annotations
 
 import pytest
-from web_support import csrf_of
-
 from test_teach import TRICK, add_authored, add_generated, app, assign, join, login, new_class, new_quiz  # noqa: F401
+from web_support import csrf_of
 
 pytestmark = pytest.mark.both_databases
 
@@ -88,8 +87,8 @@ def test_a_long_quiz_file_reports_each_question_at_its_own_line(tmp_path):
     one = "  - kind: trick-winner\n    scenario: {ruleset: hokm, ask: trick-winner, trump: S, trick: [AD, 2S, KD, JS]}\n"
     f = tmp_path / "long.yaml"
     f.write_text("ruleset: hokm\nquestions:\n" + one * 2000, encoding="utf-8")
-    from tutor.content.problems import Problems
     from tutor.content.quizzes import parse_quiz
+    from tutor.problems import Problems
 
     problems = Problems()
     parse_quiz(f.read_text(encoding="utf-8"), str(f), problems, match_name=False)

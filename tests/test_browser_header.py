@@ -68,7 +68,7 @@ def test_phone_header_is_a_menu_that_opens_with_the_keyboard(browser, live, lang
     assert len(boxes) == 1 + LINKS + len(i18n.LANGUAGES)
     assert [b[4] for b in boxes if b[2] < 24 or b[3] < 24] == []
     assert _overlaps(boxes) == []
-    assert all(0 <= b[0] and b[0] + b[2] <= 390 for b in boxes)
+    assert all(b[0] >= 0 and b[0] + b[2] <= 390 for b in boxes)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.evaluate("() => Promise.all(document.getAnimations().map((a) => a.finished))")
     results = Axe().run(page)

@@ -20,9 +20,9 @@ from tutor.content.kinds import (
     public_view,
 )
 from tutor.content.lessons import ContentError, content_root, load_lesson_path, load_step
-from tutor.content.problems import Problems
 from tutor.content.quizzes import load_quiz
 from tutor.engine.errors import BadFieldError
+from tutor.problems import Problems
 
 STEP = textwrap.dedent("""\
     ---

@@ -16,8 +16,8 @@ from tutor import i18n
 from tutor.content import lessons, quizzes
 from tutor.content.exercise import LANGUAGES, RULESETS
 from tutor.content.lessons import content_root
-from tutor.content.problems import ContentError
 from tutor.content.store import ContentStore
+from tutor.problems import ContentError
 from tutor.web import create_app
 from tutor.web import exercises as X
 
@@ -123,7 +123,7 @@ def test_missing_content_or_catalogues_stop_start_up(tmp_path, monkeypatch):
         {f"lessons/{r}/en:0: no lessons for {r}" for r in RULESETS}
         | {f"quizzes/{r}.yaml:0: quiz file missing for {r}" for r in RULESETS})
     monkeypatch.delenv("TUTOR_CONTENT_DIR")
-    monkeypatch.setattr(i18n, "LOCALES_DIR", tmp_path / "no-locales")
+    monkeypatch.setattr(i18n.registry, "LOCALES_DIR", tmp_path / "no-locales")
     with pytest.raises(ContentError) as e:
         create_app(_config(tmp_path), content=ContentStore.shared())
     assert [str(p) for p in e.value.problems] == [

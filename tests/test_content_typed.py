@@ -11,9 +11,9 @@ from tutor.content.exercise import Exercise, parse_exercise
 from tutor.content.generators import generate
 from tutor.content.kinds import ExerciseError, grade
 from tutor.content.kinds.base import fields_of
-from tutor.content.problems import Problems
 from tutor.engine.cards import Card, Suit
 from tutor.engine.errors import TutorError
+from tutor.problems import Problems
 from tutor.solve.asks import LegalPlays, TrickWinner
 
 BLOCK = {"id": "t1", "kind": "legal-cards", "prompt": "Which?", "difficulty": 1,

@@ -13,13 +13,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
+from web_support import counted, make_app
 
 from tutor import i18n
 from tutor.content.exercise import MAX_POINTS
 from tutor.content.generators import generate
-from tutor.content.kinds import KINDS, Names, expected_answer, kinds_for, learner_seat, players_of
+from tutor.content.kinds import Names, expected_answer, kinds_for, learner_seat, players_of
 from tutor.content.lessons import load_lesson_path
-from tutor.content.problems import ContentError
 from tutor.content.quizzes import Quiz, load_quiz
 from tutor.engine.rulesets import RULESETS
 from tutor.export.files import (
@@ -33,18 +33,17 @@ from tutor.export.files import (
 )
 from tutor.export.lms import gift, keyed, moodle_xml
 from tutor.export.worksheet import worksheet_html, worksheet_pdf
-
-from web_support import counted, make_app
+from tutor.problems import ContentError
 
 LANGS = i18n.LANGUAGES
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _generated(ruleset: str, kind: str, seed: int, difficulty: int):
     return generate(ruleset, kind, seed, difficulty)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _steps(ruleset: str) -> tuple[str, ...]:
     return tuple(s.id for s in load_lesson_path(ruleset, "en"))
 

@@ -13,8 +13,8 @@ from tutor.content.check import check, check_exercise
 from tutor.content.exercise import RULESETS
 from tutor.content.generators import ATTEMPTS, GeneratorError, generate, kinds_for, to_yaml
 from tutor.content.kinds import KINDS, ExerciseError, Reject, expected_answer, grade, players_of, public_view
-from tutor.content.problems import Problems
 from tutor.engine.cards import Card, Suit
+from tutor.problems import Problems
 
 COMBOS = [(r, k, d) for r in RULESETS for k in kinds_for(r) for d in (1, 2, 3)]
 SEEDS = range(25)

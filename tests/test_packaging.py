@@ -94,6 +94,7 @@ def test_the_wheel_holds_content_catalogues_and_migrations(installed):
     assert {f"tutor/_content/{p}" for p in lessons} <= names
     assert {f"tutor/_content/quizzes/{r}.yaml" for r in RULESETS} <= names
     assert {f"tutor/_content/locales/{lang}/LC_MESSAGES/messages.mo" for lang in LANGUAGES} <= names
+    assert {f"tutor/_content/locales/{lang}/language.yaml" for lang in LANGUAGES} <= names  # the registry
     assert {"tutor/migrations/env.py", "tutor/migrations/versions/0001_baseline.py",
             "tutor/migrations/script.py.mako", "tutor/web/templates/step.html"} <= names
     assert not any(n.startswith(("lessons/", "quizzes/", "locales/")) for n in names)

@@ -289,6 +289,7 @@ def test_editor_config_comes_from_the_registries():
     with i18n.using("fa"):
         cfg = editor_config()
     assert [r["name"] for r in cfg["rulesets"]] == list(RULESETS)
+    assert cfg["lang"] == "fa" and cfg["digits"] == "۰۱۲۳۴۵۶۷۸۹"  # the registry's, for the script's numbers
     assert len(cfg["cards"]) == 52 and cfg["cards"][0]["code"] == "AS" and cfg["cards"][-1]["code"] == "2C"
     with i18n.using("fa"):
         assert cfg["cards"][0]["label"] == i18n.card_label("AS")

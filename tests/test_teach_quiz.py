@@ -17,9 +17,9 @@ from web_support import csrf_of
 
 from tutor.content import generators
 from tutor.content.exercise import MAX_POINTS
-from tutor.content.problems import ContentError
 from tutor.content.quizzes import load_quiz
 from tutor.export.files import dump_quiz, import_quiz, quiz_document, same_value
+from tutor.problems import ContentError
 
 pytestmark = pytest.mark.both_databases
 

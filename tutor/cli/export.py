@@ -17,7 +17,7 @@ from .registry import command, language
                     (("--key",), {"action": "store_true", "help": "html/pdf: the answer key with the engine's reasons"}),
                     (("-o", "--output"), {"metavar": "FILE", "help": "write to FILE (default: standard output)"})])
 def _export(args: argparse.Namespace) -> int:
-    from ..content.problems import ContentError
+    from tutor.problems import ContentError
     try:
         data = export_quiz(args.quiz, args.format, args.lang, key=args.key)
     except ContentError as e:
@@ -40,7 +40,7 @@ def _export(args: argparse.Namespace) -> int:
 def export_quiz(path: str, fmt: str, lang: str, *, key: bool = False) -> bytes:
     """The quiz file ``path`` exported as ``fmt`` (``yaml``, ``moodle``, ``gift``, ``html``,
     ``pdf``) in ``lang``: bytes (UTF-8 text, or a PDF). Raises
-    :class:`~tutor.content.problems.ContentError` (``file:line: message``) for a quiz that does not
+    :class:`~tutor.problems.ContentError` (``file:line: message``) for a quiz that does not
     pass the engine's check."""
     from ..export.files import dump_quiz, read_quiz_file
     quiz = read_quiz_file(path)

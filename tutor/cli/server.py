@@ -28,7 +28,8 @@ def _serve(args: argparse.Namespace) -> int:
     localhost only); a warning says so when listening beyond loopback."""
     import os
 
-    from ..content.problems import ContentError
+    from tutor.problems import ContentError
+
     from ..web import ConfigError, configure, create_app, secret_key
     env = {"TUTOR_ENV": os.environ.get("TUTOR_ENV", "").strip() or "development"}
     try:
@@ -215,7 +216,6 @@ def _teacher(args: argparse.Namespace) -> int:
     from sqlalchemy.orm import Session
 
     from ..domain.db import make_engine
-    from ..web import ConfigError, configure
     from ..web.accounts import AccountError, add_teacher, check_new, generate_password
 
     if args.generate:

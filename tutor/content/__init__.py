@@ -11,9 +11,10 @@
 No web framework is imported here.
 """
 
+from tutor.problems import ContentError, Problem, Problems
+
 from .exercise import LANGUAGES, RULESETS, Exercise
 from .lessons import LessonPath, LessonStep, Unit, content_root, load_lesson_path, load_step
-from .problems import ContentError, Problem, Problems
 from .quizzes import Quiz, load_quiz
 
 __all__ = [

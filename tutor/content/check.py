@@ -1,7 +1,7 @@
 """``tutor check [PATH...] [--all-languages]``: validate lesson and quiz files against the engine.
 
 With no PATH every file under ``lessons/`` and ``quizzes/`` of the content root is checked, in
-all four languages, with rule coverage (``lessons/COVERAGE.md``) and completeness (at least 25
+every language of the registry, with rule coverage (``lessons/COVERAGE.md``) and completeness (at least 25
 steps per ruleset and language, at least 60 quiz questions per ruleset spread over every kind
 and difficulty). With PATHs (files or directories) only those files are checked; lesson
 directories given whole are also checked for unique ids and contiguous order; ``--all-languages``
@@ -20,8 +20,11 @@ What is checked:
   ``you`` is a seat; exercise ids unique in a step, question ids unique across quizzes;
 * a quiz question's ``teaches`` names a real lesson step of its ruleset;
 * step ids unique per language; ``order`` runs 1..N; units numbered in order with one title;
-* translations: the same files in en, fa, bg, te with identical id, order, unit, rules and
-  identical exercise blocks except ``prompt`` (a missing translation is an error);
+* translations: the same files in every language of the registry with identical id, order, unit,
+  rules and identical exercise blocks except ``prompt`` (a missing translation is an error, but for
+  a language marked ``partial``, which shows the English step instead);
+* languages (with no PATH): every ``locales/<code>/language.yaml`` valid and every language with
+  its catalogue (:func:`tutor.i18n.registry.check_languages`);
 * coverage: every rule point (C1-C33, T1-T22, H1-H27) has a COVERAGE.md row naming real steps
   that list it in ``rules``.
 
@@ -39,12 +42,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from tutor.problems import Problems, display_path
+
+from ..i18n.registry import DECLARED, REGISTRY, check_languages
 from .coverage import COVERED_RULES, RULE_IDS, check_coverage
 from .exercise import LANGUAGES, RULESETS, Exercise
 from .exercise_check import check_exercise, same_answer
 from .kinds import KINDS
 from .lessons import LessonStep, content_root, load_step
-from .problems import Problems, display_path
 from .quizzes import Quiz, load_quiz_file
 
 __all__ = [
@@ -151,7 +156,7 @@ def _check_lesson_file(les: _Lesson, problems: Problems, report: Report) -> None
     if les.ruleset in RULESETS and step.ruleset != les.ruleset:
         problems.add(les.shown, step.line_of("ruleset"),
                      f"ruleset {step.ruleset!r} but the file is in lessons/{les.ruleset}/")
-    if les.lang and les.lang not in LANGUAGES:
+    if les.lang and les.lang not in DECLARED:
         problems.add(les.shown, 1, f"unknown language directory {les.lang!r} (use {', '.join(LANGUAGES)})")
     m = _FILE_NUMBER.match(les.path.name)
     if not m:
@@ -249,11 +254,13 @@ def _check_translations(root: Path, ruleset: str, session: _Session, problems: P
         if lang == ref_lang:
             continue
         if not files[lang]:
+            if REGISTRY[lang].partial:  # a partial language shows the English lessons it lacks
+                continue
             problems.add(display_path(base / lang), 0,
                          f"missing translation: no {lang} lesson files ({len(ref)} in {display_path(base / ref_lang)})")
             continue
         for name, ref_path in ref.items():
-            if name not in files[lang]:
+            if name not in files[lang] and not REGISTRY[lang].partial:
                 problems.add(display_path(ref_path), 1,
                              f"missing translation: {display_path(base / lang / name)} does not exist")
         for name, path in files[lang].items():
@@ -441,6 +448,8 @@ def check(paths: Sequence[str] | None = None, *, all_languages: bool | None = No
                         sorted({r for (_, r) in touched}) or RULESETS)
     if full and not coverage_files:
         problems.add(display_path(root / "lessons" / "COVERAGE.md"), 0, "coverage file missing")
+    if full:  # the languages: locales/<code>/language.yaml and its catalogue
+        problems.extend(check_languages())
     problems[:] = sorted(set(problems), key=lambda p: (p.path, p.line, p.message))
     return report
 

@@ -10,10 +10,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tutor.problems import Problems, display_path
+
 from .. import rules as rulepoints
 from ..engine.rulesets import RULESETS as RULESET_REGISTRY
 from .exercise import RULESETS
-from .problems import Problems, display_path
 
 if TYPE_CHECKING:
     from .check import _Session

@@ -10,7 +10,7 @@ optional ``{lang: str}``), ``you`` (optional seat int), ``expect`` (the authored
 at most :data:`MAX_POINTS`; default 1).
 
 :func:`parse_exercise` turns one parsed YAML mapping into an :class:`Exercise`, adding structural
-problems (missing or mistyped fields) to a :class:`~tutor.content.problems.Problems` list with
+problems (missing or mistyped fields) to a :class:`~tutor.problems.Problems` list with
 their line numbers. Whether the cards, kind, ask or expect are right is ``tutor check``'s job.
 """
 
@@ -22,12 +22,14 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, TypeAlias
 
+from tutor.problems import Problems
+from tutor.yamllines import field_line
+
 from ..engine.errors import TutorError
 from ..engine.rulesets import RULESETS as _RULESET_REGISTRY
+from ..i18n.registry import DECLARED, REGISTRY
 from ..solve.asks import AskModel
 from ..solve.common import Scenario, parse_scenario
-from .problems import Problems
-from .yamllines import field_line
 
 __all__ = ["EXERCISE_FIELDS", "LANGUAGES", "MAX_POINTS", "RULESETS", "EngineAnswer", "Exercise", "ParsedScenario",
            "ScenarioDict", "parse_exercise"]
@@ -41,8 +43,8 @@ EngineAnswer: TypeAlias = dict[str, Any]
 #: :class:`~tutor.solve.common.Scenario` (its ``fields`` the ask's model) and the ask's handler.
 ParsedScenario: TypeAlias = tuple[Scenario[AskModel], Callable[[Scenario[Any]], EngineAnswer]]
 
-#: Lesson/quiz languages, in the order the project lists them.
-LANGUAGES: tuple[str, ...] = ("en", "fa", "bg", "te")
+#: Lesson/quiz languages, in menu order: the language registry's (:mod:`tutor.i18n.registry`).
+LANGUAGES: tuple[str, ...] = tuple(REGISTRY)
 #: Ruleset names (scenario ``ruleset`` values and lesson directory names), from the ruleset registry.
 RULESETS: tuple[str, ...] = tuple(_RULESET_REGISTRY)
 
@@ -229,7 +231,7 @@ def parse_exercise(data: object, lines: Mapping[str, int], prefix: str, *, path:
     prompt = data.get("prompt")
     if quiz:
         if prompt is not None and not (isinstance(prompt, dict) and all(
-                k in LANGUAGES and _nonempty_str(v) for k, v in prompt.items())):
+                k in DECLARED and _nonempty_str(v) for k, v in prompt.items())):
             problems.add(path, line("prompt"),
                          f"{label}: prompt must map languages ({', '.join(LANGUAGES)}) to text")
             prompt = None

@@ -2,7 +2,7 @@
 its kind, its ask and ruleset, every card written correctly, the engine's acceptance of the
 scenario, and the authored ``expect`` against the engine's answer.
 
-:func:`check_exercise` adds each problem to a :class:`~tutor.content.problems.Problems` list,
+:func:`check_exercise` adds each problem to a :class:`~tutor.problems.Problems` list,
 as ``file:line: message`` with the line of the field at fault; :func:`same_answer` compares an
 authored answer field with the engine's (cards and suits canonically, ``legal`` as a set).
 """
@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from tutor.problems import Problems
+
 from ..engine.cards import Card, Suit
 from ..engine.errors import NotationError, TutorError
 from .exercise import Exercise
 from .kinds import KINDS, ExerciseError, expected_answer, players_of
-from .problems import Problems
 
 __all__ = ["check_exercise", "same_answer"]
 

@@ -15,9 +15,9 @@ Shapes:
 * :class:`LessonPath` — every step of one ruleset in one language, ordered by ``order``; look-ups
   by step id, previous/next step, units.
 
-Loaders take an optional :class:`~tutor.content.problems.Problems` collector: problems (with
+Loaders take an optional :class:`~tutor.problems.Problems` collector: problems (with
 ``file:line``) are added to it and whatever could be loaded is returned; without a collector the
-first load that finds a problem raises :class:`~tutor.content.problems.ContentError`.
+first load that finds a problem raises :class:`~tutor.problems.ContentError`.
 
 The content root is the content shipped with the code (:func:`tutor.shipped_content`: the
 repository root in a checkout, ``tutor/_content/`` in an installed wheel) unless the environment
@@ -37,10 +37,11 @@ import markdown
 import nh3
 
 from tutor import shipped_content
+from tutor.problems import ContentError, Problem, Problems, display_path
+from tutor.yamllines import load_yaml
 
+from ..i18n.registry import DECLARED
 from .exercise import LANGUAGES, RULESETS, Exercise, parse_exercise
-from .problems import ContentError, Problem, Problems, display_path
-from .yamllines import load_yaml
 
 __all__ = [
     "LANGUAGES",
@@ -258,7 +259,7 @@ def parse_step(text: str, path: str, problems: Problems, lang: str | None = None
     unusable, else the step (exercises with structural problems are left out)."""
     if lang is None:
         parent = Path(path).parent.name
-        lang = parent if parent in LANGUAGES else ""
+        lang = parent if parent in DECLARED else ""
     text = text.lstrip("\ufeff").replace("\r\n", "\n")
     fm_text, fm_line, body_lines, body_start = _split_front_matter(text, path, problems)
     if fm_text is None:

@@ -8,8 +8,8 @@ File shape (PLAN.md)::
          scenario: {...}, expect: {...}, prompt: {en: ..., fa: ...}}   # prompt optional
 
 Every question keeps its file and line (``Exercise.path``/``line``/``lines``). Loaders take an
-optional :class:`~tutor.content.problems.Problems` collector; without one a problem raises
-:class:`~tutor.content.problems.ContentError`.
+optional :class:`~tutor.problems.Problems` collector; without one a problem raises
+:class:`~tutor.problems.ContentError`.
 """
 
 from __future__ import annotations
@@ -18,10 +18,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from tutor.problems import Problems, display_path
+from tutor.yamllines import load_yaml
+
 from .exercise import RULESETS, Exercise, parse_exercise
 from .lessons import content_root
-from .problems import Problems, display_path
-from .yamllines import load_yaml
 
 __all__ = ["Quiz", "load_all_quizzes", "load_quiz", "load_quiz_file", "parse_quiz", "quiz_file"]
 
@@ -106,7 +107,7 @@ def parse_quiz(text: str, path: str, problems: Problems, ruleset: str | None = N
 def load_quiz_file(path: str | Path, problems: Problems | None = None, *, shown: str | None = None,
                    match_name: bool = True) -> Quiz | None:
     """Load one quiz file; see :func:`parse_quiz` (``match_name``). Without ``problems`` raises
-    :class:`~tutor.content.problems.ContentError` on any problem."""
+    :class:`~tutor.problems.ContentError` on any problem."""
     own = problems is None
     problems = Problems() if problems is None else problems
     shown = shown or display_path(path)

@@ -3,7 +3,7 @@
 ``create_app`` builds one store (:meth:`ContentStore.load`) before it serves anything and keeps it
 in ``app.extensions["tutor_content"]``; the look-ups of :mod:`tutor.web.exercises` read it, so no
 request ever reads a content file. Broken or missing content stops start-up:
-:meth:`ContentStore.load` raises :class:`~tutor.content.problems.ContentError` carrying every
+:meth:`ContentStore.load` raises :class:`~tutor.problems.ContentError` carrying every
 problem the loaders found, each ``file:line: message``, and names a ruleset without English
 lessons or without a quiz file. (Checking every exercise against the engine stays with
 ``tutor check``.)
@@ -22,9 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
+from tutor.problems import Problems, display_path
+
 from .exercise import LANGUAGES, RULESETS, Exercise
 from .lessons import LessonPath, LessonStep, content_root, lessons_dir, load_all_paths
-from .problems import Problems, display_path
 from .quizzes import load_all_quizzes, quiz_file
 
 __all__ = ["ContentStore"]
@@ -45,7 +46,7 @@ class ContentStore:
     def load(cls, root: Path | None = None) -> ContentStore:
         """Load every lesson (all rulesets and languages) and quiz under ``root`` (default
         :func:`~tutor.content.lessons.content_root`). Raises
-        :class:`~tutor.content.problems.ContentError` with every problem (``file:line: message``)."""
+        :class:`~tutor.problems.ContentError` with every problem (``file:line: message``)."""
         root = root or content_root()
         problems = Problems()
         own = load_all_paths(root, problems)

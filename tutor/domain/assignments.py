@@ -27,9 +27,9 @@ from sqlalchemy.orm import Session
 from tutor import i18n
 from tutor.content.kinds.base import N_
 from tutor.content.store import ContentStore
-from tutor.engine.rulesets import RULESETS
 from tutor.domain import classes as C
 from tutor.domain.models import Assignment, ClassFingerprint, StepProgress, TeacherLesson, TeacherQuiz
+from tutor.engine.rulesets import RULESETS
 
 __all__ = [
     "KINDS",

@@ -56,7 +56,7 @@ from tutor.content.check import check_step_exercises
 from tutor.content.exercise import Exercise
 from tutor.content.kinds import Verdict
 from tutor.content.lessons import LessonStep, parse_step
-from tutor.content.problems import Problems
+from tutor.problems import Problems
 from tutor.solve.fingerprint import fingerprint
 
 from .db import now

@@ -115,7 +115,7 @@ class Card(int):
 
     __slots__ = ()
 
-    def __new__(cls, index: int) -> Card:  # noqa: PYI034 - returns the shared instance
+    def __new__(cls, index: int) -> Card:
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < 52:
             raise ValueError(f"card index must be 0..51, not {index!r}")
         try:

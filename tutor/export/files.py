@@ -8,7 +8,7 @@
 * :func:`import_quiz` — YAML text → a :class:`Quiz`, validated as ``tutor check`` validates a
   quiz file (structure, then every question against the engine: cards, the ask, the scenario,
   ``expect`` against the engine's answer, ``teaches`` against the lesson steps, unique ids).
-  Problems raise :class:`~tutor.content.problems.ContentError`, each ``file:line: message``;
+  Problems raise :class:`~tutor.problems.ContentError`, each ``file:line: message``;
 * :func:`check_document` — the same for a document held in memory (a teacher's stored quiz);
 * lessons likewise: :func:`lesson_document` (a step as ``{"front_matter": {...}, "parts": [{"markdown":
   text} | {"exercise": block}, ...]}``), :func:`dump_lesson` (the Markdown file: front matter between
@@ -26,9 +26,10 @@ from typing import Any
 
 import yaml
 
+from tutor.problems import ContentError, Problems
+
 from ..content.exercise import Exercise
 from ..content.lessons import STEP_FIELDS, LessonStep, parse_step
-from ..content.problems import ContentError, Problems
 from ..content.quizzes import Quiz, parse_quiz
 
 __all__ = ["check_document", "dump_lesson", "dump_quiz", "import_lesson", "import_quiz", "lesson_document",
@@ -160,9 +161,8 @@ def check_questions(quiz: Quiz, problems: Problems) -> None:
     """Every question against the engine (:func:`tutor.content.check.check_exercise`), ``teaches``
     against the ruleset's lesson steps, ids unique in the quiz."""
     from ..content.check import check_exercise
-    from ..content.lessons import load_lesson_path
-
     from ..content.exercise import RULESETS
+    from ..content.lessons import load_lesson_path
 
     known = quiz.ruleset in RULESETS  # else its one problem is at the ruleset line, not per question
     steps = {s.id for s in load_lesson_path(quiz.ruleset, "en", problems=Problems())} if known else set()

@@ -14,7 +14,7 @@ comes from :data:`FORMATS`; adding a format is one class here.
 
 A quiz given as a mapping (a quiz document) is checked by the engine first
 (:func:`.files.check_document`); a quiz that does not pass raises
-:class:`~tutor.content.problems.ContentError` (``file:line: message``).
+:class:`~tutor.problems.ContentError` (``file:line: message``).
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ class ExportFormat:
     writes_document: ClassVar[bool] = False
 
     def write(self, quiz: QuizSource, options: ExportOptions) -> bytes:
-        """The file: UTF-8 text, or a PDF. Raises :class:`~tutor.content.problems.ContentError`."""
+        """The file: UTF-8 text, or a PDF. Raises :class:`~tutor.problems.ContentError`."""
         raise NotImplementedError
 
     def file_name(self, prefix: str, options: ExportOptions) -> str:
@@ -186,6 +186,6 @@ def export_quiz_file(path: str, fmt: str, lang: str, *, key: bool = False) -> by
     """The quiz file ``path`` exported as format ``fmt`` (a name in :data:`FORMATS`) in ``lang``
     (``key``: the answer key, for a format that ``takes_key``): bytes (UTF-8 text, or a PDF).
 
-    Raises :class:`~tutor.content.problems.ContentError` (``file:line: message``) for a quiz that
+    Raises :class:`~tutor.problems.ContentError` (``file:line: message``) for a quiz that
     does not pass the engine's check, :class:`KeyError` for an unknown format."""
     return FORMATS[fmt].write(read_quiz_file(path), ExportOptions(lang=lang, key=key))

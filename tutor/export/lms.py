@@ -12,7 +12,7 @@ in Moodle XML and GIFT's ``[html]``).
   ``matching``), a category first; ``<defaultgrade>`` is the question's ``points`` (default 1).
 * :func:`gift` — the same questions in Moodle's GIFT text format.
 
-Errors: a question the engine rejects raises :class:`~tutor.content.problems.ContentError` with
+Errors: a question the engine rejects raises :class:`~tutor.problems.ContentError` with
 its ``file:line: message`` (check the quiz first with :func:`tutor.export.files.import_quiz`).
 """
 
@@ -25,11 +25,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from tutor.problems import ContentError, Problems
+
 from .. import i18n
 from ..content.exercise import Exercise
 from ..content.kinds import KINDS, LmsKey, Names, Verdict, expected_answer, learner_seat, players_of
 from ..content.kinds.base import N_
-from ..content.problems import ContentError, Problems
 from ..content.quizzes import Quiz
 from ..engine.errors import TutorError
 

@@ -12,7 +12,7 @@ separate answer key carrying the engine's answer and reasons.
 ``quiz_doc`` is a quiz document (the mapping of a ``quizzes/*.yaml`` file, see
 :mod:`tutor.export`) or a loaded :class:`~tutor.content.quizzes.Quiz`. A document is checked first
 (:func:`tutor.export.files.check_document`): problems raise
-:class:`~tutor.content.problems.ContentError` (``file:line: message``). Neither function needs a
+:class:`~tutor.problems.ContentError` (``file:line: message``). Neither function needs a
 request or an app: both work in the CLI too.
 """
 
@@ -67,13 +67,15 @@ def _choices(k: Keyed) -> list[dict]:
 
 def worksheet_html(quiz_doc: Quiz | Mapping[str, Any], lang: str, key: bool = False, *, title: str | None = None,
                    static: str | None = "/static/", pdf_href: str | None = None,
-                   key_href: str | None = None) -> str:
+                   key_href: str | None = None, languages_css: str | None = None) -> str:
     """The worksheet (``key=False``) or its answer key (``key=True``) as an HTML page in ``lang``.
 
     ``title``: the heading (default: the ruleset's name and "worksheet"); ``static``: the URL of
     the app's static files, where the page links ``worksheet.css`` and ``worksheet.js`` from
     (``None``: no links, for the PDF); ``pdf_href``/``key_href``: links to the PDF and to the key,
-    shown on screen only (``None``: none).
+    shown on screen only (``None``: none); ``languages_css``: the URL of the languages' stylesheet
+    (fonts, line heights and page-number digits per language: :func:`tutor.i18n.language_css`),
+    linked with the others (the PDF is given it as a stylesheet instead).
     """
     quiz = _quiz(quiz_doc)
     lang = i18n.normalize_lang(lang) or i18n.DEFAULT_LANGUAGE
@@ -85,7 +87,7 @@ def worksheet_html(quiz_doc: Quiz | Mapping[str, Any], lang: str, key: bool = Fa
         items = [{"n": i, "k": k, "choices": _choices(k)} for i, k in enumerate(questions, 1)]
         return _env().get_template("worksheet.html").render(
             lang=lang, dir=i18n.text_direction(lang), rtl=i18n.is_rtl(lang), title=heading, key=key, items=items,
-            static=static, pdf_href=pdf_href, key_href=key_href,
+            static=static, pdf_href=pdf_href, key_href=key_href, languages_css=languages_css,
             total=i18n.fmt_number(sum(k.points for k in questions)))
 
 
@@ -106,7 +108,8 @@ def worksheet_pdf(quiz_doc: Quiz | Mapping[str, Any], lang: str, key: bool = Fal
             return kept
     from weasyprint import CSS, HTML
 
-    pdf = HTML(string=page, base_url=str(_WEB)).write_pdf(stylesheets=[CSS(filename=str(STYLESHEET))])
+    pdf = HTML(string=page, base_url=str(_WEB)).write_pdf(
+        stylesheets=[CSS(filename=str(STYLESHEET)), CSS(string=i18n.language_css())])
     assert pdf is not None
     out = bytes(pdf)
     with _PDF_LOCK:

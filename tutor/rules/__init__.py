@@ -30,6 +30,7 @@ import yaml
 from ..engine.reasons import N_
 from ..engine.rulesets import ruleset_names
 from ..i18n import LANGUAGES
+from ..i18n.registry import DECLARED
 
 __all__ = [
     "GAMES",
@@ -254,7 +255,7 @@ def _texts(value: object, what: str, required: bool = True) -> Mapping[str, str]
     if "en" not in m:
         raise RuleDataError(f"{_DATA}: {what}: the English text (en) is missing")
     for lang, text in m.items():
-        if lang not in LANGUAGES:
+        if lang not in DECLARED:  # a language whose entry is malformed is reported by the registry
             raise RuleDataError(f"{_DATA}: {what}: {lang!r} is not a language of the app ({', '.join(LANGUAGES)})")
         _str(text, f"{what}: {lang}")
     return MappingProxyType(dict(m))

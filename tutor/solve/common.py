@@ -187,7 +187,7 @@ def _key(value: object) -> tuple[Any, ...] | None:
             return None
         items = tuple((k, _key(v)) for k, v in value.items())
         return None if any(v is None for _, v in items) else ("object", items)
-    if value is None or isinstance(value, bool | int | float | str) and len(str(value)) < 40:
+    if value is None or (isinstance(value, bool | int | float | str) and len(str(value)) < 40):
         return (type(value).__name__, value)
     return None
 

@@ -196,7 +196,7 @@ def create_app(config: dict | None = None, *, content: ContentStore | None = Non
     ``app.extensions["tutor_content"]`` (``content``: an already loaded
     :class:`~tutor.content.store.ContentStore` to use instead, e.g. one shared by many test apps).
     Raises :class:`ConfigError` for a configuration that cannot work (see the module docstring),
-    :class:`~tutor.content.problems.ContentError` (``file:line: message`` per problem) if a
+    :class:`~tutor.problems.ContentError` (``file:line: message`` per problem) if a
     content file is broken, and :class:`~tutor.migrations.SchemaNotCurrent` if the database is not
     at the migrations' head (run ``tutor db upgrade`` first).
     """
@@ -206,7 +206,20 @@ def create_app(config: dict | None = None, *, content: ContentStore | None = Non
     private_sqlite_file(app.config["DATABASE_URL"])
 
     from . import accounts, db, lang, limits, reqlog, security
-    from .views import api, ask, classes, device, lessons, main, play, practice, progress, rules, teach, worksheet
+    from .views import (
+        api,
+        ask,
+        classes,
+        device,
+        lessons,
+        main,
+        play,
+        practice,
+        progress,
+        rules,
+        teach,
+        worksheet,
+    )
 
     db.init_app(app)
     app.extensions["tutor_content"] = content or ContentStore.load()

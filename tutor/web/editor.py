@@ -135,7 +135,7 @@ def editor_config(kind: str | None = None) -> dict[str, Any]:
     cards = {c["code"]: c for c in _cards()}
     return {"rulesets": rulesets, "kinds": kinds, "suits": suits,
             "cards": [cards[str(c)] for c in order], "lang": i18n.current_lang(),
-            "text": _words()}
+            "digits": i18n.language(i18n.current_lang()).digits, "text": _words()}
 
 
 def _words() -> dict[str, str]:

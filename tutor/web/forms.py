@@ -12,9 +12,9 @@ from typing import Any, cast
 from flask_babel import lazy_gettext as _lazy
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
-from wtforms.form import BaseForm
-from wtforms import Field, DateField, IntegerField, PasswordField, SelectField, StringField, TextAreaField
+from wtforms import DateField, Field, IntegerField, PasswordField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # WTForms 3.3; not in its stubs yet
+from wtforms.form import BaseForm
 from wtforms.validators import (
     DataRequired,
     InputRequired,
@@ -163,20 +163,27 @@ class PointsForm(Form):
 class _QuestionBase(Form):
     difficulty = SelectField(lazy_gettext("Difficulty"), choices=choices(_DIFFICULTIES), default="1")
     points = _points()
-    prompt_en = StringField(lazy_gettext("Question in English (optional)"), validators=[Optional(), Chars(most=300)])
-    prompt_fa = StringField(lazy_gettext("Question in Persian (optional)"), validators=[Optional(), Chars(most=300)])
-    prompt_bg = StringField(lazy_gettext("Question in Bulgarian (optional)"), validators=[Optional(), Chars(most=300)])
-    prompt_te = StringField(lazy_gettext("Question in Telugu (optional)"), validators=[Optional(), Chars(most=300)])
+    # prompt_<code>: one optional field per language of the registry, added below the class
 
     def prompts(self) -> dict[str, str]:
-        return {lang: getattr(self, f"prompt_{lang}").data or "" for lang in LANGUAGES}
+        """Language code -> the question text typed in its field ("" where none)."""
+        return {lang: self[f"prompt_{lang}"].data or "" for lang in LANGUAGES}
 
     def prompt_fields(self) -> list:
-        return [getattr(self, f"prompt_{lang}") for lang in LANGUAGES]
+        """The prompt fields, one per language in menu order."""
+        return [self[f"prompt_{lang}"] for lang in LANGUAGES]
 
     def prompt_errors(self) -> bool:
         """Whether a prompt field has a message (their section is drawn open then, to show it)."""
         return any(f.errors for f in self.prompt_fields())
+
+
+# The question's text in each language of the registry (tutor.i18n.registry): field prompt_<code>,
+# labelled with the language's name in itself, its text typed in that language and direction.
+for _lang in LANGUAGES:
+    setattr(_QuestionBase, f"prompt_{_lang}", StringField(
+        i18n.LANGUAGE_NAMES[_lang], validators=[Optional(), Chars(most=300)],
+        render_kw={"lang": _lang, "dir": i18n.text_direction(_lang)}))
 
 
 class AuthoredForm(_QuestionBase):

@@ -12,6 +12,7 @@ asks it once per request and keeps the answer); the same language is made
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from typing import Any
 
@@ -21,7 +22,6 @@ from markupsafe import Markup, escape
 from werkzeug.wrappers import Response
 
 from tutor import i18n
-from tutor.content.problems import ContentError, Problem
 
 __all__ = ["COOKIE", "LANGUAGES", "i18n", "init_app", "lang_url", "locale", "use"]
 
@@ -162,6 +162,28 @@ def static_url(filename: str) -> str:
     return found
 
 
+#: The languages' stylesheet (:func:`tutor.i18n.language_css`: each language's font stack, line
+#: height and list numbers, from the registry), made once; its URL carries its digest, so browsers
+#: keep it until the registry changes.
+_LANGUAGES_CSS = i18n.language_css()
+_LANGUAGES_CSS_DIGEST = hashlib.sha256(_LANGUAGES_CSS.encode()).hexdigest()[:12]
+
+
+def languages_css() -> Response:
+    """``GET /languages.css``: the languages' stylesheet (text/css), kept a year by browsers."""
+    response = Response(_LANGUAGES_CSS, mimetype="text/css")
+    response.cache_control.public = True
+    response.cache_control.max_age = 365 * 24 * 3600
+    return response
+
+
+def languages_css_url() -> str:
+    """The URL of ``/languages.css`` with the stylesheet's digest (``?v=...``)."""
+    from flask import url_for
+
+    return url_for("languages_css", v=_LANGUAGES_CSS_DIGEST)
+
+
 def page_next() -> str:
     """Where the settings form (suit colours) goes back to (:func:`tutor.web.pagecache.here`); a
     placeholder inside a page being kept rendered, put in when it is served."""
@@ -182,6 +204,7 @@ def _template_globals() -> dict[str, Any]:
         "lang_url": lang_url,
         "site_header": site_header,
         "static_url": static_url,
+        "languages_css_url": languages_css_url,
         "page_next": page_next,
     }
 
@@ -190,11 +213,8 @@ def init_app(app: Flask) -> None:
     """Flask-Babel with :func:`locale` as its locale selector (:func:`tutor.i18n.init_app`), the
     URL prefix handlers, the cookie and the template globals (``lang``, ``rtl``, ``num`` ...).
 
-    Raises :class:`~tutor.content.problems.ContentError` if a language's compiled catalogue is missing."""
-    missing = [p for p in i18n.catalogue_files().values() if not p.is_file()]
-    if missing:  # Babel would fall back to English without a word
-        raise ContentError([Problem(str(p), 0, "compiled catalogue missing (pybabel compile -d locales)")
-                            for p in missing])
+    Raises :class:`~tutor.problems.ContentError` for a language file's problems or a missing
+    compiled catalogue (:func:`tutor.i18n.catalogues.install`)."""
     i18n.init_app(app, locale_selector=locale)
     app.url_value_preprocessor(_pull_lang)
     app.url_defaults(_add_lang)
@@ -202,3 +222,4 @@ def init_app(app: Flask) -> None:
     app.teardown_request(_end)
     app.after_request(_remember_lang)
     app.context_processor(_template_globals)
+    app.add_url_rule("/languages.css", "languages_css", languages_css)

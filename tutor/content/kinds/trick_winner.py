@@ -127,9 +127,9 @@ class TrickWinner(SeatKey):
             trick.append(c)
         n_trumps = sum(c.suit == trump for c in trick)
         off_ace = any(c.rank == 14 and c.suit not in (led, trump) for c in trick)
-        if d == 2 and not (n_trumps == 1 and led != trump or off_ace and n_trumps == 0):
+        if d == 2 and not ((n_trumps == 1 and led != trump) or (off_ace and n_trumps == 0)):
             raise Reject
-        if d == 3 and not (n_trumps >= 2 or led == trump and n_trumps >= 1 and len(trick) > 2):
+        if d == 3 and not (n_trumps >= 2 or (led == trump and n_trumps >= 1 and len(trick) > 2)):
             raise Reject
         leader = rng.randrange(players_n) if d > 1 else 0
         sc: dict[str, Any] = {"ruleset": ruleset, "ask": "trick-winner"}

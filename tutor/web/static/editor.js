@@ -17,15 +17,18 @@
   function fmt(s, params) {
     return s.replace(/%\((\w+)\)s/g, function (m, k) { return params[k] !== undefined ? params[k] : m; });
   }
+  // each language's digits for 0-9 (the registry's, in the editor's config: Persian "۰۱۲۳۴۵۶۷۸۹")
+  var DIGITS = {};
   function num(n, lang) {
-    var s = String(n);
-    return lang === "fa" ? s.replace(/[0-9]/g, function (d) { return "۰۱۲۳۴۵۶۷۸۹"[+d]; }) : s;
+    var s = String(n), digits = DIGITS[lang];
+    return digits ? s.replace(/[0-9]/g, function (d) { return digits[+d]; }) : s;
   }
   var uid = 0;
 
   function Editor(box) {
     this.box = box;
     this.cfg = JSON.parse(box.dataset.config);
+    DIGITS[this.cfg.lang] = this.cfg.digits;
     this.T = this.cfg.text;
     this.url = box.dataset.checkUrl;
     this.area = document.getElementById(box.dataset.field);

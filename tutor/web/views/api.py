@@ -12,8 +12,8 @@ import json
 from typing import NoReturn
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
-from flask_babel import gettext as _
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 from flask_login import current_user
 
 from tutor import i18n

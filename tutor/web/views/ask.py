@@ -14,8 +14,8 @@ import json
 
 from flask import Blueprint, render_template, request
 from flask.blueprints import BlueprintSetupState
-from flask_babel import gettext as _
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 
 from tutor.domain import classes as C
 from tutor.engine.errors import BadJsonError

@@ -14,21 +14,21 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 from markupsafe import Markup
 from sqlalchemy import Row, select
-from sqlalchemy.orm import Session
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from tutor import i18n
 from tutor.content.exercise import Exercise
 from tutor.content.kinds import Verdict
 from tutor.domain import classes as C
 from tutor.domain import ratings
+from tutor.domain.assignments import kind_of
 from tutor.domain.db import now
 from tutor.domain.models import Assignment, ClassAttempt, Classroom, Membership
-from tutor.domain.assignments import kind_of
 
 from .. import exercises as X
 from ..db import current_learner, get_session, learner_for_write
@@ -205,7 +205,7 @@ def feedback(cid: int, aid: int, n: int) -> ResponseReturnValue:
         url_for("classes.results", cid=cid, aid=aid)
     return render_template("classes/question.html", cls=cls, a=a, n=n, total=total, game=ruleset_name(ex.ruleset or ""),
                            x=exercise_context(ex, f"class-{aid}-{n}", verdict=verdict), points=C.points_of(q),
-                           first_counts=not mine[0].correct and len(mine) > 1 or None,
+                           first_counts=(not mine[0].correct and len(mine) > 1) or None,
                            next_url=nxt, retry_url=url_for("classes.question", cid=cid, aid=aid, n=n))
 
 
@@ -279,7 +279,7 @@ def lesson(cid: int, aid: int, error_at: int | None = None, error: str | None = 
     right, total = C.lesson_progress(n, attempts, lid)
     return render_template("classes/lesson.html", cls=cls, a=a, doc=doc, parts=parts, right=right, total=total,
                            game=ruleset_name(str(doc.get("ruleset", ""))),
-                           lesson_dir="rtl" if doc.get("lang") == "fa" else "ltr"), status
+                           lesson_dir=i18n.text_direction(str(doc.get("lang") or ""))), status
 
 
 @bp.post("/classes/<int:cid>/lessons/<int:aid>/<int:n>")

@@ -20,8 +20,8 @@ import re
 import secrets
 
 from flask import Blueprint, redirect, render_template, request, session, url_for
-from flask_babel import gettext as _
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 from sqlalchemy import select, update
 
 from tutor import i18n

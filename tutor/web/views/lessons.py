@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 from markupsafe import Markup
 
 from tutor import i18n

@@ -18,8 +18,8 @@ from typing import Any
 from urllib.parse import urlencode
 
 from flask import Blueprint, abort, redirect, render_template, request, session, url_for
-from flask_babel import gettext as _
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 
 from tutor import i18n
 from tutor.domain.table import SeatView, TableView, _positions, card_view
@@ -34,7 +34,6 @@ from .common import RULESET_NAMES, ruleset_name
 
 bp = Blueprint("play", __name__, url_prefix="/<lang>/play")
 
-_PERSIAN_DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹", "0123456789")
 _MAX_SEED = 10**9
 
 
@@ -52,7 +51,7 @@ def _options(info: RulesetInfo, players: int) -> dict:
 def _players(info: RulesetInfo, text: str | None) -> int:
     if not text:
         return info.default_players
-    text = text.translate(_PERSIAN_DIGITS)
+    text = i18n.ascii_digits(text)
     if not text.isascii() or not text.isdigit() or int(text) not in info.players:
         allowed = i18n.join_list([i18n.fmt_number(p) for p in info.players], "or")
         raise BadInput(_("Players must be %(allowed)s.", allowed=allowed))
@@ -60,7 +59,7 @@ def _players(info: RulesetInfo, text: str | None) -> int:
 
 
 def _seed(text: str) -> int:
-    text = text.strip().translate(_PERSIAN_DIGITS)
+    text = i18n.ascii_digits(text.strip())
     if not text.isascii() or not text.isdigit() or len(text) > 9:
         raise BadInput(_("The seed must be a whole number (up to nine digits)."))
     return int(text)

@@ -14,17 +14,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 from markupsafe import Markup, escape
 from sqlalchemy import Row, bindparam, select
 from sqlalchemy.orm import Session
 
-from tutor.content.exercise import Exercise
-from tutor.content.kinds import Verdict
 from tutor import i18n
 from tutor import rules as rule_points
-from tutor.content.kinds import KINDS, kinds_for
+from tutor.content.exercise import Exercise
+from tutor.content.kinds import KINDS, Verdict, kinds_for
 from tutor.domain import dashboard
 from tutor.domain.db import now, table_of
 from tutor.domain.models import Attempt, Learner, Quiz
@@ -49,7 +48,6 @@ MISTAKES_QUIZ = "mixed"
 #: A quiz as the pages read it: a :class:`~tutor.domain.models.Quiz` or a row of its columns.
 QuizRow = Quiz | Row
 
-_PERSIAN_DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹", "0123456789")
 #: Stand for one quiz's own URLs (its answer form's action, the next and retry links: they hold
 #: the quiz's token) in a question's section kept for every quiz that has the question (random
 #: per process, so no page can carry them); put in when the section is served.
@@ -175,7 +173,7 @@ def start() -> ResponseReturnValue:
     count = f.get("count", "5")
     difficulty = f.get("difficulty", "1")
     # a seed copied from a Persian page (or typed on a Persian keyboard) has Persian digits
-    seed_text = f.get("seed", "").strip().translate(_PERSIAN_DIGITS)
+    seed_text = i18n.ascii_digits(f.get("seed", "").strip())
     if not count.isascii() or not count.isdigit() or len(count) > 3 or int(count) not in COUNTS:
         return setup(error=_("Choose how many questions."), status=400)
     if difficulty not in ("1", "2", "3"):

@@ -8,8 +8,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 from markupsafe import Markup, escape
 from sqlalchemy import Integer, bindparam, cast, delete, func, select
 

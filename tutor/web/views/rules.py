@@ -18,8 +18,8 @@ page uses it (the reasons of feedback, "Rules taught" on a step, the reference i
 from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, url_for
-from flask_babel import gettext as _
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
 from tutor import i18n

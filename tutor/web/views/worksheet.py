@@ -15,8 +15,8 @@ import random
 from typing import Any
 
 from flask import Blueprint, Response, abort, request, url_for
-from flask_babel import gettext as _
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 
 from tutor import i18n
 from tutor.content.quizzes import Quiz
@@ -64,7 +64,7 @@ def sheet(ruleset: str) -> ResponseReturnValue:
     count, seed, key = _query(ruleset)
     quiz = drawn_quiz(ruleset, count, seed)
     args: dict[str, Any] = {"lang": lang, "ruleset": ruleset, "count": count, "seed": seed} | ({"key": 1} if key else {})
-    page = worksheet_html(quiz, lang, key, static=url_for("static", filename=""),
+    page = worksheet_html(quiz, lang, key, static=url_for("static", filename=""), languages_css=url_for("languages_css"),
                           pdf_href=url_for("worksheet.pdf", **args),
                           key_href=None if key else url_for("worksheet.sheet", **args, key=1))
     return Response(page, mimetype="text/html")

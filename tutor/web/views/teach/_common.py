@@ -5,10 +5,8 @@ downloads, an import form's text and its problems, and the page helpers (``perce
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import date, datetime
 from typing import Any, TypeVar, cast
 
-from babel.dates import format_date as babel_date
 from flask import Blueprint, Response, abort
 from flask_babel import gettext as _
 from flask_login import current_user
@@ -16,10 +14,10 @@ from markupsafe import Markup
 
 from tutor import i18n
 from tutor.content.kinds import KINDS
-from tutor.content.problems import Problem
 from tutor.domain.assignments import isolated
-
 from tutor.domain.models import Assignment, Classroom, Teacher, TeacherLesson, TeacherQuiz
+from tutor.problems import Problem
+
 from ...db import get_session
 from ...forms import ImportForm, LessonImportForm
 
@@ -109,9 +107,5 @@ def _formats() -> dict[str, Any]:
     (Persian digits and percent sign in Persian), ``bdi(name)`` and ``isolated(name)``
     (:func:`tutor.domain.assignments.isolated`), for the teacher and class pages."""
 
-    def format_date(d: date | datetime) -> str:
-        text = babel_date(d, format="medium", locale=i18n.current_lang())
-        return text.translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")) if i18n.current_lang() == "fa" else text
-
-    return {"percent": i18n.fmt_percent, "format_date": format_date, "format_datetime": i18n.fmt_datetime,
+    return {"percent": i18n.fmt_percent, "format_date": i18n.fmt_date, "format_datetime": i18n.fmt_datetime,
             "bdi": bdi, "isolated": isolated}

@@ -11,12 +11,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from werkzeug.exceptions import HTTPException
 
-from ... import accounts
 from tutor.domain.models import Teacher
+from tutor.web.record import write
+
+from ... import accounts
 from ...db import get_session
 from ...forms import LoginForm, SignupForm
 from ...limits import limited
-from tutor.web.record import write
 from ...security import http_error
 from ..common import safe_next
 from ._common import bp

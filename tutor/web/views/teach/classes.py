@@ -19,14 +19,14 @@ from sqlalchemy.orm import Session
 
 from tutor import i18n
 from tutor.domain import assignments as A
-
 from tutor.domain import classes as C
-from tutor.domain.models import Assignment, Classroom, Membership
 from tutor.domain.db import now
+from tutor.domain.models import Assignment, Classroom, Membership
+from tutor.web.record import write
+
 from ...db import get_session
 from ...exercises import content
 from ...forms import AssignForm, ClassForm, choices
-from tutor.web.record import write
 from ._common import bp, me, mine
 from .home import home
 

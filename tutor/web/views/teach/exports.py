@@ -16,14 +16,14 @@ from flask_babel import gettext as _
 from flask_login import login_required
 
 from tutor import i18n
-from tutor.content.problems import ContentError
 from tutor.content.quizzes import Quiz
+from tutor.domain import classes as C
+from tutor.domain.models import TeacherLesson, TeacherQuiz
 from tutor.export.files import check_document, dump_lesson
 from tutor.export.formats import FORMATS, ExportFormat, ExportOptions
+from tutor.problems import ContentError
 
-from tutor.domain import classes as C
 from ...authoring import files_of
-from tutor.domain.models import TeacherLesson, TeacherQuiz
 from ...limits import limited
 from ..common import ruleset_name
 from ._common import attachment, bp, mine

@@ -8,6 +8,7 @@ from flask_login import login_required
 from sqlalchemy import select
 
 from tutor.domain.models import Classroom, TeacherLesson, TeacherQuiz
+
 from ...db import get_session
 from ...forms import ClassForm, LessonForm, NewLessonFileForm, QuizForm
 from ._common import bp, me

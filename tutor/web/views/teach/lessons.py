@@ -15,13 +15,13 @@ from sqlalchemy.orm import Session
 
 from tutor import i18n
 from tutor.content.lessons import LessonStep
-from tutor.content.problems import ContentError, Problems
-from tutor.export.files import dump_lesson, import_lesson
-
 from tutor.domain import classes as C
 from tutor.domain.models import TeacherLesson
-from ...forms import LessonForm, LessonImportForm, NewLessonFileForm
+from tutor.export.files import dump_lesson, import_lesson
+from tutor.problems import ContentError, Problems
 from tutor.web.record import write
+
+from ...forms import LessonForm, LessonImportForm, NewLessonFileForm
 from ..common import RULESET_NAMES, exercise_context
 from ._common import bp, import_text, line_errors, me, mine
 from .home import home

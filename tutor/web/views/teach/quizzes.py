@@ -20,8 +20,11 @@ from sqlalchemy.orm import Session
 from tutor import i18n
 from tutor.content.exercise import Exercise
 from tutor.content.kinds import KINDS
-from tutor.content.problems import ContentError
+from tutor.domain.db import locked
+from tutor.domain.models import TeacherQuiz
 from tutor.export.files import import_quiz
+from tutor.problems import ContentError
+from tutor.web.record import write
 
 from ... import exercises as X
 from ...authoring import (
@@ -36,10 +39,7 @@ from ...authoring import (
     imported_questions,
     move,
 )
-from tutor.domain.models import TeacherQuiz
-from tutor.domain.db import locked
 from ...forms import AuthoredForm, GeneratedForm, ImportForm, PointsForm, QuizForm
-from tutor.web.record import write
 from ..common import exercise_context, ruleset_name
 from ._common import bp, import_text, kind_label, line_errors, me, mine
 from .home import home

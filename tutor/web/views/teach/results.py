@@ -16,14 +16,14 @@ from sqlalchemy import select
 
 from tutor import i18n
 from tutor.domain import assignments as A
+from tutor.domain import classes as C
+from tutor.domain import ratings
+from tutor.domain.db import id_from_request
+from tutor.domain.models import Assignment, ClassAttempt, Classroom, Membership
 from tutor.rules import UnknownRulePoint
 from tutor.rules import get as rule_point
 
-from tutor.domain import classes as C
-from tutor.domain import ratings
 from ...authoring import exercise_of
-from tutor.domain.models import Assignment, ClassAttempt, Classroom, Membership
-from tutor.domain.db import id_from_request
 from ...db import get_session
 from ._common import assignment_of, bp, kind_label, mine
 
