@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
+import http.client
 import os
 import re
 import shutil
+import socket
+import subprocess
 import tempfile
 import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -187,3 +193,88 @@ def find_chromium() -> tuple[str | None, str]:
         if found:
             return found, name
     return None, f"{', '.join(CHROMIUM_NAMES)} on PATH"
+
+
+# ---------------------------------------------------------------------------------------------
+# server processes (tutor serve, gunicorn) started by a test
+
+#: How long a test waits for a server process it started to answer: generous, because on a busy
+#: machine (load 30 on 2 cores) imports and the first content load can take a minute. A server
+#: that answers sooner ends the wait at once; one that exits ends it at once too.
+READY_WITHIN = 240.0
+
+
+def free_port() -> int:
+    """A loopback port free at the time of the call."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Answer:
+    """One HTTP response: status, headers (``get_all`` for repeated ones) and body text."""
+
+    status: int
+    headers: http.client.HTTPMessage
+    body: str
+
+
+@dataclass
+class ServerProcess:
+    """A server process a test started (:func:`server_process`), its port and the file its output goes to."""
+
+    proc: subprocess.Popen
+    port: int
+    log: Path
+
+    def output(self) -> str:
+        """Everything the process wrote so far (stdout and stderr)."""
+        return self.log.read_text(errors="replace")
+
+    def get(self, path: str, timeout: float = 60.0) -> Answer:
+        """GET ``path`` on the server (raises ``OSError`` if nothing answers)."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        try:
+            conn.request("GET", path)
+            r = conn.getresponse()
+            return Answer(r.status, r.headers, r.read().decode())
+        finally:
+            conn.close()
+
+    def wait_ready(self, path: str = "/healthz", within: float = READY_WITHIN) -> Answer:
+        """The first answer of the server to GET ``path``, polled until it comes; fails the test
+        with the process's output if the process exits or ``within`` seconds pass first."""
+        deadline = time.monotonic() + within
+        while True:
+            try:
+                return self.get(path)
+            except OSError as e:
+                why = f"exited with status {self.proc.poll()}" if self.proc.poll() is not None else None
+                if why is None and time.monotonic() > deadline:
+                    why = f"did not answer within {within:g} s ({type(e).__name__}: {e})"
+                if why:
+                    pytest.fail(f"{' '.join(map(str, self.proc.args))} on port {self.port} {why}; "
+                                f"its output:\n{self.output()[-4000:]}", pytrace=False)
+                time.sleep(0.2)
+
+
+@contextlib.contextmanager
+def server_process(argv: Sequence[str], log: Path, port: int | None = None, env: dict[str, str] | None = None,
+            cwd: str | Path | None = None) -> Iterator[ServerProcess]:
+    """A server process: ``argv`` run with ``"{port}"`` in any argument replaced by ``port`` (a free
+    one if not given), stdout and stderr to the file ``log``; stopped (TERM, then KILL) on exit.
+    Call :meth:`ServerProcess.wait_ready` before the first request."""
+    port = port or free_port()
+    with open(log, "w", encoding="utf-8") as out:
+        proc = subprocess.Popen([str(a).replace("{port}", str(port)) for a in argv], env=env, cwd=cwd,
+                                stdout=out, stderr=subprocess.STDOUT)
+    try:
+        yield ServerProcess(proc, port, Path(log))
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=30)
