@@ -14,7 +14,7 @@ import secrets
 import threading
 
 import pytest
-from web_support import find_chromium, make_app, unavailable
+from web_support import LIMITER_TIME_READERS, LimiterClock, find_chromium, make_app, unavailable
 from werkzeug.serving import make_server
 
 POSTGRES_URL = os.environ.get("TUTOR_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
@@ -67,6 +67,19 @@ def redis_url():
     finally:
         client.close()
     return REDIS_URL
+
+
+@pytest.fixture(autouse=True)
+def limiter_clock(monkeypatch) -> LimiterClock:
+    """The rate limiter's clock in every test: a :class:`web_support.LimiterClock` standing at the
+    start of a day (no test waits for a window on the real clock; a test that needs time to pass
+    for the limiter calls ``limiter_clock.advance(seconds)``)."""
+    import importlib
+
+    clock = LimiterClock()
+    for name in LIMITER_TIME_READERS:
+        monkeypatch.setattr(importlib.import_module(name), "time", clock)
+    return clock
 
 
 #: The databases the app supports, in the order a test runs on them.

@@ -520,21 +520,19 @@ def test_a_logged_in_teacher_may_send_a_long_lesson_and_a_long_pasted_file(tmp_p
     assert r.status_code == 400 and 'id="import-text-error"' in r.text and "too large" not in r.text
 
 
-def test_retry_after_is_on_a_429_only_and_never_0(tmp_path):
+def test_retry_after_is_on_a_429_only_and_never_0(tmp_path, limiter_clock):
     """Flask-Limiter puts Retry-After on every response of a limited view, as whole seconds to the
-    window's reset: 0 in the window's last second. A 429 now always says at least 1, and a 200 none."""
-    import time
-
+    window's reset: 0 in the window's last second. A 429 now always says at least 1, and a 200 none.
+    The limiter's clock steps 0.02 s a request through 2.5 s, past two window edges."""
     client = make_app(tmp_path, RATE_LIMITS={"solve": "2/second"}).test_client()
     scenario = {"ruleset": "hokm", "ask": "first-lead", "hakem": 1}
     seen = set()
-    end = time.time() + 2.5  # past two window edges
-    while time.time() < end:
+    for _ in range(125):
         r = client.post("/api/v1/solve", json=scenario)
         if r.status_code == 200:
             assert "Retry-After" not in r.headers and r.headers["X-RateLimit-Limit"] == "2"
         else:
             assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
         seen.add(r.status_code)
-        time.sleep(0.02)
+        limiter_clock.advance(0.02)
     assert seen == {200, 429}

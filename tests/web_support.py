@@ -49,20 +49,50 @@ def migrated_database(path: Path) -> str:
 HIGH_LIMITS = {action: "100000/minute" for action in limits.ACTIONS}
 
 
-def counted(limit: str, need: float = 30.0) -> str:
-    """``limit`` (Flask-Limiter notation, e.g. ``"3/day"``) for a test that counts requests up to
-    it, returned after waiting, if need be, until each of its windows has ``need`` seconds left.
+class LimiterClock:
+    """The rate limiter's clock in a test (conftest's autouse ``limiter_clock`` fixture): the
+    ``time.time`` that the ``limits`` storages and strategies and Flask-Limiter read (counters,
+    window keys, reset times, Retry-After), set to the start of a day (so of every window of a
+    second, minute, hour or day) and moved only by :meth:`advance`. Other clocks (the app's
+    ``CLOCK``, ``time.monotonic``) are not touched; counters in Redis expire on the Redis server's
+    own clock, which starts a window at its first hit, so a count in Redis needs no wait either.
 
-    The limiter's sliding-window counter aligns its windows to multiples of their length since the
-    epoch and, just after an edge, weighs the last window's count and rounds it down, so a count
-    that straddles an edge lets one more request through (CI once got a 302 for the 429 of a
-    3/minute log-in limit). Counted limits in the tests are per day, so the wait is almost never
-    taken; a per-second one waits for a fresh second (``need`` just under 1)."""
-    for item in parse_many(limit):
-        period = item.get_expiry()
-        left = period - time.time() % period
-        if left < need:
-            time.sleep(left + 0.02)
+    The limiter's sliding-window counter aligns its in-memory windows to multiples of their length
+    since the epoch and, just after an edge, weighs the last window's count and rounds it down, so
+    on the real clock a count that straddled an edge let one more request through (CI once got a
+    302 for the 429 of a 3/minute log-in limit): here no edge comes unless a test moves to it."""
+
+    #: 2026-01-01T00:00:00Z, a multiple of 86,400 s.
+    START = 1_767_225_600.0
+
+    def __init__(self) -> None:
+        self.now = self.START
+
+    def time(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> float:
+        """Move the clock ``seconds`` on; the new time."""
+        self.now += seconds
+        return self.now
+
+    def __getattr__(self, name: str):  # the rest of the time module (sleep, monotonic, ...) unchanged
+        return getattr(time, name)
+
+
+#: The modules whose ``time`` the fixture replaces: every reader of the wall clock in the limiter.
+LIMITER_TIME_READERS = ("limits.storage.memory", "limits.storage.redis", "limits.strategies", "flask_limiter._extension")
+
+
+def counted(limit: str) -> str:
+    """``limit`` (Flask-Limiter notation, e.g. ``"3/day"``) for a test that counts requests up to
+    it; requires the limiter's clock to be the test's :class:`LimiterClock` (so that no window edge
+    falls inside the count: the count is exact, on a busy machine too)."""
+    import importlib
+
+    for name in LIMITER_TIME_READERS:
+        assert isinstance(importlib.import_module(name).time, LimiterClock), f"{name} reads the real clock"
+    parse_many(limit)  # a bad limit fails here, in the test, not in the app
     return limit
 
 
