@@ -20,6 +20,7 @@ from tutor.web import exercises as X
 from tutor.web.db import Quiz
 from tutor.web.table import players_of
 
+
 def test_chromium_found_from_the_variable_or_path(tmp_path, monkeypatch):
     fake = tmp_path / "bin" / "chromium-browser"
     fake.parent.mkdir()
@@ -63,7 +64,7 @@ LESSONS = {"en": ("hokm", "legal-cards"), "fa": ("hokm", "trick-winner"), "bg": 
            "te": ("all-fours", "turn-up")}
 
 
-@pytest.mark.parametrize("lang", ["en", "fa", "bg", "te"])
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_new_learner_lesson_step_and_quiz(page: Page, live, lang):
     base, app = live
     ruleset, kind = LESSONS[lang]

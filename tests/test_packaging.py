@@ -19,8 +19,9 @@ from markupsafe import escape
 from web_support import server_process
 
 from tutor import i18n, shipped_content
-from tutor.content.exercise import LANGUAGES, RULESETS
+from tutor.content.exercise import RULESETS
 from tutor.content.store import ContentStore
+from tutor.i18n import LANGUAGES
 
 REPO = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))

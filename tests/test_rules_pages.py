@@ -9,15 +9,24 @@ from urllib.parse import urlsplit
 
 import pytest
 from lxml import html as lxml_html
-from web_support import csrf_of, dispose, form_for, lesson_exercise, make_app, wrong_value, expected
 from sqlalchemy import select
+from web_support import (
+    BOTH_DIRECTIONS,
+    csrf_of,
+    dispose,
+    expected,
+    form_for,
+    lesson_exercise,
+    make_app,
+    wrong_value,
+)
 
 from tutor import i18n, rules
 from tutor.content import kinds
 from tutor.engine.rulesets import RULESETS
+from tutor.web import adaptive
 from tutor.web import exercises as X
 from tutor.web.db import Quiz
-from tutor.web import adaptive
 
 pytestmark = pytest.mark.both_databases
 
@@ -131,7 +140,7 @@ def test_rules_taught_on_a_step_are_links_with_titles(client):
     assert [norm(a.text_content()) for a in links] == [f"{r} {rules.get(r).title_in('fa')}" for r in step.rules]
 
 
-@pytest.mark.parametrize("lang", ("en", "fa"))
+@pytest.mark.parametrize("lang", BOTH_DIRECTIONS)
 def test_each_reason_of_feedback_links_to_its_rule_point(client, lang):
     step, ex = lesson_exercise("hokm", "legal-cards")
     right = expected(ex)

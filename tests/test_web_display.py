@@ -15,7 +15,7 @@ from tutor.content.generators import generate
 from tutor.web import exercises as X
 from tutor.web.db import Quiz
 
-LANGS = ("en", "fa", "bg", "te")
+LANGS = i18n.LANGUAGES
 #: What the generators' English authoring prompts look like; never to be shown to a learner.
 RAW_PROMPT = re.compile(r"\bSeat \d|\bseat \d+ (led|is)|\b[SHDC] was led|trump is [SHDC]\b|Which seat wins")
 

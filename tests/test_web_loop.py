@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from web_support import (
+    BOTH_DIRECTIONS,
     Clock,
     csrf_of,
     dispose,
@@ -20,6 +21,7 @@ from web_support import (
     wrong_value,
 )
 
+from tutor import i18n
 from tutor.content import kinds
 from tutor.content.kinds.walk_through import picks_of, real_winners, seats_of_picks
 from tutor.web import exercises as X
@@ -94,7 +96,7 @@ class _Form(dict):
 
 
 @pytest.mark.both_databases
-@pytest.mark.parametrize("lang", ["en", "fa"])
+@pytest.mark.parametrize("lang", BOTH_DIRECTIONS)
 def test_walk_through_feedback_marks_exactly_the_wrong_trick(client, lang):
     step, ex = walk("hokm")
     fields = trick_two_wrong(ex)
@@ -191,7 +193,7 @@ _PICKED_FOUR = {
 }
 
 
-@pytest.mark.parametrize("lang", ["en", "fa", "bg", "te"])
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_a_wrong_trick_names_the_card_picked_and_who_played_it(client, lang):
     """Not "your four of hearts": the card the learner picked, and the seat that played it, in the
     form the language gives a seat after its "by"."""

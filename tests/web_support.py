@@ -24,11 +24,16 @@ from sqlalchemy import func, select
 from tutor.content import kinds
 from tutor.content.kinds import KINDS
 from tutor.content.store import ContentStore
+from tutor.i18n import LANGUAGES, is_rtl
 from tutor.migrations import upgrade
 from tutor.web import create_app, limits
 from tutor.web import exercises as X
 from tutor.web.db import Attempt, Learner, Mistake, Quiz, StepProgress
 from tutor.web.review import LEAVE_AFTER
+
+#: A left-to-right and a right-to-left language (the first of each in the registry): the tests
+#: that check a layout in both directions, without every language's cost (browser tests).
+BOTH_DIRECTIONS = (next(lang for lang in LANGUAGES if not is_rtl(lang)), next(lang for lang in LANGUAGES if is_rtl(lang)))
 
 _MIGRATED = tempfile.TemporaryDirectory(prefix="tutor-migrated-")
 atexit.register(_MIGRATED.cleanup)
