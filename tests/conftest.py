@@ -14,7 +14,15 @@ import secrets
 import threading
 
 import pytest
-from web_support import LIMITER_TIME_READERS, LimiterClock, find_chromium, make_app, unavailable
+from web_support import (
+    LIMITER_TIME_READERS,
+    LimiterClock,
+    app_with_teachers,
+    dispose,
+    find_chromium,
+    make_app,
+    unavailable,
+)
 from werkzeug.serving import make_server
 
 POSTGRES_URL = os.environ.get("TUTOR_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
@@ -124,6 +132,37 @@ def app_database(request, tmp_path):
     module) the test runs twice, on that and on a new PostgreSQL schema. The web tests that write or
     read learner data are so marked: together they cover every table and every write path."""
     return _migrated(getattr(request, "param", "sqlite"), request, tmp_path)
+
+
+@pytest.fixture
+def app_config() -> dict:
+    """Configuration of the test's ``app`` beyond web_support.make_app's: a module that needs more
+    (its own ``CLOCK``, limits) overrides this fixture."""
+    return {}
+
+
+@pytest.fixture
+def teachers() -> dict[str, str]:
+    """Teacher accounts of the test's ``app``, ``name: password`` (none; the teacher tests
+    override this fixture)."""
+    return {}
+
+
+@pytest.fixture
+def app(tmp_path, app_database, app_config, teachers):
+    """The test's app (web_support.make_app) on ``app_database`` (SQLite; both databases for a test
+    marked ``both_databases``), with ``app_config`` and the ``teachers`` accounts; its database
+    connections closed after the test. A module that needs one app for all its tests defines a
+    module-scoped ``app`` of its own."""
+    app = app_with_teachers(tmp_path, app_database, teachers, **app_config)
+    yield app
+    dispose(app)
+
+
+@pytest.fixture
+def client(app):
+    """A test client of ``app``."""
+    return app.test_client()
 
 
 @pytest.fixture(scope="session")

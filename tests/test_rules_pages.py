@@ -13,11 +13,9 @@ from sqlalchemy import select
 from web_support import (
     BOTH_DIRECTIONS,
     csrf_of,
-    dispose,
     expected,
     form_for,
     lesson_exercise,
-    make_app,
     wrong_value,
 )
 
@@ -32,18 +30,6 @@ pytestmark = pytest.mark.both_databases
 
 LANGS = i18n.LANGUAGES
 GAMES = tuple(RULESETS)
-
-
-@pytest.fixture
-def app(tmp_path, app_database):
-    app = make_app(tmp_path, DATABASE_URL=app_database)
-    yield app
-    dispose(app)
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
 
 
 def page(client, url: str):

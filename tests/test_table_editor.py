@@ -25,11 +25,6 @@ def app(tmp_path_factory):
     return make_app(tmp_path_factory.mktemp("editor"))
 
 
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
 def ask(client, scenario, lang="en", **extra):
     resp = client.post(URL, json={"scenario": scenario, "lang": lang, **extra})
     assert resp.status_code == 200, resp.get_data(as_text=True)

@@ -27,8 +27,18 @@ from test_teach import (
     new_quiz,
     post,
     quiz_doc,
+    teachers,  # noqa: F401 - the fixture
 )
-from web_support import app_with_teachers, counted, csrf_of, dispose, expected, form_for, make_app, unavailable, wrong_value
+from web_support import (
+    counted,
+    csrf_of,
+    dispose,
+    expected,
+    form_for,
+    make_app,
+    unavailable,
+    wrong_value,
+)
 
 from tutor.export.files import check_document, same_value
 from tutor.solve.fingerprint import fingerprint
@@ -37,13 +47,6 @@ from tutor.web.authoring import exercise_of, files_of
 from tutor.web.db import ClassFingerprint
 
 pytestmark = pytest.mark.both_databases
-
-
-@pytest.fixture
-def app(tmp_path, app_database):
-    app = app_with_teachers(tmp_path, app_database, PASSWORDS)
-    yield app
-    dispose(app)
 
 
 def _teacher_quiz(app):

@@ -20,11 +20,6 @@ def app(tmp_path_factory):
     return make_app(tmp_path_factory.mktemp("api"))
 
 
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
 def post_json(client, url, body):
     return client.post(url, data=json.dumps(body), content_type="application/json")
 

@@ -9,11 +9,9 @@ import pytest
 from web_support import (
     all_rows,
     csrf_of,
-    dispose,
     expected,
     form_for,
     lesson_exercise,
-    make_app,
     migrated_database,
     rows,
     server_process,
@@ -25,18 +23,6 @@ from tutor.migrations import head
 from tutor.web import configure, create_app
 from tutor.web.db import Attempt, Learner
 from tutor.web.security import CSP
-
-
-@pytest.fixture
-def app(tmp_path, app_database):
-    app = make_app(tmp_path, DATABASE_URL=app_database)
-    yield app
-    dispose(app)
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
 
 
 def test_secret_key_generated_once_and_kept(tmp_path, monkeypatch):

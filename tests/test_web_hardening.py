@@ -41,12 +41,8 @@ from tutor.migrations import upgrade
 from tutor.web import MIN_SECRET_BYTES, ConfigError, _secret_key_file, create_app
 from tutor.web.db import MAX_ID, Attempt, Learner, Mistake, id_from_request
 
-
-@pytest.fixture
-def app(tmp_path, database_url):
-    app = make_app(tmp_path, DATABASE_URL=database_url)
-    yield app
-    dispose(app)
+#: The tests of the app fixture run on SQLite and on PostgreSQL.
+pytestmark = pytest.mark.both_databases
 
 
 @contextmanager

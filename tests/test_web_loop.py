@@ -12,11 +12,9 @@ from web_support import (
     BOTH_DIRECTIONS,
     Clock,
     csrf_of,
-    dispose,
     expected,
     form_for,
     lesson_exercise,
-    make_app,
     rows,
     wrong_value,
 )
@@ -39,15 +37,8 @@ def clock():
 
 
 @pytest.fixture
-def app(tmp_path, clock, app_database):
-    app = make_app(tmp_path, CLOCK=clock, DATABASE_URL=app_database)
-    yield app
-    dispose(app)
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
+def app_config(clock):
+    return {"CLOCK": clock}
 
 
 def walk(ruleset: str):

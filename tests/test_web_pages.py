@@ -12,12 +12,10 @@ from web_support import (
     BOTH_DIRECTIONS,
     all_rows,
     csrf_of,
-    dispose,
     expected,
     form_for,
     lesson_exercise,
     listed_mistakes,
-    make_app,
     rows,
     wrong_value,
 )
@@ -28,18 +26,6 @@ from tutor.content.kinds import KINDS
 from tutor.web import exercises as X
 from tutor.web.db import Attempt, Learner, Mistake, Quiz, StepProgress
 from tutor.web.table import players_of
-
-
-@pytest.fixture
-def app(tmp_path, app_database):
-    app = make_app(tmp_path, DATABASE_URL=app_database)
-    yield app
-    dispose(app)
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
 
 
 def post_answer(client, lang, step, ex, data):

@@ -18,7 +18,6 @@ from web_support import (
     Clock,
     all_rows,
     csrf_of,
-    dispose,
     expected,
     form_for,
     listed_mistakes,
@@ -46,15 +45,8 @@ def clock():
 
 
 @pytest.fixture
-def app(tmp_path, clock, app_database):
-    app = make_app(tmp_path, CLOCK=clock, DATABASE_URL=app_database)
-    yield app
-    dispose(app)
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
+def app_config(clock):
+    return {"CLOCK": clock}
 
 
 def fsrs_scheduler() -> Scheduler:
