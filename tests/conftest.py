@@ -14,7 +14,15 @@ import secrets
 import threading
 
 import pytest
-from web_support import find_chromium, make_app, unavailable
+from web_support import (
+    LIMITER_TIME_READERS,
+    LimiterClock,
+    app_with_teachers,
+    dispose,
+    find_chromium,
+    make_app,
+    unavailable,
+)
 from werkzeug.serving import make_server
 
 POSTGRES_URL = os.environ.get("TUTOR_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
@@ -69,6 +77,19 @@ def redis_url():
     return REDIS_URL
 
 
+@pytest.fixture(autouse=True)
+def limiter_clock(monkeypatch) -> LimiterClock:
+    """The rate limiter's clock in every test: a :class:`web_support.LimiterClock` standing at the
+    start of a day (no test waits for a window on the real clock; a test that needs time to pass
+    for the limiter calls ``limiter_clock.advance(seconds)``)."""
+    import importlib
+
+    clock = LimiterClock()
+    for name in LIMITER_TIME_READERS:
+        monkeypatch.setattr(importlib.import_module(name), "time", clock)
+    return clock
+
+
 #: The databases the app supports, in the order a test runs on them.
 DATABASES = ("sqlite", "postgresql")
 
@@ -111,6 +132,37 @@ def app_database(request, tmp_path):
     module) the test runs twice, on that and on a new PostgreSQL schema. The web tests that write or
     read learner data are so marked: together they cover every table and every write path."""
     return _migrated(getattr(request, "param", "sqlite"), request, tmp_path)
+
+
+@pytest.fixture
+def app_config() -> dict:
+    """Configuration of the test's ``app`` beyond web_support.make_app's: a module that needs more
+    (its own ``CLOCK``, limits) overrides this fixture."""
+    return {}
+
+
+@pytest.fixture
+def teachers() -> dict[str, str]:
+    """Teacher accounts of the test's ``app``, ``name: password`` (none; the teacher tests
+    override this fixture)."""
+    return {}
+
+
+@pytest.fixture
+def app(tmp_path, app_database, app_config, teachers):
+    """The test's app (web_support.make_app) on ``app_database`` (SQLite; both databases for a test
+    marked ``both_databases``), with ``app_config`` and the ``teachers`` accounts; its database
+    connections closed after the test. A module that needs one app for all its tests defines a
+    module-scoped ``app`` of its own."""
+    app = app_with_teachers(tmp_path, app_database, teachers, **app_config)
+    yield app
+    dispose(app)
+
+
+@pytest.fixture
+def client(app):
+    """A test client of ``app``."""
+    return app.test_client()
 
 
 @pytest.fixture(scope="session")

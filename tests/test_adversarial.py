@@ -22,7 +22,7 @@ import textwrap
 from urllib.parse import urljoin, urlsplit
 
 import pytest
-from web_support import all_rows, csrf_of, dispose, expected, form_for, lesson_exercise, make_app
+from web_support import all_rows, csrf_of, expected, form_for, lesson_exercise
 
 from tutor.solve import answer
 from tutor.web import exercises as X
@@ -315,16 +315,10 @@ def test_cli_error_messages_are_valid_unicode(raw):
 # ================================================================================ HTTP: app fixtures
 
 @pytest.fixture
-def app(tmp_path, app_database):
-    app = make_app(tmp_path, DATABASE_URL=app_database)
+def app(app):
+    """The shared app with its error log off (these tests make it log on purpose)."""
     app.logger.disabled = True
-    yield app
-    dispose(app)
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
+    return app
 
 
 def send(client, method: str, url: str, **kw):

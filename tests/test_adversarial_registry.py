@@ -16,7 +16,7 @@ import subprocess
 import sys
 
 import pytest
-from web_support import all_rows, csrf_of, expected, form_for, lesson_exercise, make_app
+from web_support import all_rows, csrf_of, expected, form_for, lesson_exercise
 
 from tutor import cli
 from tutor.content.kinds import KINDS
@@ -115,15 +115,10 @@ def test_rule_unknown_long_id_is_quoted_short(capsys, ids):
 # ================================================================================ practice quiz form
 
 @pytest.fixture
-def app(tmp_path):
-    app = make_app(tmp_path)
+def app(app):
+    """The shared app with its error log off (these tests make it log on purpose)."""
     app.logger.disabled = True
     return app
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
 
 
 def page_token(client, url: str = "/en/practice/") -> str:

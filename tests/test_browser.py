@@ -64,7 +64,7 @@ LESSONS = {"en": ("hokm", "legal-cards"), "fa": ("hokm", "trick-winner"), "bg": 
            "te": ("all-fours", "turn-up")}
 
 
-@pytest.mark.parametrize("lang", ["en", "fa", "bg", "te"])
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_new_learner_lesson_step_and_quiz(page: Page, live, lang):
     base, app = live
     ruleset, kind = LESSONS[lang]

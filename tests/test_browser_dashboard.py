@@ -11,8 +11,9 @@ from urllib.parse import urlencode
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
-from web_support import expected, form_for, wrong_value
+from web_support import BOTH_DIRECTIONS, expected, form_for, wrong_value
 
+from tutor import i18n
 from tutor.web import exercises as X
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -42,7 +43,7 @@ def test_dashboard_in_every_language_has_no_axe_violation(page: Page, live, widt
     page.set_viewport_size({"width": width, "height": 900})
     history(page, base, app)
     axe = Axe()
-    for lang in ("en", "fa", "bg", "te"):
+    for lang in i18n.LANGUAGES:
         page.goto(f"{base}/{lang}/progress/")
         expect(page.locator(".stat-accuracy")).to_have_text(re.compile(r"\S+"))
         assert page.locator(".mastery-games svg rect.bar").count() == 2
@@ -69,7 +70,7 @@ def test_adaptive_practice_from_the_practice_page(page: Page, live):
     expect(page.locator(".quiz-origin")).to_have_text(
         re.compile("A review that is due|A rule you find hard|Something new"))
     assert Axe().run(page).violations_count == 0
-    for lang in ("en", "fa"):
+    for lang in BOTH_DIRECTIONS:
         page.goto(f"{base}/{lang}/practice/rule/H14")
         expect(page.locator(".rule-id")).to_have_text("H14")
         results = Axe().run(page)

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from tutor import i18n
 
-LANGS = ["en", "fa", "bg", "te"]
+LANGS = i18n.LANGUAGES
 LINKS = 7  # Games, Practice, Play, Rules, Ask the rules, My progress, My classes
 
 _BOXES = """(sel) => [...document.querySelectorAll(sel)].map((e) => {

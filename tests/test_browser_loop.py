@@ -14,12 +14,12 @@ import re
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
-from web_support import expected, form_for, wrong_value
+from web_support import BOTH_DIRECTIONS, expected, form_for, wrong_value
 
 from tutor import i18n
 from tutor.web import exercises as X
 
-LANGS = ["en", "fa", "bg", "te"]
+LANGS = i18n.LANGUAGES
 RED = "rgb(179, 38, 30)"          # --bad #b3261e
 RED_BG = "rgb(251, 233, 231)"     # --bad-bg #fbe9e7
 GREEN = "rgb(31, 122, 61)"        # --good #1f7a3d
@@ -170,7 +170,7 @@ def test_wrong_choice_and_right_choice_are_both_marked(page: Page, live, lang):
     expect(section.locator(".opt.miss")).to_have_count(1)
 
 
-@pytest.mark.parametrize("lang", ["en", "fa"])
+@pytest.mark.parametrize("lang", BOTH_DIRECTIONS)
 def test_a_picked_card_is_marked_with_a_dot_until_the_answer_is_checked(page: Page, live, lang):
     """A card picked as the trick's winner shows a dot, not a ✓, until the engine has checked it:
     a wrong pick then shows the red ✗, the right one after "Try again" the green ✓."""
@@ -202,7 +202,7 @@ def test_a_picked_card_is_marked_with_a_dot_until_the_answer_is_checked(page: Pa
     assert mark(form_for(ex, right)["seat"]) == ('"✓"', GREEN)
 
 
-@pytest.mark.parametrize("lang", ["en", "fa"])
+@pytest.mark.parametrize("lang", BOTH_DIRECTIONS)
 def test_awards_choices_are_marked(page: Page, live, lang):
     """Hand-score style awards (High, Low, Jack, Game): a wrong side ✗, the right side ✓."""
     base, _app = live
@@ -263,7 +263,7 @@ def test_empty_submit_keeps_the_learner_in_place(browser, live, lang, js):
     context.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "fa"])
+@pytest.mark.parametrize("lang", BOTH_DIRECTIONS)
 def test_partial_walk_through_keeps_the_picks_without_js(browser, live, lang):
     base, _app = live
     context = browser.new_context(java_script_enabled=False)
@@ -313,7 +313,7 @@ def test_answering_changes_no_url_and_reloads_no_page(browser, live, lang, js):
     context.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "fa"])
+@pytest.mark.parametrize("lang", BOTH_DIRECTIONS)
 def test_reduced_motion_has_no_animation(browser, live, lang):
     base, _app = live
     context = browser.new_context(reduced_motion="reduce")
@@ -350,7 +350,7 @@ def switch_suit_colours(page: Page) -> None:
     page.locator("footer form[action$='/settings'] button[type=submit]").click()
 
 
-@pytest.mark.parametrize("lang", ["en", "fa"])
+@pytest.mark.parametrize("lang", BOTH_DIRECTIONS)
 def test_suit_colours_switch_comes_back_to_the_exercise(browser, live, lang):
     """The footer's switch opens the page again where the learner was: at the exercise linked to
     (the address's fragment), and at the exercise answered in place (the address has none),
@@ -494,7 +494,7 @@ def _axe_clean(page: Page, what: str) -> None:
     assert results.violations_count == 0, f"{what}: {results.generate_report()}"
 
 
-@pytest.mark.parametrize("lang", ["en", "fa"])
+@pytest.mark.parametrize("lang", BOTH_DIRECTIONS)
 def test_every_learner_page_type_has_no_axe_violations(page: Page, live, lang):
     base, _app = live
     step = walk_step("hokm", lang)

@@ -13,6 +13,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
+from web_support import BOTH_DIRECTIONS
 
 from tutor import i18n
 from tutor.engine.play import card_token, replay
@@ -173,7 +174,7 @@ def test_a_card_is_played_with_the_keyboard_alone(page: Page, live):
     assert results.violations_count == 0, results.generate_report()
 
 
-@pytest.mark.parametrize("lang", ["en", "fa"])
+@pytest.mark.parametrize("lang", BOTH_DIRECTIONS)
 def test_the_setup_page_passes_axe_and_deals(page: Page, live, lang):
     base, _app = live
     page.goto(f"{base}/{lang}/play/")

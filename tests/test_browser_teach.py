@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from sqlalchemy import select
 from test_teach import DUE
-from web_support import expected, form_for, unavailable
+from web_support import BOTH_DIRECTIONS, expected, form_for, unavailable
 
 from tutor import i18n
 from tutor.domain.models import Teacher, TeacherQuiz
@@ -303,7 +303,7 @@ def _pdf_text(path) -> str:
     return " ".join(out.split())
 
 
-@pytest.mark.parametrize("lang", ["en", "fa"])
+@pytest.mark.parametrize("lang", BOTH_DIRECTIONS)
 def test_teacher_and_class_pages_pass_axe(page: Page, live, browser, lang):
     from axe_playwright_python.sync_playwright import Axe
 
@@ -363,7 +363,7 @@ def test_teacher_and_class_pages_pass_axe(page: Page, live, browser, lang):
     fresh.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "fa"])
+@pytest.mark.parametrize("lang", BOTH_DIRECTIONS)
 def test_results_class_and_learner_pages_fit_a_phone(page: Page, live, browser, lang):
     """At 390 px the results, class and learner pages never scroll sideways: a wide table scrolls
     inside its own region, which the keyboard can scroll (it takes the focus); a nickname starting
@@ -412,7 +412,7 @@ def test_results_class_and_learner_pages_fit_a_phone(page: Page, live, browser, 
 NO_TRUMP = {"ruleset": "hokm", "ask": "trick-winner", "trump": "H", "trick": ["AD", "2S", "KD", "JS"]}
 
 
-@pytest.mark.parametrize("lang", ["en", "fa"])
+@pytest.mark.parametrize("lang", BOTH_DIRECTIONS)
 def test_class_lesson_count_follows_answers_in_place(page: Page, live, browser, lang):
     """A learner answers a teacher's lesson (in English) with JavaScript: each verdict comes in
     place, without a reload, and the header's count of exercises answered right follows it, in

@@ -7,6 +7,7 @@ import textwrap
 
 import pytest
 
+from tutor import i18n
 from tutor.cli import main as tutor_main
 from tutor.content.check import check
 from tutor.content.check import main as check_main
@@ -65,7 +66,7 @@ EN1 = "lessons/hokm/en/01-follow.md"
 @pytest.fixture
 def tree(tmp_path, monkeypatch):
     """A small valid content tree (hokm, 2 steps × 4 languages, a quiz) as the current directory."""
-    for lang in ("en", "fa", "bg", "te"):
+    for lang in i18n.LANGUAGES:
         d = tmp_path / "lessons" / "hokm" / lang
         d.mkdir(parents=True)
         (d / "01-follow.md").write_text(step_text(lang, "hokm-follow-suit", 1), encoding="utf-8")

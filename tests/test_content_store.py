@@ -14,9 +14,10 @@ from web_support import migrated_database
 
 from tutor import i18n
 from tutor.content import lessons, quizzes
-from tutor.content.exercise import LANGUAGES, RULESETS
+from tutor.content.exercise import RULESETS
 from tutor.content.lessons import content_root
 from tutor.content.store import ContentStore
+from tutor.i18n import LANGUAGES
 from tutor.problems import ContentError
 from tutor.web import create_app
 from tutor.web import exercises as X

@@ -7,7 +7,7 @@ import re
 
 import pytest
 from sqlalchemy import select
-from web_support import HIGH_LIMITS, counted, csrf_of, dispose, expected, form_for, lesson_exercise, make_app
+from web_support import HIGH_LIMITS, counted, csrf_of, expected, form_for, lesson_exercise
 
 from tutor.domain.models import DeviceCode
 from tutor.web.views.device import code_hash, new_code, normalise
@@ -16,10 +16,8 @@ pytestmark = pytest.mark.both_databases
 
 
 @pytest.fixture
-def app(tmp_path, app_database):
-    app = make_app(tmp_path, DATABASE_URL=app_database, RATE_LIMITS=HIGH_LIMITS | {"redeem": counted("3/day")})
-    yield app
-    dispose(app)
+def app_config():
+    return {"RATE_LIMITS": HIGH_LIMITS | {"redeem": counted("3/day")}}
 
 
 def _code_of(html: str) -> str:

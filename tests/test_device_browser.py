@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, expect
+from web_support import BOTH_DIRECTIONS
 
 
 def _violations(page) -> list[str]:
@@ -13,7 +14,7 @@ def _violations(page) -> list[str]:
     return [f"{v['id']}: {[n['target'] for n in v['nodes']]}" for v in results.response["violations"]]
 
 
-@pytest.mark.parametrize("lang", ["en", "fa"])
+@pytest.mark.parametrize("lang", BOTH_DIRECTIONS)
 def test_device_page_axe_and_a_second_browser(browser: Browser, live, lang):
     base, _app = live
     first = browser.new_context(viewport={"width": 390, "height": 900})

@@ -16,8 +16,9 @@ import sys
 
 import pytest
 
-from tutor.content.exercise import LANGUAGES, RULESETS
+from tutor.content.exercise import RULESETS
 from tutor.content.store import ContentStore
+from tutor.i18n import LANGUAGES
 
 #: Authoring notes, per language: the documents, the article, the course and what it filled in.
 AUTHORING_NOTES: dict[str, str] = {

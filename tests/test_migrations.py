@@ -7,12 +7,9 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
 import sqlite3
-import subprocess
 import sys
 import time
-import urllib.request
 import uuid
 from pathlib import Path
 
@@ -21,7 +18,7 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import func, inspect, select
-from web_support import make_app
+from web_support import ServerProcess, make_app, server_process
 
 from tutor.domain.db import Base, make_engine
 from tutor.domain.models import Learner, Mistake
@@ -132,12 +129,6 @@ def test_the_app_never_creates_a_table_and_names_the_fix(tmp_path):
 
 # ------------------------------------------------------------------------------------------ racing starts
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 #: A `tutor serve` process that has done its imports and waits for the common start time.
 _SERVE_AT = """
 import sys, time
@@ -150,34 +141,19 @@ sys.exit(tutor.cli.main(["serve", "--port", sys.argv[2]]))
 def _start_together(url: str, tmp_path: Path, processes: int = 3) -> None:
     """Start ``processes`` `tutor serve` processes at one instant on the new database ``url``;
     each must migrate (or find it migrated) and serve; the database ends at head."""
-    ports = [_free_port() for _ in range(processes)]
     env = dict(os.environ, TUTOR_DATABASE_URL=url, TUTOR_INSTANCE_PATH=str(tmp_path / "inst"),
                TUTOR_SECRET_KEY="race")
     start_at = time.time() + 4  # imports of all processes done by then, on a busy machine too
     with contextlib.ExitStack() as stack:
-        logs = [stack.enter_context(open(tmp_path / f"serve-{i}.log", "w+")) for i in range(processes)]
-        procs = [subprocess.Popen([sys.executable, "-c", _SERVE_AT, str(start_at), str(p)], env=env,
-                                  stdout=subprocess.DEVNULL, stderr=log) for p, log in zip(ports, logs, strict=True)]
-        for proc in procs:
-            stack.callback(proc.wait, timeout=10)
-            stack.callback(proc.terminate)
-        _check_started(url, procs, ports, logs)
+        servers = [stack.enter_context(server_process([sys.executable, "-c", _SERVE_AT, str(start_at), "{port}"],
+                                               tmp_path / f"serve-{i}.log", env=env)) for i in range(processes)]
+        _check_started(url, servers)
 
 
-def _check_started(url: str, procs: list, ports: list[int], logs: list) -> None:
+def _check_started(url: str, servers: list[ServerProcess]) -> None:
     """Each process serves a lesson page; the database is at head; exactly one process migrated."""
-    for proc, port, log in zip(procs, ports, logs, strict=True):
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/en/learn/hokm/", timeout=5) as r:
-                    assert r.status == 200
-                    break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    log.seek(0)
-                    pytest.fail(f"tutor serve did not start:\n{log.read()[-2000:]}")
-                time.sleep(0.2)
+    for server in servers:
+        assert server.wait_ready("/en/learn/hokm/").status == 200
     assert current(url) == head()
     engine = make_engine(url)
     try:
@@ -187,9 +163,8 @@ def _check_started(url: str, procs: list, ports: list[int], logs: list) -> None:
     finally:
         engine.dispose()
     texts = []
-    for log in logs:
-        log.seek(0)
-        texts.append(log.read())
+    for server in servers:
+        texts.append(server.output())
         assert "Traceback" not in texts[-1] and "Error" not in texts[-1], texts[-1]
     # One process migrated; the others waited for its lock and then found the database at head.
     assert sum(f"no revision -> {head()}" in t for t in texts) == 1, texts

@@ -6,11 +6,9 @@ from __future__ import annotations
 import os
 import shutil
 import site
-import socket
 import subprocess
 import sys
 import sysconfig
-import time
 import tomllib
 import urllib.request
 import zipfile
@@ -18,10 +16,12 @@ from pathlib import Path
 
 import pytest
 from markupsafe import escape
+from web_support import server_process
 
 from tutor import i18n, shipped_content
-from tutor.content.exercise import LANGUAGES, RULESETS
+from tutor.content.exercise import RULESETS
 from tutor.content.store import ContentStore
+from tutor.i18n import LANGUAGES
 
 REPO = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
@@ -50,12 +50,6 @@ def _copy_sources(dest: Path) -> Path:
     for name in ("tutor", "lessons", "quizzes", "locales"):
         shutil.copytree(REPO / name, dest / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     return dest
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _get(url: str) -> str:
@@ -109,35 +103,20 @@ def test_the_installed_server_serves_lessons_in_every_language_from_another_fold
     where = subprocess.run([str(py), "-c", "import tutor; print(tutor.__file__); print(tutor.shipped_content())"],
                            check=True, capture_output=True, text=True, cwd=elsewhere, env=env).stdout.split()
     assert where[0].startswith(str(installed)) and where[1].endswith("tutor/_content")
-    port = _free_port()
-    with open(tmp_path / "serve.log", "w+") as log:
-        proc = subprocess.Popen([str(tutor), "serve", "--port", str(port)], cwd=elsewhere, env=env,
-                                stdout=subprocess.DEVNULL, stderr=log)
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    _get(f"http://127.0.0.1:{port}/healthz")
-                    break
-                except OSError:
-                    if proc.poll() is not None or time.monotonic() > deadline:
-                        log.seek(0)
-                        pytest.fail("the installed tutor serve did not start:\n" + log.read()[-2000:])
-                    time.sleep(0.2)
-            store = ContentStore.shared(REPO)  # what the checkout's files say
-            for lang in LANGUAGES:
-                for ruleset in RULESETS:
-                    step = store.lesson_path(ruleset, lang).steps[2]
-                    assert step.lang == lang and step.path.startswith(("lessons/", str(REPO)))
-                    html = _get(f"http://127.0.0.1:{port}/{lang}/learn/{ruleset}/{step.id}")
-                    assert f'<html lang="{lang}"' in html
-                    assert str(escape(step.title)) in html and str(escape(step.goal)) in html
-                    for text in UI_STRINGS:
-                        with i18n.using(lang):
-                            translated = i18n.gettext(text)
-                        assert lang == "en" or translated != text, (lang, text)
-                        assert str(escape(translated)) in html, (lang, text)
-        finally:
-            proc.terminate()
-            proc.wait(timeout=10)
+    with server_process([str(tutor), "serve", "--port", "{port}"], tmp_path / "serve.log", env=env, cwd=elsewhere) as server:
+        server.wait_ready("/healthz")
+        port = server.port
+        store = ContentStore.shared(REPO)  # what the checkout's files say
+        for lang in LANGUAGES:
+            for ruleset in RULESETS:
+                step = store.lesson_path(ruleset, lang).steps[2]
+                assert step.lang == lang and step.path.startswith(("lessons/", str(REPO)))
+                html = _get(f"http://127.0.0.1:{port}/{lang}/learn/{ruleset}/{step.id}")
+                assert f'<html lang="{lang}"' in html
+                assert str(escape(step.title)) in html and str(escape(step.goal)) in html
+                for text in UI_STRINGS:
+                    with i18n.using(lang):
+                        translated = i18n.gettext(text)
+                    assert lang == "en" or translated != text, (lang, text)
+                    assert str(escape(translated)) in html, (lang, text)
     assert not (elsewhere / "instance").exists() and (tmp_path / "inst" / "tutor.sqlite3").exists()

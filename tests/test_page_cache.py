@@ -7,7 +7,6 @@ import json
 import re
 from datetime import UTC, datetime, timedelta
 
-import pytest
 from markupsafe import escape
 from web_support import csrf_of, expected, form_for, lesson_exercise, make_app, wrong_value
 from werkzeug.datastructures import MultiDict
@@ -15,11 +14,6 @@ from werkzeug.datastructures import MultiDict
 from tutor.web import exercises as X
 from tutor.web.pagecache import PageCache, csrf_placeholder
 from tutor.web.views import progress
-
-
-@pytest.fixture
-def app(tmp_path):
-    return make_app(tmp_path)
 
 
 def _tokens(html: str) -> set[str]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from web_support import expected, form_for, lesson_exercise, wrong_value
+from web_support import BOTH_DIRECTIONS, expected, form_for, lesson_exercise, wrong_value
 
 from tutor import i18n
 
@@ -48,7 +48,7 @@ def test_reference_page_has_no_axe_violations(live, browser, lang):
         context.close()
 
 
-@pytest.mark.parametrize("lang", ("en", "fa"))
+@pytest.mark.parametrize("lang", BOTH_DIRECTIONS)
 def test_feedback_reason_link_leads_to_its_point(live, browser, lang):
     base, _app = live
     step, ex = lesson_exercise("hokm", "legal-cards")

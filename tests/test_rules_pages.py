@@ -10,7 +10,14 @@ from urllib.parse import urlsplit
 import pytest
 from lxml import html as lxml_html
 from sqlalchemy import select
-from web_support import csrf_of, dispose, expected, form_for, lesson_exercise, make_app, wrong_value
+from web_support import (
+    BOTH_DIRECTIONS,
+    csrf_of,
+    expected,
+    form_for,
+    lesson_exercise,
+    wrong_value,
+)
 
 from tutor import i18n, rules
 from tutor.content import kinds
@@ -23,18 +30,6 @@ pytestmark = pytest.mark.both_databases
 
 LANGS = i18n.LANGUAGES
 GAMES = tuple(RULESETS)
-
-
-@pytest.fixture
-def app(tmp_path, app_database):
-    app = make_app(tmp_path, DATABASE_URL=app_database)
-    yield app
-    dispose(app)
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
 
 
 def page(client, url: str):
@@ -131,7 +126,7 @@ def test_rules_taught_on_a_step_are_links_with_titles(client):
     assert [norm(a.text_content()) for a in links] == [f"{r} {rules.get(r).title_in('fa')}" for r in step.rules]
 
 
-@pytest.mark.parametrize("lang", ("en", "fa"))
+@pytest.mark.parametrize("lang", BOTH_DIRECTIONS)
 def test_each_reason_of_feedback_links_to_its_rule_point(client, lang):
     step, ex = lesson_exercise("hokm", "legal-cards")
     right = expected(ex)

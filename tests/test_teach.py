@@ -42,10 +42,9 @@ TRICK = {"ruleset": "hokm", "ask": "trick-winner", "trump": "S", "trick": ["AD",
 
 
 @pytest.fixture
-def app(tmp_path, app_database):
-    app = app_with_teachers(tmp_path, app_database, PASSWORDS)
-    yield app
-    dispose(app)
+def teachers():
+    """The teacher accounts of the app (conftest's ``app``): name -> password."""
+    return PASSWORDS
 
 
 def login(client, name: str):
@@ -722,7 +721,6 @@ def test_guesses_at_one_teacher_from_many_addresses_share_one_budget(tmp_path, a
     """The per-address log-in limit does not stop guesses spread over many addresses; the per-name
     budget does (names compared trimmed and case-folded), and another teacher's log-in is not
     affected."""
-    from web_support import app_with_teachers
 
     app = app_with_teachers(tmp_path, app_database, {"dina": "dina-password-1", "omid": "omid-password-1"},
                             RATE_LIMITS={"login": "100/minute", "login-name": counted("3/day")})

@@ -11,9 +11,10 @@ import re
 import pytest
 from lxml import etree
 from lxml import html as lxml_html
-from test_teach import TRICK, add_authored, add_generated, app, login, new_quiz, post, quiz_doc  # noqa: F401
+from test_teach import TRICK, add_authored, add_generated, login, new_quiz, post, quiz_doc, teachers  # noqa: F401
 from web_support import dispose, make_app
 
+from tutor import i18n
 from tutor.content import kinds
 from tutor.content.kinds import KINDS
 from tutor.web.authoring import (
@@ -200,7 +201,7 @@ def test_editing_a_question_shows_its_key_from_1_and_saving_it_unchanged_changes
     # saved as shown: the same quiz, question for question
     form = {"kind": "trick-winner", "scenario": doc.get_element_by_id("scenario").text_content(),
             "key": "4", "difficulty": "1", "points": "3",
-            **{f"prompt_{lang}": doc.get_element_by_id(f"prompt_{lang}").get("value") or "" for lang in ("en", "fa", "bg", "te")}}
+            **{f"prompt_{lang}": doc.get_element_by_id(f"prompt_{lang}").get("value") or "" for lang in i18n.LANGUAGES}}
     r = post(t, url, form)
     assert r.status_code == 302 and r.headers["Location"].endswith(f"/quizzes/{qid}#question-1")
     assert quiz_doc(app, qid) == before

@@ -27,9 +27,9 @@ from test_teach import (
     new_quiz,
     post,
     quiz_doc,
+    teachers,  # noqa: F401 - the fixture
 )
 from web_support import (
-    app_with_teachers,
     counted,
     csrf_of,
     dispose,
@@ -47,13 +47,6 @@ from tutor.web.accounts import add_teacher
 from tutor.web.authoring import exercise_of, files_of
 
 pytestmark = pytest.mark.both_databases
-
-
-@pytest.fixture
-def app(tmp_path, app_database):
-    app = app_with_teachers(tmp_path, app_database, PASSWORDS)
-    yield app
-    dispose(app)
 
 
 def _teacher_quiz(app):

@@ -11,8 +11,8 @@ import re
 
 import pytest
 from sqlalchemy import select
-from test_teach import DUE, PASSWORDS, TRICK, join, login, new_class, post
-from web_support import app_with_teachers, csrf_of, dispose
+from test_teach import DUE, PASSWORDS, TRICK, join, login, new_class, post, teachers  # noqa: F401
+from web_support import csrf_of
 
 from tutor.domain.models import Assignment, ClassAttempt, ClassFingerprint, TeacherLesson
 from tutor.export.files import import_lesson, lesson_document
@@ -26,13 +26,6 @@ BODY = ("Follow **suit** <script>alert(1)</script>\n\n"
         "Now without a trump in the trick.\n\n"
         "```exercise\nid: e2\nkind: trick-winner\nprompt: Who wins with hearts trump?\ndifficulty: 1\n"
         f"scenario: {json.dumps(NO_TRUMP)}\nexpect: {{winner: 0}}\n```\n")
-
-
-@pytest.fixture
-def app(tmp_path, app_database):
-    app = app_with_teachers(tmp_path, app_database, PASSWORDS)
-    yield app
-    dispose(app)
 
 
 def new_lesson(client, body=BODY, lang="en", ruleset="hokm", goal="Know trumps", title="Trumps") -> int:

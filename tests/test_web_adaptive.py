@@ -17,7 +17,7 @@ from fsrs import Card, Rating, Scheduler
 from lxml import html as lxml_html
 from sqlalchemy import event, select
 from sqlalchemy.orm import Session
-from web_support import Clock, csrf_of, dispose, expected, form_for, make_app
+from web_support import Clock, csrf_of, expected, form_for
 from web_support import wrong_value as wrong_of
 
 from tutor.content.kinds import KINDS
@@ -39,15 +39,8 @@ def clock():
 
 
 @pytest.fixture
-def app(tmp_path, clock, app_database):
-    app = make_app(tmp_path, CLOCK=clock, DATABASE_URL=app_database)
-    yield app
-    dispose(app)
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
+def app_config(clock):
+    return {"CLOCK": clock}
 
 
 def query(app, stmt):

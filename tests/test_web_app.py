@@ -9,13 +9,12 @@ import pytest
 from web_support import (
     all_rows,
     csrf_of,
-    dispose,
     expected,
     form_for,
     lesson_exercise,
-    make_app,
     migrated_database,
     rows,
+    server_process,
 )
 
 from tutor import cli
@@ -24,18 +23,6 @@ from tutor.domain.models import Attempt, Learner
 from tutor.migrations import head
 from tutor.web import configure, create_app
 from tutor.web.security import CSP
-
-
-@pytest.fixture
-def app(tmp_path, app_database):
-    app = make_app(tmp_path, DATABASE_URL=app_database)
-    yield app
-    dispose(app)
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
 
 
 def test_secret_key_generated_once_and_kept(tmp_path, monkeypatch):
@@ -186,40 +173,16 @@ def test_huge_form_body_is_400_and_writes_nothing(client, app):
     assert rows(app, Attempt) == 0 and rows(app, Learner) == 0
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_tutor_serve_starts_the_development_server(tmp_path):
     import os
-    import subprocess
     import sys
-    import time
-    import urllib.request
 
-    port = _free_port()
     env = dict(os.environ, TUTOR_INSTANCE_PATH=str(tmp_path / "inst"))
-    proc = subprocess.Popen([sys.executable, "-m", "tutor.cli", "serve", "--port", str(port)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/en/", timeout=2) as r:
-                    body = r.read().decode()
-                    break
-            except OSError:
-                assert proc.poll() is None and time.monotonic() < deadline, "tutor serve did not start"
-                time.sleep(0.2)
+    with server_process([sys.executable, "-m", "tutor.cli", "serve", "--port", "{port}"], tmp_path / "serve.log",
+                 env=env) as server:
+        body = server.wait_ready("/en/").body
         assert '<html lang="en" dir="ltr">' in body
         assert (tmp_path / "inst" / "tutor.sqlite3").exists()
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 def test_bench_web_measures_answer_and_ceiling():

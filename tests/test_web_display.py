@@ -8,7 +8,7 @@ import re
 
 import pytest
 from markupsafe import escape
-from web_support import csrf_of, expected, form_for, make_app, wrong_value
+from web_support import csrf_of, expected, form_for, wrong_value
 
 from tutor import i18n
 from tutor.content.generators import generate
@@ -17,20 +17,9 @@ from tutor.content.kinds.walk_through import first_leader
 from tutor.domain.models import Quiz
 from tutor.web import exercises as X
 
-LANGS = ("en", "fa", "bg", "te")
+LANGS = i18n.LANGUAGES
 #: What the generators' English authoring prompts look like; never to be shown to a learner.
 RAW_PROMPT = re.compile(r"\bSeat \d|\bseat \d+ (led|is)|\b[SHDC] was led|trump is [SHDC]\b|Which seat wins")
-
-
-@pytest.fixture
-def client(tmp_path):
-    """A test client of a fresh app with its own database."""
-    return make_app(tmp_path).test_client()
-
-
-@pytest.fixture
-def app(client):
-    return client.application
 
 
 def start_quiz(client, lang="en", game="hokm", seed="15570", count="5", difficulty="1"):

@@ -15,8 +15,6 @@ import stat
 import subprocess
 import sys
 import threading
-import time
-import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -28,10 +26,12 @@ from web_support import (
     dispose,
     expected,
     form_for,
+    free_port,
     lesson_exercise,
     make_app,
     migrated_database,
     rows,
+    server_process,
     wrong_value,
 )
 from werkzeug.serving import make_server
@@ -42,12 +42,8 @@ from tutor.domain.models import Attempt, Learner, Mistake
 from tutor.migrations import upgrade
 from tutor.web import MIN_SECRET_BYTES, ConfigError, _secret_key_file, create_app
 
-
-@pytest.fixture
-def app(tmp_path, database_url):
-    app = make_app(tmp_path, DATABASE_URL=database_url)
-    yield app
-    dispose(app)
+#: The tests of the app fixture run on SQLite and on PostgreSQL.
+pytestmark = pytest.mark.both_databases
 
 
 @contextmanager
@@ -69,14 +65,6 @@ def step_and_form(client, kind="trick-winner", lang="en", right=True):
     page = client.get(f"/{lang}/learn/hokm/{step.id}").get_data(as_text=True)
     value = expected(ex) if right else wrong_value(ex, expected(ex))
     return step, ex, f"/{lang}/learn/hokm/{step.id}/{ex.id}", form_for(ex, value) | {"csrf_token": csrf_of(page)}
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -200,30 +188,14 @@ def test_tutor_serve_in_production_without_a_key_exits_2(tmp_path):
 
 def test_tutor_serve_on_all_interfaces_keeps_secure_cookies(tmp_path):
     """--host 0.0.0.0 used to turn Secure off silently; now it stays on and a warning says why."""
-    port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("TUTOR_COOKIE_SECURE", "TUTOR_ENV", "TUTOR_SECRET_KEY")}
     env["TUTOR_INSTANCE_PATH"] = str(tmp_path / "inst")
-    err = open(tmp_path / "stderr", "w+")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen([sys.executable, "-m", "tutor.cli", "serve", "--host", "0.0.0.0", "--port", str(port)],
-                            env=env, stdout=subprocess.DEVNULL, stderr=err)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/en/", timeout=2) as r:
-                    cookies = r.headers.get_all("Set-Cookie")
-                    break
-            except OSError:
-                assert proc.poll() is None and time.monotonic() < deadline, "tutor serve did not start"
-                time.sleep(0.2)
+    with server_process([sys.executable, "-m", "tutor.cli", "serve", "--host", "0.0.0.0", "--port", "{port}"],
+                 tmp_path / "serve.log", env=env) as server:
+        cookies = server.wait_ready("/en/").headers.get_all("Set-Cookie")
         session_cookie = next(c for c in cookies if c.startswith("tutor="))
         assert "; Secure" in session_cookie
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-        err.seek(0)
-        stderr = err.read()
-        err.close()
+    stderr = server.output()
     assert "cookies are Secure" in stderr and "TUTOR_COOKIE_SECURE=0" in stderr
 
 
@@ -545,21 +517,19 @@ def test_a_logged_in_teacher_may_send_a_long_lesson_and_a_long_pasted_file(tmp_p
     assert r.status_code == 400 and 'id="import-text-error"' in r.text and "too large" not in r.text
 
 
-def test_retry_after_is_on_a_429_only_and_never_0(tmp_path):
+def test_retry_after_is_on_a_429_only_and_never_0(tmp_path, limiter_clock):
     """Flask-Limiter puts Retry-After on every response of a limited view, as whole seconds to the
-    window's reset: 0 in the window's last second. A 429 now always says at least 1, and a 200 none."""
-    import time
-
+    window's reset: 0 in the window's last second. A 429 now always says at least 1, and a 200 none.
+    The limiter's clock steps 0.02 s a request through 2.5 s, past two window edges."""
     client = make_app(tmp_path, RATE_LIMITS={"solve": "2/second"}).test_client()
     scenario = {"ruleset": "hokm", "ask": "first-lead", "hakem": 1}
     seen = set()
-    end = time.time() + 2.5  # past two window edges
-    while time.time() < end:
+    for _ in range(125):
         r = client.post("/api/v1/solve", json=scenario)
         if r.status_code == 200:
             assert "Retry-After" not in r.headers and r.headers["X-RateLimit-Limit"] == "2"
         else:
             assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
         seen.add(r.status_code)
-        time.sleep(0.02)
+        limiter_clock.advance(0.02)
     assert seen == {200, 429}

@@ -102,7 +102,7 @@ def test_the_defaults_stop_a_flood_of_solve_requests(tmp_path):
     """The default solve limit (10 a second, per address) without any configuration."""
     client = make_app(tmp_path, RATE_LIMITS={}).test_client()
     assert client.get("/healthz").status_code == 200  # warm: an app's first request is its slowest
-    counted(limits.ACTIONS["solve"].default, need=0.9)  # the twelve within one second
+    counted(limits.ACTIONS["solve"].default)  # the twelve within one second of the limiter's clock
     statuses = [client.post("/api/v1/solve", json=SCENARIO).status_code for _ in range(12)]
     assert statuses[:10] == [200] * 10 and statuses[10:] == [429, 429]
 
@@ -244,18 +244,31 @@ def test_a_generated_exercise_is_made_once_and_kept(tmp_path):
     assert info.misses == 1 and info.hits == 1 and info.maxsize == 2048
 
 
-def test_counted_waits_out_a_window_edge_that_is_too_near(monkeypatch):
-    """The tests' own guard (web_support.counted): 10 s before midnight UTC a per-day count waits
-    for the new day; an hour before it does not wait; a per-second one waits for a fresh second."""
-    import web_support
+def test_the_limiters_clock_is_the_tests_and_moves_only_when_told(tmp_path, limiter_clock):
+    """The tests' own guard (conftest's ``limiter_clock``): a count stands however long the machine
+    takes; the window's budget comes back when the clock passes the window's edge, and not before."""
+    import time
 
-    slept: list[float] = []
-    monkeypatch.setattr(web_support.time, "sleep", slept.append)
-    midnight = 1_767_225_600  # 2026-01-01T00:00:00Z
-    monkeypatch.setattr(web_support.time, "time", lambda: midnight - 10.0)
-    assert counted("3/day") == "3/day" and slept == [pytest.approx(10.02)]
-    monkeypatch.setattr(web_support.time, "time", lambda: midnight - 3600.0)
-    assert counted("3/day") == "3/day" and len(slept) == 1
-    monkeypatch.setattr(web_support.time, "time", lambda: midnight - 3600.0 + 0.5)
-    counted("10/second;300/minute", need=0.9)
-    assert slept[1:] == [pytest.approx(0.52)]
+    client = make_app(tmp_path, RATE_LIMITS={"solve": counted("2/minute")}).test_client()
+    assert limiter_clock.time() % 86_400 == 0  # the start of a day, so of every window
+    assert [client.post("/api/v1/solve", json=SCENARIO).status_code for _ in range(3)] == [200, 200, 429]
+    time.sleep(0.05)  # real time passing moves nothing
+    limiter_clock.advance(59)
+    r = client.post("/api/v1/solve", json=SCENARIO)
+    assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
+    # one minute on: the sliding window still weighs the last one's 2 hits fully at its edge ...
+    limiter_clock.advance(1)
+    assert client.post("/api/v1/solve", json=SCENARIO).status_code == 429
+    # ... and half of them half a minute later: one request goes through
+    limiter_clock.advance(30)
+    assert [client.post("/api/v1/solve", json=SCENARIO).status_code for _ in range(2)] == [200, 429]
+    limiter_clock.advance(120)
+    assert [client.post("/api/v1/solve", json=SCENARIO).status_code for _ in range(3)] == [200, 200, 429]
+
+
+def test_counted_refuses_the_real_clock(monkeypatch):
+    import limits.strategies
+
+    monkeypatch.setattr(limits.strategies, "time", __import__("time"))
+    with pytest.raises(AssertionError, match="limits.strategies reads the real clock"):
+        counted("3/day")

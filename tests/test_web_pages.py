@@ -9,14 +9,13 @@ import re
 import pytest
 from markupsafe import escape
 from web_support import (
+    BOTH_DIRECTIONS,
     all_rows,
     csrf_of,
-    dispose,
     expected,
     form_for,
     lesson_exercise,
     listed_mistakes,
-    make_app,
     rows,
     wrong_value,
 )
@@ -27,18 +26,6 @@ from tutor.content.kinds import KINDS
 from tutor.domain.models import Attempt, Learner, Mistake, Quiz, StepProgress
 from tutor.domain.table import players_of
 from tutor.web import exercises as X
-
-
-@pytest.fixture
-def app(tmp_path, app_database):
-    app = make_app(tmp_path, DATABASE_URL=app_database)
-    yield app
-    dispose(app)
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
 
 
 def post_answer(client, lang, step, ex, data):
@@ -86,7 +73,7 @@ def test_lesson_path_lists_units_and_highlights_next_step(client):
     assert "1 of 29 steps done" in html or f"1 of {len(path)} steps done" in html
 
 
-@pytest.mark.parametrize("lang", ["en", "fa", "bg", "te"])
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_step_shows_goal_lesson_and_the_hand_as_accessible_cards(client, lang):
     step, ex = lesson_exercise("hokm", "legal-cards", lambda e: bool(e.scenario.get("trick")))
     html = client.get(f"/{lang}/learn/hokm/{step.id}").get_data(as_text=True)
@@ -149,7 +136,7 @@ def test_right_answer_is_recorded_and_marks_progress(client, app):
 
 
 @pytest.mark.both_databases
-@pytest.mark.parametrize("lang", ["en", "fa"])
+@pytest.mark.parametrize("lang", BOTH_DIRECTIONS)
 def test_wrong_answer_shows_the_engines_reason_right_answer_and_lesson_link(client, app, lang):
     step, ex = lesson_exercise("hokm", "legal-cards",
                                lambda e: 0 < len(expected(e)) < len(e.scenario["hand"]))

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
+import http.client
 import os
 import re
 import shutil
+import socket
+import subprocess
 import tempfile
 import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -20,9 +26,14 @@ from tutor.content.kinds import KINDS
 from tutor.content.store import ContentStore
 from tutor.domain.models import Attempt, Learner, Mistake, Quiz, StepProgress
 from tutor.domain.review import LEAVE_AFTER
+from tutor.i18n import LANGUAGES, is_rtl
 from tutor.migrations import upgrade
 from tutor.web import create_app, limits
 from tutor.web import exercises as X
+
+#: A left-to-right and a right-to-left language (the first of each in the registry): the tests
+#: that check a layout in both directions, without every language's cost (browser tests).
+BOTH_DIRECTIONS = (next(lang for lang in LANGUAGES if not is_rtl(lang)), next(lang for lang in LANGUAGES if is_rtl(lang)))
 
 _MIGRATED = tempfile.TemporaryDirectory(prefix="tutor-migrated-")
 atexit.register(_MIGRATED.cleanup)
@@ -43,20 +54,50 @@ def migrated_database(path: Path) -> str:
 HIGH_LIMITS = {action: "100000/minute" for action in limits.ACTIONS}
 
 
-def counted(limit: str, need: float = 30.0) -> str:
-    """``limit`` (Flask-Limiter notation, e.g. ``"3/day"``) for a test that counts requests up to
-    it, returned after waiting, if need be, until each of its windows has ``need`` seconds left.
+class LimiterClock:
+    """The rate limiter's clock in a test (conftest's autouse ``limiter_clock`` fixture): the
+    ``time.time`` that the ``limits`` storages and strategies and Flask-Limiter read (counters,
+    window keys, reset times, Retry-After), set to the start of a day (so of every window of a
+    second, minute, hour or day) and moved only by :meth:`advance`. Other clocks (the app's
+    ``CLOCK``, ``time.monotonic``) are not touched; counters in Redis expire on the Redis server's
+    own clock, which starts a window at its first hit, so a count in Redis needs no wait either.
 
-    The limiter's sliding-window counter aligns its windows to multiples of their length since the
-    epoch and, just after an edge, weighs the last window's count and rounds it down, so a count
-    that straddles an edge lets one more request through (CI once got a 302 for the 429 of a
-    3/minute log-in limit). Counted limits in the tests are per day, so the wait is almost never
-    taken; a per-second one waits for a fresh second (``need`` just under 1)."""
-    for item in parse_many(limit):
-        period = item.get_expiry()
-        left = period - time.time() % period
-        if left < need:
-            time.sleep(left + 0.02)
+    The limiter's sliding-window counter aligns its in-memory windows to multiples of their length
+    since the epoch and, just after an edge, weighs the last window's count and rounds it down, so
+    on the real clock a count that straddled an edge let one more request through (CI once got a
+    302 for the 429 of a 3/minute log-in limit): here no edge comes unless a test moves to it."""
+
+    #: 2026-01-01T00:00:00Z, a multiple of 86,400 s.
+    START = 1_767_225_600.0
+
+    def __init__(self) -> None:
+        self.now = self.START
+
+    def time(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> float:
+        """Move the clock ``seconds`` on; the new time."""
+        self.now += seconds
+        return self.now
+
+    def __getattr__(self, name: str):  # the rest of the time module (sleep, monotonic, ...) unchanged
+        return getattr(time, name)
+
+
+#: The modules whose ``time`` the fixture replaces: every reader of the wall clock in the limiter.
+LIMITER_TIME_READERS = ("limits.storage.memory", "limits.storage.redis", "limits.strategies", "flask_limiter._extension")
+
+
+def counted(limit: str) -> str:
+    """``limit`` (Flask-Limiter notation, e.g. ``"3/day"``) for a test that counts requests up to
+    it; requires the limiter's clock to be the test's :class:`LimiterClock` (so that no window edge
+    falls inside the count: the count is exact, on a busy machine too)."""
+    import importlib
+
+    for name in LIMITER_TIME_READERS:
+        assert isinstance(importlib.import_module(name).time, LimiterClock), f"{name} reads the real clock"
+    parse_many(limit)  # a bad limit fails here, in the test, not in the app
     return limit
 
 
@@ -187,3 +228,88 @@ def find_chromium() -> tuple[str | None, str]:
         if found:
             return found, name
     return None, f"{', '.join(CHROMIUM_NAMES)} on PATH"
+
+
+# ---------------------------------------------------------------------------------------------
+# server processes (tutor serve, gunicorn) started by a test
+
+#: How long a test waits for a server process it started to answer: generous, because on a busy
+#: machine (load 30 on 2 cores) imports and the first content load can take a minute. A server
+#: that answers sooner ends the wait at once; one that exits ends it at once too.
+READY_WITHIN = 240.0
+
+
+def free_port() -> int:
+    """A loopback port free at the time of the call."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Answer:
+    """One HTTP response: status, headers (``get_all`` for repeated ones) and body text."""
+
+    status: int
+    headers: http.client.HTTPMessage
+    body: str
+
+
+@dataclass
+class ServerProcess:
+    """A server process a test started (:func:`server_process`), its port and the file its output goes to."""
+
+    proc: subprocess.Popen
+    port: int
+    log: Path
+
+    def output(self) -> str:
+        """Everything the process wrote so far (stdout and stderr)."""
+        return self.log.read_text(errors="replace")
+
+    def get(self, path: str, timeout: float = 60.0) -> Answer:
+        """GET ``path`` on the server (raises ``OSError`` if nothing answers)."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        try:
+            conn.request("GET", path)
+            r = conn.getresponse()
+            return Answer(r.status, r.headers, r.read().decode())
+        finally:
+            conn.close()
+
+    def wait_ready(self, path: str = "/healthz", within: float = READY_WITHIN) -> Answer:
+        """The first answer of the server to GET ``path``, polled until it comes; fails the test
+        with the process's output if the process exits or ``within`` seconds pass first."""
+        deadline = time.monotonic() + within
+        while True:
+            try:
+                return self.get(path)
+            except OSError as e:
+                why = f"exited with status {self.proc.poll()}" if self.proc.poll() is not None else None
+                if why is None and time.monotonic() > deadline:
+                    why = f"did not answer within {within:g} s ({type(e).__name__}: {e})"
+                if why:
+                    pytest.fail(f"{' '.join(map(str, self.proc.args))} on port {self.port} {why}; "
+                                f"its output:\n{self.output()[-4000:]}", pytrace=False)
+                time.sleep(0.2)
+
+
+@contextlib.contextmanager
+def server_process(argv: Sequence[str], log: Path, port: int | None = None, env: dict[str, str] | None = None,
+            cwd: str | Path | None = None) -> Iterator[ServerProcess]:
+    """A server process: ``argv`` run with ``"{port}"`` in any argument replaced by ``port`` (a free
+    one if not given), stdout and stderr to the file ``log``; stopped (TERM, then KILL) on exit.
+    Call :meth:`ServerProcess.wait_ready` before the first request."""
+    port = port or free_port()
+    with open(log, "w", encoding="utf-8") as out:
+        proc = subprocess.Popen([str(a).replace("{port}", str(port)) for a in argv], env=env, cwd=cwd,
+                                stdout=out, stderr=subprocess.STDOUT)
+    try:
+        yield ServerProcess(proc, port, Path(log))
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=30)
