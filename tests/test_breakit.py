@@ -12,7 +12,7 @@ pytestmark = pytest.mark.both_databases
 HUGE = ("2147483648", "9223372036854775808", "99999999999999999999999999")
 
 
-def _class_quiz(app):  # noqa: F811
+def _class_quiz(app):
     ana = login(app.test_client(), "ana")
     qid = new_quiz(ana)
     add_authored(ana, qid, TRICK, "JS")
@@ -24,7 +24,7 @@ def _class_quiz(app):  # noqa: F811
     return ana, learner, qid, cid, aid
 
 
-def test_ids_beyond_the_largest_row_key_are_404_not_500(app):  # noqa: F811
+def test_ids_beyond_the_largest_row_key_are_404_not_500(app):
     """Every ``<int:...>`` of a route is range-checked: an id past 2**31-1 (PostgreSQL integer) or
     2**63 (SQLite) was a 500 on the teacher and class pages."""
     ana, learner, qid, cid, aid = _class_quiz(app)
@@ -49,7 +49,7 @@ def test_ids_beyond_the_largest_row_key_are_404_not_500(app):  # noqa: F811
     assert ana.get(f"/en/teach/quizzes/{qid}").status_code == 200
 
 
-def test_a_nul_character_is_400_not_500(app):  # noqa: F811
+def test_a_nul_character_is_400_not_500(app):
     """PostgreSQL cannot store NUL in text: a quiz title, class name or join code with one, or a
     quiz token with one in the path, was a 500 there. Now 400 before any query, nothing written."""
     ana, learner, qid, cid, aid = _class_quiz(app)
@@ -70,7 +70,7 @@ def test_a_nul_character_is_400_not_500(app):  # noqa: F811
     assert home.count("/en/teach/quizzes/") >= 1 and "a\x00b" not in home
 
 
-def test_switching_language_on_a_play_page_with_lang_in_its_query(app):  # noqa: F811
+def test_switching_language_on_a_play_page_with_lang_in_its_query(app):
     """``/en/play/?lang=xx`` raised TypeError while building the language links (500)."""
     client = app.test_client()
     for url in ("/en/play/?lang=xx", "/fa/play/hokm?seed=1&lang=en"):
@@ -98,7 +98,7 @@ def test_a_long_quiz_file_reports_each_question_at_its_own_line(tmp_path):
     assert cli.main(["export", str(f), "-o", str(tmp_path / "out.yaml")]) == 2
 
 
-def test_a_nickname_loses_control_and_bidi_characters_and_stays_text_in_the_csv(app):  # noqa: F811
+def test_a_nickname_loses_control_and_bidi_characters_and_stays_text_in_the_csv(app):
     """A nickname with a right-to-left override, a bell and a formula: the override and the bell
     are gone from the teacher's pages and the CSV (they reordered the results table and reached the
     spreadsheet), the Persian zero-width non-joiner is kept, and the formula stays text."""
@@ -150,7 +150,7 @@ def test_pdfs_have_a_budget_for_all_clients_together(tmp_path, app_database):
     dispose(app)
 
 
-def test_control_characters_in_yaml_are_a_line_problem_not_a_500(app):  # noqa: F811
+def test_control_characters_in_yaml_are_a_line_problem_not_a_500(app):
     """A control character in a lesson's exercise block (saved as a draft), in a pasted quiz file
     or in a lesson file was an uncaught YAML ReaderError: the lesson's editor, its export and its
     assignment, and both imports, were 500s. Now each is the problem at its line."""
@@ -184,7 +184,7 @@ def test_control_characters_in_yaml_are_a_line_problem_not_a_500(app):  # noqa: 
     assert r.status_code == 400 and "YAML cannot hold the control character U+0007" in r.text
 
 
-def test_a_nul_in_an_uploaded_file_is_refused_beside_the_field(app):  # noqa: F811
+def test_a_nul_in_an_uploaded_file_is_refused_beside_the_field(app):
     """The NUL filter saw the query and the form but not uploads: a lesson file with a NUL was
     stored on SQLite and a 500 on PostgreSQL (a text column cannot hold one)."""
     import io
@@ -209,7 +209,7 @@ def test_a_nul_in_an_uploaded_file_is_refused_beside_the_field(app):  # noqa: F8
     assert r.status_code == 400 and 'id="import-upload-error"' in r.text
 
 
-def test_an_altered_answer_form_gets_the_learners_language_not_the_engines_words(app):  # noqa: F811
+def test_an_altered_answer_form_gets_the_learners_language_not_the_engines_words(app):
     """A seat that is not a number, sent from a changed page form in Persian, was "پاسخ خوانا
     نیست: the seat must be a whole number ... from 0 to 3" (English, seats from 0 where the page
     numbers them from 1): now a message in the page's language; the API keeps the engine's words."""

@@ -48,7 +48,7 @@ def plain_app(tmp_path):
 
 # ------------------------------------------------------------------------------ the key, from 1
 
-def test_the_key_names_seat_4_as_4_and_stores_the_engines_seat_3(app):  # noqa: F811
+def test_the_key_names_seat_4_as_4_and_stores_the_engines_seat_3(app):
     t = login(app.test_client(), "ana")
     qid = new_quiz(t)
     # "3" was the engine's seat 3; now it is seat 3 on the table (the king of diamonds): wrong
@@ -75,7 +75,7 @@ def test_the_key_names_seat_4_as_4_and_stores_the_engines_seat_3(app):  # noqa: 
 
 
 @pytest.mark.parametrize(("key", "seat"), [("0", "0"), ("5", "5"), ("-1", "-1")])
-def test_a_seat_that_is_not_on_the_table_is_a_message_beside_the_key(app, key, seat):  # noqa: F811
+def test_a_seat_that_is_not_on_the_table_is_a_message_beside_the_key(app, key, seat):
     t = login(app.test_client(), "ana")
     qid = new_quiz(t)
     r = add_authored(t, qid, TRICK, key)
@@ -91,7 +91,7 @@ def test_a_seat_that_is_not_on_the_table_is_a_message_beside_the_key(app, key, s
     assert body["ok"] is False and body["errors"]["expect"] == key_error(r.text)
 
 
-def test_the_seat_message_in_persian_has_persian_digits(app):  # noqa: F811
+def test_the_seat_message_in_persian_has_persian_digits(app):
     t = login(app.test_client(), "ana")
     qid = new_quiz(t)
     r = post(t, f"/fa/teach/quizzes/{qid}/authored",
@@ -178,7 +178,7 @@ def test_every_kinds_key_reads_back_as_the_same_question(plain_app, kind):
 
 # ------------------------------------------------------------------------------ editing a question
 
-def test_editing_a_question_shows_its_key_from_1_and_saving_it_unchanged_changes_nothing(app):  # noqa: F811
+def test_editing_a_question_shows_its_key_from_1_and_saving_it_unchanged_changes_nothing(app):
     t = login(app.test_client(), "ana")
     qid = new_quiz(t)
     assert add_authored(t, qid, TRICK, "4", points="3", prompt_en="Who takes it?", prompt_fa="کی می‌برد؟").status_code == 302
@@ -226,7 +226,7 @@ def test_editing_a_question_shows_its_key_from_1_and_saving_it_unchanged_changes
     assert after[1] == before["questions"][1]
 
 
-def test_editing_is_only_for_the_quizs_teacher_and_its_questions(app):  # noqa: F811
+def test_editing_is_only_for_the_quizs_teacher_and_its_questions(app):
     a = login(app.test_client(), "ana")
     qid = new_quiz(a)
     add_authored(a, qid, TRICK, "4")

@@ -44,7 +44,7 @@ def cards(node) -> list[str]:
 
 # ------------------------------------------------------------------------------------------ 1. generated
 
-def test_the_previewed_generated_question_is_the_one_added(app):  # noqa: F811
+def test_the_previewed_generated_question_is_the_one_added(app):
     """With the seed left empty, "Preview" draws a random seed's question and puts that seed in
     the field: sending the form as it came back adds exactly the question previewed."""
     t = login(app.test_client(), "ana")
@@ -83,7 +83,7 @@ REFUSED = {
 
 
 @pytest.mark.parametrize("lang", list(REFUSED))
-def test_points_of_a_question_that_are_refused_show_the_message_beside_them(app, lang):  # noqa: F811
+def test_points_of_a_question_that_are_refused_show_the_message_beside_them(app, lang):
     t = login(app.test_client(), "ana")
     qid = new_quiz(t)
     add_authored(t, qid, TRICK, "4", points="3")
@@ -117,7 +117,7 @@ def _file(points: int, n: int = 2) -> str:
     return dump_quiz(doc)
 
 
-def test_an_imported_question_has_points_the_forms_take_and_saves_unchanged(app):  # noqa: F811
+def test_an_imported_question_has_points_the_forms_take_and_saves_unchanged(app):
     """One limit (MAX_POINTS, 100): a quiz file over it is refused at the line of its points, with
     the limit in the message; a question at it imports, and its edit page saves it unchanged."""
     assert MAX_POINTS == 100
@@ -163,7 +163,7 @@ def _at_once(clients, send) -> list[int]:
     return statuses
 
 
-def test_questions_added_at_once_are_all_kept(app):  # noqa: F811
+def test_questions_added_at_once_are_all_kept(app):
     """Ten adds sent together (a double submit, several tabs) store ten questions: each edit reads
     and writes the quiz's questions in one transaction holding its row. So do imports, moves and
     points sent at once."""
@@ -195,7 +195,7 @@ def test_questions_added_at_once_are_all_kept(app):  # noqa: F811
 
 # ------------------------------------------------------------------------------------------ 5. line order
 
-def test_import_problems_are_listed_in_line_order(app):  # noqa: F811
+def test_import_problems_are_listed_in_line_order(app):
     doc = quiz_document(load_quiz("hokm"))
     doc["questions"] = doc["questions"][:4]
     right = doc["questions"][0]["expect"]["legal"]
@@ -224,7 +224,7 @@ def _prompts_open(doc, form_action: str) -> bool:
 
 
 @pytest.mark.parametrize("lang, message", [("en", "At most 300 characters."), ("fa", "حداکثر ۳۰۰ نویسه.")])
-def test_the_prompts_section_opens_when_a_prompt_has_a_message(app, lang, message):  # noqa: F811
+def test_the_prompts_section_opens_when_a_prompt_has_a_message(app, lang, message):
     t = login(app.test_client(), "ana")
     qid = new_quiz(t)
     add_authored(t, qid, TRICK, "4")

@@ -39,7 +39,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from tutor import rules as rule_points
-from tutor.content.exercise import RULESETS
+from tutor.content.exercise import RULESETS, Exercise
 from tutor.content.kinds import kinds_for
 from tutor.domain import mastery, ratings
 from tutor.domain.db import now
@@ -76,7 +76,7 @@ class Candidate:
     rules: tuple[str, ...]
 
 
-def _rules_of(ex) -> tuple[str, ...]:
+def _rules_of(ex: Exercise) -> tuple[str, ...]:
     why = X.engine_solution(ex).get("why")
     return mastery.rules_of(why) if isinstance(why, list) else ()
 

@@ -77,7 +77,7 @@ def read_connection() -> Connection:
     return conn
 
 
-def _close_session(_exc) -> None:
+def _close_session(_exc: BaseException | None) -> None:
     conn = g.pop("tutor_read_conn", None)
     if conn is not None:
         conn.close()

@@ -18,6 +18,7 @@ import dataclasses
 import functools
 import re
 from collections.abc import Mapping
+from typing import Any
 
 from flask import current_app, has_app_context
 from flask_babel import gettext as _
@@ -211,7 +212,7 @@ def read_json(ex: Exercise, value: object) -> object:
     return parse(ex, value)
 
 
-def read_form(ex: Exercise, form) -> object:
+def read_form(ex: Exercise, form: Mapping[str, Any]) -> object:
     """The given of a page form (the fields of the kind's template partial)."""
     try:
         raw = KINDS[ex.kind].read_form(ex, form)
