@@ -4,22 +4,39 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
+
+from tutor.i18n import LANGUAGES
 
 from .registry import command, language
+
+
+class _Formats:
+    """The export formats' names for argparse's ``choices``, read from the registry
+    (:data:`tutor.export.formats.FORMATS`) only when a command line is checked or help is printed,
+    so that other commands (``tutor solve``) do not import the exporters."""
+
+    def __iter__(self) -> Iterator[str]:
+        from tutor.export.formats import FORMATS
+        return iter(FORMATS)
+
+    def __contains__(self, name: object) -> bool:
+        return name in set(self)
 
 
 @command("export", help="export a quiz file (checked against the engine): the same YAML, Moodle XML, GIFT, or a "
                         "worksheet as HTML or PDF (--key: its answer key)",
          arguments=[(("quiz",), {"metavar": "QUIZ.yaml", "help": "a quiz file (quizzes/*.yaml shape; any file name)"}),
-                    (("--format",), {"choices": ["yaml", "moodle", "gift", "html", "pdf"], "default": "yaml",
+                    (("--format",), {"choices": _Formats(), "default": "yaml",
                                      "help": "output format (default yaml)"}),
-                    (("--lang",), {"default": "en", "type": language, "help": "language of prompts, diagrams and feedback: en, fa, bg, te"}),
+                    (("--lang",), {"default": "en", "type": language, "help": f"language of prompts, diagrams and feedback: {', '.join(LANGUAGES)}"}),
                     (("--key",), {"action": "store_true", "help": "html/pdf: the answer key with the engine's reasons"}),
                     (("-o", "--output"), {"metavar": "FILE", "help": "write to FILE (default: standard output)"})])
 def _export(args: argparse.Namespace) -> int:
+    from tutor.export.formats import export_quiz_file
     from tutor.problems import ContentError
     try:
-        data = export_quiz(args.quiz, args.format, args.lang, key=args.key)
+        data = export_quiz_file(args.quiz, args.format, args.lang, key=args.key)
     except ContentError as e:
         lesson = _lesson_instead(args.quiz)
         print(lesson or str(e), file=sys.stderr)
@@ -35,31 +52,6 @@ def _export(args: argparse.Namespace) -> int:
         print(f"{args.output}:0: cannot write: {e.strerror}", file=sys.stderr)
         return 2
     return 0
-
-
-def export_quiz(path: str, fmt: str, lang: str, *, key: bool = False) -> bytes:
-    """The quiz file ``path`` exported as ``fmt`` (``yaml``, ``moodle``, ``gift``, ``html``,
-    ``pdf``) in ``lang``: bytes (UTF-8 text, or a PDF). Raises
-    :class:`~tutor.problems.ContentError` (``file:line: message``) for a quiz that does not
-    pass the engine's check."""
-    from ..export.files import dump_quiz, read_quiz_file
-    quiz = read_quiz_file(path)
-    if fmt == "pdf":
-        from ..export.worksheet import worksheet_pdf
-        return worksheet_pdf(quiz, lang, key)
-    if fmt == "html":
-        from ..export.worksheet import worksheet_html
-        text = worksheet_html(quiz, lang, key)
-    elif fmt == "moodle":
-        from ..export.lms import moodle_xml
-        text = moodle_xml(quiz, lang)
-    elif fmt == "gift":
-        from ..export.lms import gift
-        text = gift(quiz, lang)
-    else:
-        text = dump_quiz(quiz)
-    return text.encode("utf-8")
-
 
 
 def _lesson_instead(path: str) -> str | None:

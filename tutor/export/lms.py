@@ -21,7 +21,7 @@ from __future__ import annotations
 import html
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -289,7 +289,3 @@ def gift(quiz: Quiz, lang: str, *, category: str | None = None) -> str:
         out.append("")
     return "\n".join(out)
 
-
-def answers_of(key: LmsKey) -> Mapping[str, float]:
-    """``{answer text: fraction}`` of a choice or short-answer key (tests, worksheets)."""
-    return {c.text: c.fraction for c in key.choices}

@@ -20,7 +20,7 @@ from .catalogues import current_lang, ngettext
 from .registry import REGISTRY, language
 
 __all__ = [
-    "ListStyle", "ascii_digits", "cards_count_label", "exercises_right_label", "fmt_date", "fmt_datetime", "fmt_day",
+    "ListStyle", "ascii_digits", "cards_count_label", "exercises_right_label", "fmt_date", "fmt_datetime",
     "fmt_day_range", "fmt_number", "fmt_percent", "fmt_timedelta", "join_list", "points_label",
     "separator", "steps_done_label", "tricks_label",
 ]
@@ -74,12 +74,6 @@ def _fmt_percent(whole: int, lang: str) -> str:
     entry = language(lang)
     out = entry.to_digits(format_percent(whole / 100, format="#,##0%", locale=entry.babel_locale))
     return out.replace("%", entry.percent_sign) if entry.percent_sign else out
-
-
-def fmt_day(day: date) -> str:
-    """A day and month, short ("3 Nov", "۳ نوامبر"), in the current language and digits."""
-    entry = language(current_lang())
-    return entry.to_digits(format_date(day, format="d MMM", locale=entry.babel_locale))
 
 
 def fmt_date(day: date) -> str:

@@ -29,7 +29,7 @@ from tutor.content.exercise import RULESETS, Exercise
 from tutor.content.kinds import KINDS, AnswerError
 from tutor.content.lessons import LessonPath, LessonStep
 from tutor.content.store import ContentStore
-from tutor.domain.table import default_you, engine_solution, players_of, side_of, sides_of, walk_seats
+from tutor.domain.table import default_you, engine_solution, players_of, sides_of, walk_seats
 from tutor.engine import BadFieldError, TutorError
 
 from .security import BadInput
@@ -69,11 +69,6 @@ def lesson_path(ruleset: str) -> LessonPath:
     """The lesson path of ``ruleset`` in the request's language (English steps fill in for missing
     translations)."""
     return content().lesson_path(ruleset, i18n.current_lang())
-
-
-def _step_index() -> Mapping[str, str]:
-    """Step id -> ruleset."""
-    return content().step_rulesets
 
 
 def find_step(step_id: str) -> LessonStep | None:
@@ -251,6 +246,3 @@ def side_choices(ex: Exercise) -> list[tuple[int, str]]:
     you = you_of(ex)
     return [(s, i18n.side_label(s, you, players, ex.ruleset)) for s in sides_of(players)]
 
-
-def your_side(ex: Exercise) -> int:
-    return side_of(you_of(ex), players_of(ex.scenario))

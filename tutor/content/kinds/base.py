@@ -24,7 +24,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
-from ...engine.rulesets import RULESETS, RulesetInfo, get_ruleset
+from ...engine.rulesets import RULESETS
 from ...solve.asks import AskModel
 from ..exercise import EngineAnswer, Exercise, ScenarioDict
 from .reading import (
@@ -349,7 +349,3 @@ def fields_of(ex: Exercise, model: type[F]) -> F:
         raise ExerciseError(f"exercise {ex.id}: ask {ex.ask!r} is not {model.ask}")
     return fields
 
-
-def ruleset_of(name: str) -> RulesetInfo:
-    """The ruleset registry entry (see :mod:`tutor.engine.rulesets`)."""
-    return get_ruleset(name)
