@@ -63,7 +63,7 @@ def ref_awards(rules, dealer: int, trump: int, start: tuple, tricks: tuple, winn
     n = rules.players
     side = (lambda s: s % 2) if n == 4 else (lambda s: s)
     owner = {c: s for s in range(n) for c in range(52) if start[s] >> c & 1}
-    taken = {c: w for (_, t), w in zip(tricks, winners) for c in t}
+    taken = {c: w for (_, t), w in zip(tricks, winners, strict=True) for c in t}
     in_play = sorted(c for c in owner if c // 13 == trump)
     out = []
     if in_play:
@@ -131,7 +131,7 @@ def play_game(rules, seed: int) -> int:
         before = state
         state = state.apply(action)
         if before.phase == "play" and len(before.trick) == rules.players - 1:
-            trick = before.trick + (action.card,)
+            trick = (*before.trick, action.card)
             last = state.last_hand if state.hands_done > before.hands_done else None
             winner = ref_winner(trick, before.leader, before.trump, rules.players)
             if last is None:
@@ -143,8 +143,8 @@ def play_game(rules, seed: int) -> int:
 
 
 def check_hand(rules, before, trick, winner, hs) -> None:
-    tricks = before.tricks + ((before.leader, trick),)
-    winners = before.trick_winners + (winner,)
+    tricks = (*before.tricks, (before.leader, trick))
+    winners = (*before.trick_winners, winner)
     assert hs.trick_winners == winners
     assert len(tricks) in rules.hand_sizes()
     want = ref_awards(rules, before.dealer, before.trump, before.start_hands, tricks, winners)
@@ -260,7 +260,7 @@ def check_random_game(rules, result, record) -> None:
     scores, winner = (0,) * rules.n_sides, None
     for category, side, points in result.awards:
         assert winner is None or category in (*HAND_CATEGORIES, "gift", "take-one")
-        scores = scores[:side] + (scores[side] + points,) + scores[side + 1:]
+        scores = (*scores[:side], scores[side] + points, *scores[side + 1:])
         if winner is None and scores[side] >= rules.target:
             winner = side
     assert (scores, winner) == (result.scores, result.winner)

@@ -23,9 +23,9 @@ SEEDS = range(25)
 def test_kinds_per_ruleset():
     every = ["legal-cards", "trick-winner", "game-winner", "walk-through"]
     hokm, af = kinds_for("hokm"), kinds_for("all-fours")
-    assert set(every + ["round-score", "next-hakem"]) <= set(hokm)
+    assert set([*every, "round-score", "next-hakem"]) <= set(hokm)
     assert not {"turn-up", "beg", "hand-score", "game-points"} & set(hokm)
-    assert set(every + ["turn-up", "beg", "hand-score", "game-points"]) <= set(af)
+    assert set([*every, "turn-up", "beg", "hand-score", "game-points"]) <= set(af)
     assert not {"round-score", "next-hakem"} & set(af)
     assert kinds_for("trinidad") == af
 

@@ -139,8 +139,8 @@ LEAD_SEVEN = [["AS", "2S", "3S", "4S"], ["KS", "5S", "6S", "7S"], ["AD", "2D", "
 PLAYOUT = [
     pytest.param(0, WIN, True, {"trick_winners": WIN_WINNERS, "team_tricks": [7, 3], "winner_team": 0, "points": 1,
                                 "result": "win", "next_hakem": 0}, id="H20-win-7-3"),
-    pytest.param(0, WIN + [AFTER_END], False,
-                 {"trick_winners": WIN_WINNERS + [3], "team_tricks": [7, 4], "winner_team": 0, "points": 1,
+    pytest.param(0, [*WIN, AFTER_END], False,
+                 {"trick_winners": [*WIN_WINNERS, 3], "team_tricks": [7, 4], "winner_team": 0, "points": 1,
                   "result": "win", "next_hakem": 0}, id="K13-play-on-counts-every-trick"),
     pytest.param(0, OPP_SEVEN, True, {"trick_winners": [1] * 7, "team_tricks": [0, 7], "winner_team": 1, "points": 3,
                                       "result": "hakem-kot", "next_hakem": 1}, id="H23-hakem-kot-playout"),
@@ -168,7 +168,7 @@ def test_hokm_round_playout(hakem, tricks, stop, expected):
 
 PLAYOUT_ERRORS = [
     # spec: tricks after the round ended (stop_at_seven true) → impossible-state (H20).
-    pytest.param(WIN + [AFTER_END], "impossible-state", id="H20-trick-after-end"),
+    pytest.param([*WIN, AFTER_END], "impossible-state", id="H20-trick-after-end"),
     # spec: a play shown illegal by the transcript (did not follow, later plays the suit) (H14).
     pytest.param([["AS", "2S", "3S", "4H"], ["5S", "6S", "7S", "8S"]], "illegal-play", id="H14-revoke-shown"),
     # H19: trump led, seat 2 plays a diamond, later shows a trump.
@@ -559,7 +559,7 @@ def test_hand_score_trinidad_two_players_21_tricks():
          [r + "D" for r in ["7", "8", "9", "10", "J", "Q", "K", "A"]]
     s0 = [r + "C" for r in ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]] + \
          ["2D", "3D", "4D", "5D", "6D", "2H", "3H", "4H"]
-    tricks = [[a, b] for a, b in zip(s1, s0)]
+    tricks = [[a, b] for a, b in zip(s1, s0, strict=True)]
     out = run(hs(TT, 0, "C", tricks, players=2))
     assert out["trick_winners"] == [0, 1] * 6 + [0] * 9
     # High AC and Low 2C held by seat 0; JC played by seat 1 in trick 10 (led by seat 0) wins it.

@@ -60,7 +60,7 @@ def play_through_protocol(name: str, options: dict, seed: int) -> None:
         new = engine.apply(state, action)
         assert engine.legal_actions(state) == actions, "apply changed the state it was given"
         after = engine.scores(new)
-        assert len(after) == len(scores) and all(b >= a for a, b in zip(scores, after)), (scores, after)
+        assert len(after) == len(scores) and all(b >= a for a, b in zip(scores, after, strict=True)), (scores, after)
         if engine.hands_done(new) > hands:
             assert engine.hands_done(new) == hands + 1
             deal = engine.last_hand(new)

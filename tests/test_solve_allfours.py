@@ -64,7 +64,7 @@ def test_legal_plays_keep_all_allows_bigger_hands():
     hand = ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C"]
     out = solve({**AF, "ask": "legal-plays", "trump": "H", "hand": hand, "options": {"run_hand_method": "keep-all"}})
     assert out["legal"] == hand
-    assert len(solve({**TT, "ask": "legal-plays", "trump": "H", "hand": hand + ["JC", "QC", "KC"]})["legal"]) == 12
+    assert len(solve({**TT, "ask": "legal-plays", "trump": "H", "hand": [*hand, "JC", "QC", "KC"]})["legal"]) == 12
 
 
 # --------------------------------------------------------------------------- trick-winner, turn-up
@@ -185,9 +185,9 @@ def test_hand_score_illegal_play_names_trick_and_seat():
 
 @pytest.mark.parametrize("extra, code", [
     ({"tricks": HAND_A[:5]}, "impossible-state"),
-    ({"tricks": HAND_A + [["2C", "3C"]]}, "impossible-state"),
-    ({"tricks": [["AH", "2H", "3H"]] + HAND_A[1:]}, "bad-field"),
-    ({"tricks": [["AH", "2H"], ["AH", "QS"]] + HAND_A[2:]}, "duplicate-card"),
+    ({"tricks": [*HAND_A, ["2C", "3C"]]}, "impossible-state"),
+    ({"tricks": [["AH", "2H", "3H"], *HAND_A[1:]]}, "bad-field"),
+    ({"tricks": [["AH", "2H"], ["AH", "QS"], *HAND_A[2:]]}, "duplicate-card"),
     ({"tricks": "AH"}, "bad-field"),
     ({"trump": None}, "bad-field"),
     ({"dealer": 2}, "bad-field"),

@@ -49,7 +49,7 @@ def test_answers_equal_tutor_solve_for_every_quiz_scenario(client, tmp_path, cap
     assert tutor_main(["solve", str(lines)]) == 0
     solved = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert len(solved) == len(scenarios)
-    for scenario, want in zip(scenarios, solved):
+    for scenario, want in zip(scenarios, solved, strict=True):
         got = ask(client, scenario)
         assert got["ok"] is True and got["errors"] == {}, (scenario, got["errors"])
         assert got["answer"] == {k: v for k, v in want.items() if k != "why"}, scenario
@@ -259,7 +259,7 @@ def test_openapi_documents_the_check_and_its_answers_match_the_schema(client):
     assert op["requestBody"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/TableCheckRequest"}
     schema = {"$ref": "#/components/schemas/TableCheck", "components": doc["components"]}
     resolver_doc = {**schema}
-    for scenario in quiz_scenarios()[:30] + [{"ruleset": "hokm", "ask": "legal-plays", "hand": ["2S", "2S"]}]:
+    for scenario in [*quiz_scenarios()[:30], {"ruleset": "hokm", "ask": "legal-plays", "hand": ["2S", "2S"]}]:
         body = ask(client, scenario, "fa")
         jsonschema.validate(body, resolver_doc)
     for name, example in op["requestBody"]["content"]["application/json"]["examples"].items():

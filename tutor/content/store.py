@@ -70,7 +70,7 @@ class ContentStore:
         for r in RULESETS:
             for s in paths[(r, "en")].steps:
                 for rule in s.rules:
-                    rule_steps[(r, rule)] = rule_steps.get((r, rule), ()) + (s.id,)
+                    rule_steps[(r, rule)] = (*rule_steps.get((r, rule), ()), s.id)
         return cls(Path(root), MappingProxyType(paths), MappingProxyType(questions),
                    MappingProxyType(step_rulesets), MappingProxyType(first_steps),
                    MappingProxyType(rule_steps))

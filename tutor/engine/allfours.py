@@ -280,7 +280,7 @@ class AllFoursFamily(AllFoursRules):
             stock = stock[3:]
         turn = stock[0]
         refused = state.turn_ups[0].suit
-        state = _with(state, phase=CHOOSE, hands=tuple(hands), stock=stock[1:], turn_ups=state.turn_ups + (turn,),
+        state = _with(state, phase=CHOOSE, hands=tuple(hands), stock=stock[1:], turn_ups=(*state.turn_ups, turn),
                         runs=state.runs + 1, batch=tuple(batch))
         award, _ = self._turnup_award(state.dealer, turn, self._later_turnup_counts(turn.suit != refused))
         state = self._score(state, [award] if award else [])
@@ -315,7 +315,7 @@ class AllFoursFamily(AllFoursRules):
             return self._after_trump(state)
         if self.drop_refused_batch:  # wait-and-see (C33a): the batch is put aside unseen
             dropped = _or(state.batch)
-            state = _with(state, hands=tuple(h & ~b for h, b in zip(state.hands, state.batch)),
+            state = _with(state, hands=tuple(h & ~b for h, b in zip(state.hands, state.batch, strict=True)),
                             discarded=state.discarded | dropped, batch=())
         if len(state.stock) >= self.run_cost:
             return self._run(state)
@@ -351,7 +351,7 @@ class AllFoursFamily(AllFoursRules):
         hands[seat] &= ~card.mask
         exposed = list(state.exposed)
         exposed[seat] &= ~card.mask
-        trick = state.trick + (card,)
+        trick = (*state.trick, card)
         state = _with(state, hands=tuple(hands), exposed=tuple(exposed), trick=trick)
         if len(trick) < self.players:
             return state
@@ -359,8 +359,8 @@ class AllFoursFamily(AllFoursRules):
         won = list(state.won)
         for c in trick:
             won[w] |= 1 << c
-        state = _with(state, trick=(), leader=w, tricks=state.tricks + ((state.leader, trick),),
-                        trick_winners=state.trick_winners + (w,), won=tuple(won))
+        state = _with(state, trick=(), leader=w, tricks=(*state.tricks, (state.leader, trick)),
+                        trick_winners=(*state.trick_winners, w), won=tuple(won))
         if any(hands):
             return state
         hs = self.score_hand(state.dealer, trump, state.start_hands, [t for _, t in state.tricks],

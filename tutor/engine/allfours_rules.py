@@ -343,11 +343,11 @@ class AllFoursRules:
             leader = self.winner_seat(t, trump, leader)
             winners.append(leader)
         start = [0] * n
-        for lead, t in zip(leaders, tricks):
+        for lead, t in zip(leaders, tricks, strict=True):
             for i, c in enumerate(t):
                 start[(lead + i) % n] |= 1 << c
         hands = list(start)
-        for k, (lead, t) in enumerate(zip(leaders, tricks), 1):
+        for k, (lead, t) in enumerate(zip(leaders, tricks, strict=True), 1):
             for i, c in enumerate(t):
                 seat = (lead + i) % n
                 if not self.legal_mask(hands[seat], t[:i], trump) >> c & 1:
@@ -371,7 +371,7 @@ class AllFoursRules:
         ts = trump.letter
         won = [0] * n
         captor: dict[int, int] = {}
-        for t, w in zip(tricks, winners):
+        for t, w in zip(tricks, winners, strict=False):
             for c in t:
                 won[w] |= 1 << c
                 captor[c] = w

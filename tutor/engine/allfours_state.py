@@ -330,7 +330,7 @@ def _with(state: GameState, **changes: Any) -> GameState:
     """``dataclasses.replace`` for :class:`GameState`, without its per-call introspection (the
     state machine makes one per action; this is about eight times faster)."""
     new = object.__new__(GameState)
-    for (name, put), value in zip(_STATE_SETTERS, _STATE_VALUES(state)):
+    for (name, put), value in zip(_STATE_SETTERS, _STATE_VALUES(state), strict=True):
         put(new, changes.get(name, value))
     return new
 

@@ -131,7 +131,7 @@ def hand_score(s: Scenario[HandScore]) -> dict[str, Any]:
     start, leaders, winners = eng.replay(dealer, trump, tricks)
     hs = eng.score_hand(dealer, trump, start, tricks, winners)
     why: list[dict[str, Any]] = []
-    for n, (t, lead) in enumerate(zip(tricks, leaders), 1):
+    for n, (t, lead) in enumerate(zip(tricks, leaders, strict=True), 1):
         _, _, r = eng.trick_winner(t, trump, lead)
         why.append(Reason(r.code, r.rule, {**r.params, "trick": n}).to_json())
     why += [r.to_json() for r in hs.why]

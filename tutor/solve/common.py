@@ -137,7 +137,7 @@ def limits_range(ruleset: str) -> tuple[Limits, Limits]:
     names = [n for n, c in finite.items() if c is not None]
     seen = []
     for values in itertools.product(*(finite[n] or () for n in names)):
-        opts = dict(zip(names, values))
+        opts = dict(zip(names, values, strict=True))
         for p in info.players:
             fixed = {"players": p} if "players" in option_fields(model, scenario=False) else {}
             rules = info.rules(validate_options(model, opts, **fixed))

@@ -72,7 +72,7 @@ def field_specs(info: RulesetInfo, model: type[AskModel]) -> list[dict[str, Any]
                                 "required": f.is_required() or name == info.leader_field}
         if isinstance(kind, OneOf):
             labels = kind.value_labels or kind.values
-            spec["choices"] = [[v, _tr(lab)] for v, lab in zip(kind.values, labels)]
+            spec["choices"] = [[v, _tr(lab)] for v, lab in zip(kind.values, labels, strict=False)]
         out.append(spec)
     return out
 
@@ -90,7 +90,7 @@ def _options(info: RulesetInfo) -> list[dict[str, Any]]:
             labels = labels_of(model, name) or tuple(i18n.fmt_number(c) if isinstance(c, int) else str(c)
                                                      for c in choices)
             spec["type"] = "choice"
-            spec["choices"] = [[c, _tr(lab)] for c, lab in zip(choices, labels)]
+            spec["choices"] = [[c, _tr(lab)] for c, lab in zip(choices, labels, strict=False)]
         else:
             lo, hi = range_of(model, name) or (1, 999)
             spec.update(type="range", min=lo, max=hi)

@@ -262,7 +262,7 @@ class LegalCards(ExerciseKind[list[str]]):
         rest_pool = [c for c in CARDS if c.suit in rest_suits and c not in used]
         hand += pick(rng, rest_pool, n_rest)
         used |= set(hand)
-        trick = [first] + pick(rng, [c for c in CARDS if c not in used], trick_len - 1)
+        trick = [first, *pick(rng, [c for c in CARDS if c not in used], trick_len - 1)]
         options: dict[str, Any] = {}
         if v == "must-trump":
             options["void_rule"] = "must_trump"

@@ -117,15 +117,15 @@ class NextLeader(SeatKey):
         first = next(c for c in deck if c.suit == led)
         rest = [c for c in deck if c != first]
         if d == 1:
-            trick = [first] + [c for c in rest if c.suit == led][: players - 1]
+            trick = [first, *[c for c in rest if c.suit == led][:players - 1]]
         elif d == 2:
-            trick = [first] + [c for c in rest if c.suit != trump][: players - 1]
+            trick = [first, *[c for c in rest if c.suit != trump][:players - 1]]
         else:
             trumps = [c for c in rest if c.suit == trump]
-            trick = [first] + [trumps[0]] + [c for c in rest if c.suit != trump][: players - 2]
+            trick = [first, trumps[0], *[c for c in rest if c.suit != trump][:players - 2]]
             later = trick[1:]
             rng.shuffle(later)
-            trick = [first] + later
+            trick = [first, *later]
         leader = rng.randrange(players)
         sc = {"ruleset": ruleset, "ask": "trick-winner"}
         if players != r.default_players:
