@@ -34,7 +34,7 @@ def set_clock_source(source: Callable[[], Clock | None]) -> None:
     """Where :func:`now` finds the clock: ``source()`` gives the clock to read now, or None for
     the system clock. The web sets one that returns its app's ``CLOCK`` setting
     (:mod:`tutor.web.db`); outside an app the system clock is read."""
-    global _clock_source
+    global _clock_source  # noqa: PLW0603 -- one module setting, set once at import by tutor.web.db
     _clock_source = source
 
 

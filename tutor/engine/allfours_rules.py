@@ -290,8 +290,8 @@ class AllFoursRules:
             raise ImpossibleStateError(
                 f"{len(turn_ups)} turn-ups: with {self.players} players the pack allows at most "
                 f"{self.max_runs + 1} (the first and {self.max_runs} runs of {self.run_cost} cards).")
-        for i, c in enumerate(turn_ups[1:], 1):
-            c = CARDS[c]
+        for i, code in enumerate(turn_ups[1:], 1):
+            c = CARDS[code]
             is_last = i == runs
             if c.suit != refused and not is_last:
                 raise ImpossibleStateError(

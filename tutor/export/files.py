@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -56,8 +57,9 @@ def same_value(a: object, b: object) -> bool:
     if isinstance(a, list):
         assert isinstance(b, list)
         return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, float) and a != a:  # NaN
-        return b != b
+    if isinstance(a, float) and math.isnan(a):
+        assert isinstance(b, float)
+        return math.isnan(b)
     return a == b
 
 

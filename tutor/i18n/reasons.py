@@ -99,7 +99,7 @@ def _localize_value(name: str, value: object, ctx: ReasonContext) -> str:
             return result_name(str(value))
         if role == "phase" and phase_name(str(value)) != str(value):
             return phase_name(str(value))
-        if (role == "card" or role == "plain") and _is_card(value):
+        if role in {"card", "plain"} and _is_card(value):
             return card_label(str(value), prose=True)
     except (TutorError, ValueError):
         pass

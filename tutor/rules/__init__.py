@@ -192,8 +192,8 @@ def parse(raw: object) -> tuple[Mapping[str, RulePoint], Mapping[str, Document]]
     if not isinstance(raw, dict) or set(raw) != {"documents", "points"}:
         raise RuleDataError(f"{_DATA}: expected the keys documents and points")
     docs = {}
-    for name, d in _mapping(raw["documents"], "documents").items():
-        d = _mapping(d, f"document {name}")
+    for name, value in _mapping(raw["documents"], "documents").items():
+        d = _mapping(value, f"document {name}")
         docs[name] = Document(name, _str(d.get("language"), f"document {name}: language"),
                               _texts(d.get("about"), f"document {name}: about"))
     if not isinstance(raw["points"], list):
@@ -230,8 +230,8 @@ def _point(d: dict, docs: Mapping[str, Document]) -> RulePoint:
     if reason and kind != DECISION:
         raise RuleDataError(f"{_DATA}: {where}: only a decision has a reason")
     sources = []
-    for s in _list(d.get("sources", []), f"{where}: sources"):
-        s = _mapping(s, f"{where}: a source")
+    for entry in _list(d.get("sources", []), f"{where}: sources"):
+        s = _mapping(entry, f"{where}: a source")
         doc = s.get("document")
         if not isinstance(doc, str) or doc not in docs:
             raise RuleDataError(f"{_DATA}: {where}: source document {doc!r} is not listed under documents")

@@ -9,6 +9,7 @@ answers.
 
 from __future__ import annotations
 
+import contextlib
 import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -82,10 +83,8 @@ def join_post() -> ResponseReturnValue:
         learner = learner_for_write(db)
         if C.membership(db, row.id, learner.id) is None:
             db.add(Membership(classroom_id=row.id, learner_id=learner.id, nickname=nickname))
-    try:
+    with contextlib.suppress(IntegrityError):  # joined at once from two tabs: already a member
         write(work)
-    except IntegrityError:
-        pass  # joined at once from two tabs: already a member
     return redirect(url_for("classes.mine"))
 
 
@@ -268,7 +267,7 @@ def lesson(cid: int, aid: int, error_at: int | None = None, error: str | None = 
             continue
         n += 1
         verdict = None
-        if n in last and n != again and n != error_at:
+        if n in last and n not in (again, error_at):
             verdict = X.grade(item, last[n].given)
         try:  # a copy assigned before the engine checked teachers' lessons may hold an exercise it cannot draw
             x = _lesson_exercise(cid, a, n, item, verdict=verdict, error=error if n == error_at else None,

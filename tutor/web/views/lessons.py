@@ -195,8 +195,8 @@ def _render_step(lp: LessonPath, s: LessonStep, st: StepState | None, solved: se
                  error_for: str | None, error: str | None, typed: Mapping[str, Any] | None, hint_for: str | None,
                  **extra: object) -> str:
     parts = []
-    for part, item in s.parts():
-        if isinstance(item, str):  # part == "html"
+    for _part, item in s.parts():
+        if isinstance(item, str):  # _part == "html"
             parts.append({"html": item})
             continue
         parts.append({"section": _section(lp, s, item, attempt, solved, error_for, error, typed, hint_for)})

@@ -124,7 +124,7 @@ def deal(ruleset: str) -> ResponseReturnValue:
         if todo:
             _took_up(ruleset, players, role, seed, len(actions))
             try:
-                new, why = try_action(coach, d, todo)
+                new, _why = try_action(coach, d, todo)
             except BadFieldError:
                 raise BadInput(_("That is not a move of this deal.")) from None
             if new is not None:

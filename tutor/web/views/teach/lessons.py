@@ -47,7 +47,7 @@ def _lesson_preview(values: dict[str, Any]) -> tuple[list[dict[str, Any]], list[
     parts: list[dict] = []
     bad = bool(problems) or step is None
     if step is not None:
-        for i, (what, item) in enumerate(step.parts()):
+        for i, (_what, item) in enumerate(step.parts()):
             if isinstance(item, str):
                 parts.append({"html": item})
             else:
