@@ -659,11 +659,12 @@ def _post_routes(ex_step, ex):
 @pytest.mark.parametrize("token", ["missing", "forged", "empty"])
 def test_every_form_refuses_a_missing_or_forged_csrf_token(client, app, token):
     step, ex = lesson_exercise("hokm", "trick-winner")
-    for url, data in _post_routes(step, ex):
+    for url, form in _post_routes(step, ex):
+        data = form
         if token == "forged":
-            data = data | {"csrf_token": "IjEyMzQ1Njc4OTAi.aaaaaa.bbbbbbbbbbbbbbbbbbbbbbbbbbb"}
+            data = form | {"csrf_token": "IjEyMzQ1Njc4OTAi.aaaaaa.bbbbbbbbbbbbbbbbbbbbbbbbbbb"}
         elif token == "empty":
-            data = data | {"csrf_token": ""}
+            data = form | {"csrf_token": ""}
         r = send(client, "post", url, data=data)
         assert r.status_code == 400, (url, r.status_code)
         assert "text/html" in r.content_type

@@ -52,7 +52,7 @@ def test_ids_beyond_the_largest_row_key_are_404_not_500(app):
 def test_a_nul_character_is_400_not_500(app):
     """PostgreSQL cannot store NUL in text: a quiz title, class name or join code with one, or a
     quiz token with one in the path, was a 500 there. Now 400 before any query, nothing written."""
-    ana, learner, qid, cid, aid = _class_quiz(app)
+    ana, learner, _qid, _cid, _aid = _class_quiz(app)
     page = ana.get("/en/teach/").text
     for url, data in (("/en/teach/quizzes/", {"quiz-title": "a\x00b"}),
                       ("/en/teach/classes/", {"class-name": "\x00"})):

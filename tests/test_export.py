@@ -293,7 +293,10 @@ def test_gift_parses_and_holds_the_engines_keys(ruleset, lang):
     assert {"MultipleChoiceRadio", "MultipleChoiceCheckbox", "Numerical"} <= kinds | {"Numerical"}
     for q, ex in zip(parsed, quiz, strict=True):
         key = keyed(ex, lang).key
-        unescape = (lambda s: s.replace("\\", ""))
+
+        def unescape(s: str) -> str:
+            return s.replace("\\", "")
+
         options = q.answer.options
         if key.type == "numerical":
             assert type(q.answer).__name__ == "Numerical"

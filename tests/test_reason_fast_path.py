@@ -73,7 +73,8 @@ def old_follow(card: int | None, hand: int, cards: Sequence[int], trump: int | N
 
 def old_desc(mask: int) -> list[str]:
     out = []
-    for m in (mask & SUIT_MASK[0], mask & SUIT_MASK[1], mask & SUIT_MASK[2], mask & SUIT_MASK[3]):
+    for suit_bits in (mask & SUIT_MASK[0], mask & SUIT_MASK[1], mask & SUIT_MASK[2], mask & SUIT_MASK[3]):
+        m = suit_bits
         while m:
             top = m.bit_length() - 1
             out.append(top)

@@ -107,7 +107,7 @@ def test_unknown_games_and_points_are_404(client):
     assert client.get("/en/rules/bridge/").status_code == 404
     assert client.get("/en/practice/rule/H99").status_code == 404
     # practice on a point has one home, "Practise this rule": the reference's own route is gone
-    doc, text = page(client, "/en/rules/hokm/")
+    _doc, text = page(client, "/en/rules/hokm/")
     assert client.post("/en/rules/hokm/H14/practice", data={"csrf_token": csrf_of(text)}).status_code == 404
     # a game the point does not belong to is ignored: every game of the point is practised
     other, _ = page(client, "/en/practice/rule/K9?game=hokm")
@@ -167,14 +167,14 @@ def answer_right(client, token: str, n: int) -> str:
 def test_practice_on_a_rule_gives_questions_that_apply_it(app, client, game, point):
     """The reference page's "Practise" link leads to "Practise this rule" kept to the page's game
     (K9 belongs to All Fours and Trinidad); every question the session serves applies the point."""
-    doc, text = page(client, f"/en/rules/{game}/")
+    doc, _text = page(client, f"/en/rules/{game}/")
     link = doc.cssselect(f"#rule-{point} .rule-practice a")[0]
     assert urlsplit(link.get("href")).path == f"/en/practice/rule/{point}"
     with app.app_context():
         count = len(adaptive.by_rule(game)[point])
     shown = norm(doc.cssselect(f"#rule-{point} .rule-practice .meta")[0].text_content())
     assert shown.startswith(f"{count} question")
-    rule_doc, rule_text = page(client, link.get("href"))
+    rule_doc, _rule_text = page(client, link.get("href"))
     assert norm(rule_doc.cssselect("main")[0].text_content()).count(f"{count} question") == 1
     form = rule_doc.cssselect("form.setup")[0]
     data = {i.get("name"): i.get("value") for i in form.cssselect("input[type=hidden]")}
@@ -230,7 +230,7 @@ def test_lesson_link_of_a_generated_question_follows_the_rule_applied(client, ap
         verdict = X.grade(ex, expected(ex))
         assert X.teaching_step(ex, verdict) == steps[0]
         assert X.teaching_step(ex) == first_of_kind  # without a verdict: by kind, as before
-    doc, text = page(client, "/en/practice/")
+    _doc, text = page(client, "/en/practice/")
     resp = client.post("/en/practice/", data={"game": "hokm", "kinds-hokm": "trick-winner", "count": "5",
                                               "difficulty": "2", "seed": "1", "csrf_token": csrf_of(text)})
     token = resp.headers["Location"].split("/")[3]

@@ -285,7 +285,7 @@ def svg_texts(node) -> list[str]:
 
 
 def test_dashboard_numbers_for_a_scripted_history(client, app, clock):
-    tw, lc = scripted_history(client, clock)
+    tw, _lc = scripted_history(client, clock)
     html = client.get("/en/progress/").get_data(as_text=True)
     doc = lxml_html.fromstring(html)
     assert doc.cssselect(".answered")[0].text_content().strip() == "4 right answers out of 6"

@@ -4,6 +4,7 @@ Flask's test client; the browser test checks the layout itself)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
@@ -305,7 +306,7 @@ def test_question_and_feedback_pages_pass_axe_structure_rules(app, client):
     for html in (page, fb, step_fb):
         levels = heading_levels(html)
         assert levels[0] == 1 and levels.count(1) == 1, levels
-        assert all(b <= a + 1 for a, b in zip(levels, levels[1:], strict=False)), levels
+        assert all(b <= a + 1 for a, b in itertools.pairwise(levels)), levels
     assert "<h2>The right answer</h2>" in fb and "<h2>The right answer</h2>" in step_fb
     # (axe-core's aria-prohibited-attr: a plain span cannot be named; the ✓ of a line is read as words)
     for html in (page, fb, step_fb):

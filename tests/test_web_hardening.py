@@ -133,7 +133,7 @@ def test_an_empty_key_file_is_refused_with_a_clear_message(tmp_path, monkeypatch
     monkeypatch.setenv("TUTOR_INSTANCE_PATH", str(tmp_path / "inst"))
     (tmp_path / "inst").mkdir()
     (tmp_path / "inst" / "secret_key").write_text("")
-    with pytest.raises(ConfigError, match="holds no usable key .* delete it"):
+    with pytest.raises(ConfigError, match=r"holds no usable key .* delete it"):
         create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"})
 
 

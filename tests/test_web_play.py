@@ -126,13 +126,16 @@ def db_app(tmp_path, app_database):
 def play_to_end(client, url: str, first: str | None = None) -> tuple[str, str]:
     """Play the deal at ``url`` to its end by the page's first legal button each time (``first``, a
     token, tried once at the start); the finished address and the address of the last move."""
+    last = None
     if first is not None:
-        r = client.get(url + "&do=" + first)
+        last = url + "&do=" + first
+        r = client.get(last)
         assert r.status_code == 303
         url = r.headers["Location"]
     for _ in range(150):
         html = client.get(url).get_data(as_text=True)
         if "story-h" in html:
+            assert last is not None, "the deal was over before any move"
             return url, last
         coach, d = rebuilt(url, "hokm")
         legal = [t for t in buttons(html) if try_action(coach, d, t)[0] is not None]
