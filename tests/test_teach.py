@@ -9,6 +9,7 @@ test_teach_statistics; the helpers and fixtures they (and other teacher tests) i
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from datetime import UTC, datetime, timedelta
@@ -267,10 +268,18 @@ def test_signup_when_turned_on_and_the_login_limit(tmp_path, app_database):
         dispose(app)
 
 
+class _Terminal(io.StringIO):
+    """Standard input as a terminal (``isatty``), with nothing typed ahead."""
+
+    def isatty(self) -> bool:
+        return True
+
+
 def test_teacher_cli_asks_for_the_password(app, monkeypatch, capsys):
     from tutor import cli
 
     monkeypatch.setenv("TUTOR_DATABASE_URL", app.config["DATABASE_URL"])
+    monkeypatch.setattr("sys.stdin", _Terminal())  # typed at a terminal: asked twice (piped: tests/test_cli_errors.py)
     answers = iter(["a-typed-password", "a-typed-password"])
     monkeypatch.setattr("getpass.getpass", lambda prompt="": next(answers))
     assert cli.main(["teacher", "add", "emil"]) == 0
