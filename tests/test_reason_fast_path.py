@@ -11,6 +11,7 @@ the old one field by field, with the same params in the same key order and value
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import FrozenInstanceError, dataclass, field
@@ -20,13 +21,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tutor import bench
+from tutor.bench import rates
 from tutor.engine.allfours import AllFours, AllFoursFamily
 from tutor.engine.cards import CARDS, SUIT_LETTERS, SUIT_MASK, Suit, format_cards, iter_cards
 from tutor.engine.hokm import Hokm
 from tutor.engine.reasons import Reason, lazy_reason, make_reason
 from tutor.engine.tricks import follow_reason, winning_index
 from tutor.engine.trinidad import Trinidad
+
+# the module (tutor.bench re-exports its function calls() under the same name)
+app_calls = importlib.import_module("tutor.bench.calls")
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,18 +196,18 @@ def test_every_decision_of_random_games_gives_the_old_reason():
     """Thousands of decision points and tricks from random Hokm rounds and All Fours / Trinidad
     games (what ``tutor bench`` times), through the calls the app makes."""
     rng = random.Random(7)
-    decisions, tricks = bench._hokm_positions(rng, 200)
+    decisions, tricks = rates._hokm_positions(rng, 200)
     assert len(decisions) > 5000
-    for hand, trick, trump in bench._app_decisions(decisions):
+    for hand, trick, trump in app_calls._app_decisions(decisions):
         same(Hokm().legal(hand, trick, trump)[1], old_follow(None, hand, trick, trump))
     for cards, trump in tricks:
         same(Hokm().trick_winner(cards, trump, 1)[2], old_winner(cards, trump, 1, 4, "H16"))
     for name, rules in RULESETS.items():
-        decisions, full, _ = bench._af_positions(rules, rng, 40)
+        decisions, full, _ = rates._af_positions(rules, rng, 40)
         assert len(decisions) > 1000, name
-        for hand, trick, trump in bench._app_decisions(decisions):
+        for hand, trick, trump in app_calls._app_decisions(decisions):
             same(rules.legal(hand, trick, trump)[1], old_legal_reason(rules, hand, trick, trump))
-        for cards, trump, leader in bench._app_tricks(full):
+        for cards, trump, leader in app_calls._app_tricks(full):
             same(rules.trick_winner(cards, trump, leader)[2], old_winner(cards, trump, leader, rules.players,
                                                                            rules.RULE["winner"]))
 
