@@ -202,7 +202,7 @@ def pick(db: Session, learner: Learner, quiz: Quiz) -> tuple[str, str] | None:
                   key=lambda m: (m.p_known, m.ruleset, m.kind, m.rule))
     for m in weak:
         found = _nearest([c for c in cands if c.ruleset == m.ruleset and m.rule in c.rules
-                          and m.kind in (c.kind, mastery.PLAY_KIND)], rated, aim)
+                          and m.kind in {c.kind, mastery.PLAY_KIND}], rated, aim)
         if found is not None:
             return found.ref, "weak"
     # 3. new material: skills never practised, then anything not served yet
