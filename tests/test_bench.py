@@ -2,29 +2,67 @@
 
 from __future__ import annotations
 
+import random
 import re
 import sys
 
 import pytest
+from test_reason_fast_path import old_follow
 
-from tutor.bench import REASON_RATIO_LIMIT, REASON_ROWS, call_costs, reason_ratios, reason_verdict
+from tutor.bench import (
+    REASON_CALLS_LIMIT,
+    REASON_ROWS,
+    call_costs,
+    count_calls,
+    reason_call_ratios,
+    reason_verdict,
+)
 from tutor.cli import main
 
 
 @pytest.mark.parametrize("ruleset", ["hokm", "all-fours", "trinidad"])
-def test_a_reason_costs_at_most_ten_times_the_bare_call(ruleset):
+def test_a_reason_makes_at_most_eight_times_the_bare_calls(ruleset):
     """Legal plays and trick winner with their reason, as the app calls them, against the bare
-    legal set / winner on the same inputs: the median of 9 back-to-back pairs must be at most 10.
-    On a loaded machine one measurement may be unlucky, so up to three are taken; a path that
-    really costs more (before issue 7: 13 to 17x for legal plays) fails all three."""
-    tries = []
-    for _ in range(3):
-        ratios = reason_ratios(ruleset, repeats=9, items=1000)
-        tries.append(ratios)
-        if all(r <= REASON_RATIO_LIMIT for r in ratios.values()):
-            break
+    legal set / winner on the same 1000 inputs, counted in function calls (deterministic, so the
+    machine's load cannot move it; the timed twin is ``tutor bench``'s reason-cost line)."""
+    ratios = reason_call_ratios(ruleset)
     assert list(ratios) == [r for r in REASON_ROWS if ruleset == "hokm" or r != "card reason"]  # Hokm explains cards
-    assert all(1.0 < r <= REASON_RATIO_LIMIT for r in ratios.values()), tries
+    assert all(1.5 < r <= REASON_CALLS_LIMIT for r in ratios.values()), ratios
+
+
+def test_the_reason_code_before_issue_7_is_over_the_call_limit():
+    """The reason code as it was before issue 7 (``tests/test_reason_fast_path.old_follow``: sorted
+    card lists, Enum letters, one dict per reason) on the same decision points as the test above:
+    it makes more than :data:`REASON_CALLS_LIMIT` times the bare calls, so that test can fail."""
+    from tutor.bench.calls import CALLS
+    legal, _winner, decisions, _tricks = CALLS["hokm"](random.Random(1), 1000)
+    bare = legal[0]
+    points = [(hand, [int(c) for c in trick], int(trump)) for hand, trick, trump in decisions]
+
+    def bare_pass():
+        for hand, trick, trump in decisions:
+            bare(hand, trick, trump)
+
+    def old_pass():
+        for (hand, trick, trump), (_, ints, t) in zip(decisions, points, strict=True):
+            bare(hand, trick, trump)
+            old_follow(None, hand, ints, t)
+
+    ratio = count_calls(old_pass) / count_calls(bare_pass)
+    assert ratio > REASON_CALLS_LIMIT, ratio
+
+
+def test_count_calls_counts_python_and_c_calls():
+    def two_calls():
+        len([])
+        abs(-1)
+
+    def nested():
+        two_calls()
+
+    assert count_calls(two_calls) == 2
+    assert count_calls(nested) == 3
+    assert count_calls(lambda: None) == 0
 
 
 def test_call_costs_rows_per_ruleset():
@@ -33,8 +71,7 @@ def test_call_costs_rows_per_ruleset():
                            "solve legal-plays", "solve make-trump", "solve trick-winner", "solve turn-up"]
     for label, c in costs.items():
         assert c["bare ns"] > 0 and c["ns"] > 0, label
-        assert c["ratio"] > 0.5, label  # the app's call does the bare work (and more; the two timings
-            # are taken apart, so on a busy machine a ratio near 1 can read a little under it)
+        assert c["ratio"] > 0, label  # timings: how they compare on a busy machine is the benchmark's to say
 
 
 def test_reason_verdict():
@@ -52,7 +89,7 @@ def test_bench_prints_the_calls_beside_the_bare_ones(capsys):
     assert [" ".join(r[1:r.index("bare")]) for r in rows] == [
         "legal plays + reason", "trick winner + reason", "card reason", "solve first-lead", "solve legal-plays",
         "solve round-playout", "solve round-score", "solve trick-winner"]
-    assert all(float(r[-1]) > 1 for r in rows)
+    assert all(float(r[-1]) > 0 for r in rows)  # timings (not asserted against each other: see above)
     verdict = out.strip().splitlines()[-1]
     assert verdict.startswith("reason cost")
     assert status == (0 if "at most 10x" in verdict else 1)

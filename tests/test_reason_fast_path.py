@@ -11,7 +11,6 @@ the old one field by field, with the same params in the same key order and value
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import FrozenInstanceError, dataclass, field
@@ -21,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tutor.bench import calls as bench_calls
 from tutor.bench import rates
 from tutor.engine.allfours import AllFours, AllFoursFamily
 from tutor.engine.cards import CARDS, SUIT_LETTERS, SUIT_MASK, Suit, format_cards, iter_cards
@@ -28,9 +28,6 @@ from tutor.engine.hokm import Hokm
 from tutor.engine.reasons import Reason, lazy_reason, make_reason
 from tutor.engine.tricks import follow_reason, winning_index
 from tutor.engine.trinidad import Trinidad
-
-# the module (tutor.bench re-exports its function calls() under the same name)
-app_calls = importlib.import_module("tutor.bench.calls")
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,16 +195,16 @@ def test_every_decision_of_random_games_gives_the_old_reason():
     rng = random.Random(7)
     decisions, tricks = rates._hokm_positions(rng, 200)
     assert len(decisions) > 5000
-    for hand, trick, trump in app_calls._app_decisions(decisions):
+    for hand, trick, trump in bench_calls._app_decisions(decisions):
         same(Hokm().legal(hand, trick, trump)[1], old_follow(None, hand, trick, trump))
     for cards, trump in tricks:
         same(Hokm().trick_winner(cards, trump, 1)[2], old_winner(cards, trump, 1, 4, "H16"))
     for name, rules in RULESETS.items():
         decisions, full, _ = rates._af_positions(rules, rng, 40)
         assert len(decisions) > 1000, name
-        for hand, trick, trump in app_calls._app_decisions(decisions):
+        for hand, trick, trump in bench_calls._app_decisions(decisions):
             same(rules.legal(hand, trick, trump)[1], old_legal_reason(rules, hand, trick, trump))
-        for cards, trump, leader in app_calls._app_tricks(full):
+        for cards, trump, leader in bench_calls._app_tricks(full):
             same(rules.trick_winner(cards, trump, leader)[2], old_winner(cards, trump, leader, rules.players,
                                                                            rules.RULE["winner"]))
 

@@ -64,14 +64,26 @@ import json
 import random
 from collections.abc import Sequence
 
-from .calls import CALLS, REASON_RATIO_LIMIT, REASON_ROWS, SOLVE_BARE, call_costs, calls, reason_ratios
+from .calls import (
+    CALLS,
+    REASON_CALLS_LIMIT,
+    REASON_RATIO_LIMIT,
+    REASON_ROWS,
+    SOLVE_BARE,
+    app_calls,
+    call_costs,
+    count_calls,
+    reason_call_ratios,
+    reason_ratios,
+)
 from .play import main_play, play_rates
 from .rates import BENCHES, SCENARIO_SOURCES, bench, measure, measure_calls, scenario_source, solve_rate
 from .web import bench_web, main_web
 
-__all__ = ["BENCHES", "CALLS", "REASON_RATIO_LIMIT", "REASON_ROWS", "SCENARIO_SOURCES", "SOLVE_BARE", "bench", "bench_web",
-           "call_costs", "calls", "main", "main_play", "main_web", "measure", "measure_calls", "play_rates",
-           "reason_ratios", "reason_verdict", "run", "scenario_source", "solve_rate"]
+__all__ = ["BENCHES", "CALLS", "REASON_CALLS_LIMIT", "REASON_RATIO_LIMIT", "REASON_ROWS", "SCENARIO_SOURCES",
+           "SOLVE_BARE", "app_calls", "bench", "bench_web", "call_costs", "count_calls", "main", "main_play",
+           "main_web", "measure", "measure_calls", "play_rates",
+           "reason_call_ratios", "reason_ratios", "reason_verdict", "run", "scenario_source", "solve_rate"]
 
 # ---------------------------------------------------------------------------------------------
 

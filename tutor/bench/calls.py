@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -25,9 +26,13 @@ SOLVE_BARE: dict[str, Callable[[Any], Callable[[], object]]] = {}
 REASON_ROWS = ("legal plays + reason", "trick winner + reason", "card reason")
 #: Most a reason may cost, as a multiple of the bare call (issue 7).
 REASON_RATIO_LIMIT = 10.0
+#: Most function calls (Python and C, as :func:`count_calls` counts them) a reason may make, as a
+#: multiple of the bare call's on the same inputs: the machine-independent twin of
+#: :data:`REASON_RATIO_LIMIT`. Today's paths make 2-6x; the reason code before issue 7 made 13x.
+REASON_CALLS_LIMIT = 8.0
 
 
-def calls(ruleset: str) -> Callable[[CallsFn], CallsFn]:
+def app_calls(ruleset: str) -> Callable[[CallsFn], CallsFn]:
     """Register ``fn(rng, items) -> (legal, winner, decisions, tricks)`` for ``ruleset``: ``legal``
     is ``(bare, with_reason)``, each ``f(hand, trick, trump)``; ``winner`` is ``(bare,
     with_reason)``, each ``f(cards, trump, leader)``; ``decisions`` holds ``(hand, trick, trump)``
@@ -57,6 +62,35 @@ def compare(bare: Callable[[], object], call: Callable[[], object], n: int, repe
         ratios.append((t2 - t1) / (t1 - t0))
     return {"bare ns": 1e9 * statistics.median(b_times), "ns": 1e9 * statistics.median(c_times),
             "ratio": statistics.median(ratios)}
+
+
+def count_calls(fn: Callable[[], object]) -> int:
+    """How many function calls (Python ``call`` and C ``c_call`` profiler events) ``fn()``
+    makes, itself excluded: a count of work that does not depend on how busy the machine is."""
+    n = 0
+
+    def profile(frame: object, event: str, arg: object) -> None:
+        nonlocal n
+        if event in ("call", "c_call"):
+            n += 1
+
+    sys.setprofile(profile)
+    try:
+        fn()
+    finally:
+        sys.setprofile(None)
+    return n - 2  # fn's own call, and the profiler's sys.setprofile(None) (a c_call)
+
+
+def reason_call_ratios(ruleset: str, items: int = 1000, seed: int = 1) -> dict[str, float]:
+    """``{label: ratio}`` of the :data:`REASON_ROWS` of ``ruleset``: the function calls the
+    path with its reason makes over ``items`` decision points (or tricks) of random games, as a
+    multiple of the bare call's on the same inputs (:func:`count_calls`; deterministic)."""
+    from ..engine.rulesets import get_ruleset
+    rng = random.Random(seed)
+    legal, winner, decisions, tricks = CALLS[ruleset](rng, items)
+    passes = _reason_passes(legal, winner, decisions, tricks, get_ruleset(ruleset).card_reason, rng)
+    return {label: count_calls(call) / max(1, count_calls(bare)) for label, (bare, call, _) in passes.items()}
 
 
 def call_costs(ruleset: str, repeats: int = 7, items: int = 2000, seed: int = 1,
@@ -198,7 +232,7 @@ def _bare_legal_or_winner(s: Any, legal: Callable, winner: Callable) -> Callable
     return None
 
 
-@calls("hokm")
+@app_calls("hokm")
 def _hokm_calls(rng: random.Random, items: int) -> tuple:
     from ..engine.hokm import Hokm
     from ..engine.tricks import trick_winner
@@ -269,5 +303,5 @@ def _af_bare(s: Any) -> Callable[[], object]:
 
 
 for _ruleset in ("all-fours", "trinidad"):
-    calls(_ruleset)(_af_calls(_ruleset))
+    app_calls(_ruleset)(_af_calls(_ruleset))
     SOLVE_BARE[_ruleset] = _af_bare
