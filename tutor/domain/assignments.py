@@ -103,6 +103,12 @@ class AssignmentKind:
         for ``url_for`` (the fragment with its ``#``, or "")."""
         raise NotImplementedError
 
+    def learner_summary(self, db: Session, a: Assignment, learner_id: int) -> dict[str, Any]:
+        """What the learner's class page shows beside ``a`` for learner ``learner_id``: for a
+        quiz ``{"answered", "total", "score"}``, for a lesson ``{"right": (right, total)}``;
+        ``{}`` for a kind done elsewhere (a unit: the path shows it)."""
+        return {}
+
 
 #: Every assignment kind, by name, in the order they are offered to a teacher.
 KINDS: dict[str, AssignmentKind] = {}
@@ -174,6 +180,11 @@ class QuizAssignment(AssignmentKind):
     def learner_link(self, a: Assignment, classroom_id: int) -> tuple[str, dict[str, Any], str]:
         return "classes.overview", {"cid": classroom_id, "aid": a.id}, ""
 
+    def learner_summary(self, db: Session, a: Assignment, learner_id: int) -> dict[str, Any]:
+        questions, attempts = _questions(a), C.attempts_of(db, a.id, learner_id)
+        return {"answered": len({t.position for t in attempts}), "total": len(questions),
+                "score": C.score(questions, attempts, learner_id)}
+
 
 #: The fields of a teacher's lesson an older lesson assignment (without ``lesson_id``) is told by.
 _LESSON_FIELDS = ("ruleset", "lang", "title", "goal", "body")
@@ -220,6 +231,10 @@ class LessonAssignment(AssignmentKind):
 
     def learner_link(self, a: Assignment, classroom_id: int) -> tuple[str, dict[str, Any], str]:
         return "classes.lesson", {"cid": classroom_id, "aid": a.id}, ""
+
+    def learner_summary(self, db: Session, a: Assignment, learner_id: int) -> dict[str, Any]:
+        return {"right": C.lesson_progress(len(C.lesson_exercises(a)), C.attempts_of(db, a.id, learner_id),
+                                           learner_id)}
 
 
 @register

@@ -27,7 +27,7 @@ from tutor.content.exercise import Exercise
 from tutor.content.kinds import Verdict
 from tutor.domain import classes as C
 from tutor.domain import ratings
-from tutor.domain.assignments import kind_of
+from tutor.domain.assignments import AssignmentKind, LessonAssignment, QuizAssignment, kind_of
 from tutor.domain.db import now
 from tutor.domain.models import Assignment, ClassAttempt, Classroom, Membership
 
@@ -106,15 +106,8 @@ def mine() -> ResponseReturnValue:
         rows = []
         for a in db.scalars(select(Assignment).where(Assignment.classroom_id == cls.id).order_by(Assignment.id)):
             item = {"a": a, "url": _assignment_url(cls, a), "due": a.due, "late": bool(a.due and a.due < now())}
-            if a.quiz_doc is not None and learner is not None:
-                attempts = C.attempts_of(get_session(), a.id, learner.id)
-                questions = a.quiz_doc.get("questions") or []
-                item["answered"] = len({t.position for t in attempts})
-                item["total"] = len(questions)
-                item["score"] = C.score(questions, attempts, learner.id)
-            elif a.lesson_doc is not None and learner is not None:
-                item["right"] = C.lesson_progress(len(C.lesson_exercises(a)), C.attempts_of(get_session(), a.id, learner.id),
-                                                  learner.id)
+            if learner is not None:
+                item |= kind_of(a).learner_summary(db, a, learner.id)
             rows.append(item)
         out.append({"m": m, "cls": cls, "assignments": rows})
     return render_template("classes/mine.html", classes=out)
@@ -125,16 +118,17 @@ def _assignment_url(cls: Classroom, a: Assignment) -> str:
     return url_for(endpoint, **values) + fragment
 
 
-def _member_assignment(cid: int, aid: int, doc: str = "quiz_doc") -> tuple[Classroom, Assignment, int]:
-    """The class, its assignment holding a ``doc`` (``quiz_doc``: a quiz; ``lesson_doc``: a
-    teacher's lesson) and the learner's id; 404 unless the learner is a member."""
+def _member_assignment(cid: int, aid: int, kind: type[AssignmentKind] = QuizAssignment
+                       ) -> tuple[Classroom, Assignment, int]:
+    """The class, its assignment of ``kind`` (a quiz unless told; see
+    :mod:`tutor.domain.assignments`) and the learner's id; 404 unless the learner is a member."""
     learner = current_learner()
     db = get_session()
     if learner is None or C.membership(db, cid, learner.id) is None:
         abort(404)
     a = db.get(Assignment, aid)
     cls = db.get(Classroom, cid)
-    if a is None or cls is None or a.classroom_id != cid or getattr(a, doc) is None:
+    if a is None or cls is None or a.classroom_id != cid or not isinstance(kind_of(a), kind):
         abort(404)
     return cls, a, learner.id
 
@@ -232,7 +226,7 @@ def results(cid: int, aid: int) -> ResponseReturnValue:
 
 def _member_lesson(cid: int, aid: int) -> tuple[Classroom, Assignment, int]:
     """The class, its lesson assignment and the learner's id; 404 unless the learner is a member."""
-    return _member_assignment(cid, aid, "lesson_doc")
+    return _member_assignment(cid, aid, LessonAssignment)
 
 
 def _lesson_exercise(cid: int, a: Assignment, n: int, ex: Exercise, verdict: Verdict | None = None,
