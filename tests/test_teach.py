@@ -232,7 +232,7 @@ def _class_with_quiz(app):
 
 def test_signup_when_turned_on_and_the_login_limit(tmp_path, app_database):
     app = make_app(tmp_path, DATABASE_URL=app_database, TEACHER_SIGNUP=True,
-                   RATE_LIMITS={"login": counted("3/day"), "redeem": counted("2/day")})
+                   RATE_LIMITS={"login": counted("3/day"), "join-guess": counted("2/day")})
     try:
         c = app.test_client()
         page = c.get("/en/teach/signup")

@@ -15,6 +15,13 @@ e.g. ``30/minute;600/hour``; the environment variable ``TUTOR_LIMIT_<ACTION>`` (
 e.g. ``TUTOR_LIMIT_API_ANSWER``), or ``RATE_LIMITS[action]`` in the app config, replaces the
 default; ``off`` turns that limit off. A bad limit is a :class:`~tutor.web.ConfigError` at start.
 
+An action may count only the requests that turned out a certain way: the view says what happened
+with :func:`note` (e.g. ``note("unknown-code")``) and the action's ``deducts`` names that outcome;
+every request of the view is still checked against the budget first (Flask-Limiter's
+``deduct_when``). Joining a class works this way: a join with a class's code draws on that class's
+budget (``join``), a code that names no class on the address's (``join-guess``), so a school's
+learners behind one address join together while guesses at codes are stopped.
+
 Counters are kept in Redis when ``TUTOR_REDIS_URL`` is set (shared by every worker and host), in
 the process's memory otherwise (per worker: fine for one process, too generous for many). If
 Redis stops answering, counting goes on in memory until it is back. The window is a sliding
@@ -30,12 +37,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from flask import Flask, request, session
+from flask import Flask, Response, g, request, session
 from flask_limiter import Limiter
 from limits import parse_many
 
-__all__ = ["ACTIONS", "Action", "apply", "by_address", "by_everyone", "by_learner", "by_login_name", "env_name", "generated_ref",
-           "init_app", "limit_of", "limited"]
+__all__ = ["ACTIONS", "Action", "apply", "by_address", "by_everyone", "by_join_code", "by_learner", "by_login_name",
+           "env_name", "generated_ref", "init_app", "limit_of", "limited", "note"]
 
 F = TypeVar("F", bound=Callable)
 
@@ -59,6 +66,15 @@ def by_login_name() -> str:
     return "name:" + name.strip().casefold()[:40]
 
 
+def by_join_code() -> str:
+    """Budget key of the class join code a join form names (as stored: :func:`tutor.domain.classes.normal_code`),
+    so that every learner joining one class draws on one budget, whatever their address."""
+    from tutor.domain.classes import normal_code
+
+    code = request.form.get("code", "") if request.method == "POST" else ""
+    return "class:" + normal_code(code)
+
+
 def by_everyone() -> str:
     """One budget shared by every client (for work so heavy that the server as a whole needs a cap)."""
     return "all"
@@ -74,6 +90,22 @@ class Action:
     what: str
     #: Whether this request counts (None: every request of the marked views does).
     counts: Callable[[], bool] | None = None
+    #: The outcome (given to :func:`note` by the view) that makes a request count against the
+    #: budget once answered (None: every request counts); every request is checked beforehand.
+    deducts: str | None = None
+
+
+def note(outcome: str) -> None:
+    """Say what this request turned out to be (e.g. ``"unknown-code"``), for the actions whose
+    ``deducts`` is that outcome: only such requests count against their budget."""
+    g.setdefault("tutor_limit_outcomes", set()).add(outcome)
+
+
+def _deduct_when(outcome: str | None) -> Callable[[Response], bool] | None:
+    """Flask-Limiter's ``deduct_when`` for an action that counts only requests noted ``outcome``."""
+    if outcome is None:
+        return None
+    return lambda response: outcome in g.get("tutor_limit_outcomes", ())
 
 
 def generated_ref() -> bool:
@@ -101,7 +133,13 @@ ACTIONS: dict[str, Action] = {
     "login-name": Action("10/minute;100/hour", by_login_name,
                          "teachers logging in, per name logged in as, from all addresses together (guesses "
                          "at one account from many addresses)"),
-    "redeem": Action("5/minute;20/hour", by_address, "joining a class with its code, and redeeming a personal code on the device page (per address)"),
+    "redeem": Action("5/minute;20/hour", by_address, "redeeming a personal code on the device page (per address)"),
+    "join": Action("200/10 minutes", by_join_code,
+                   "joining a class with a code that names it, per class from all addresses together "
+                   "(a school's learners often share one address)", deducts="class-code"),
+    "join-guess": Action("10/minute;100/hour", by_address,
+                         "joining a class with a code that names no class, per address (guesses at codes); "
+                         "once over, every join from the address waits", deducts="unknown-code"),
     "api-generate": Action("5/second;120/minute", by_address,
                            "GET /api/v1/exercises/gen:... and the answers to them, per address: each new "
                            "generated exercise costs the engine up to a third of a second", generated_ref),
@@ -178,7 +216,8 @@ def apply(app: Flask) -> None:
         for action in actions:
             if chosen[action].lower() != "off":
                 limit = limiter.shared_limit(chosen[action], scope=action, key_func=ACTIONS[action].key,
-                                             exempt_when=_exempt_when(ACTIONS[action].counts))
+                                             exempt_when=_exempt_when(ACTIONS[action].counts),
+                                             deduct_when=_deduct_when(ACTIONS[action].deducts))
                 wrapped = limit(wrapped)
         app.view_functions[endpoint] = wrapped
 

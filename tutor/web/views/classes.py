@@ -5,6 +5,11 @@ assignment; every answer is recorded (:func:`tutor.domain.classes.record`) befor
 shown. See :mod:`tutor.domain.classes` for why no stateless endpoint can check these questions.
 A learner sees only the classes they joined (another class's pages are a 404) and only their own
 answers.
+
+Joining is rate-limited (:mod:`tutor.web.limits`): a code that names a class draws on that class's
+budget (``join``: the learners of a school, behind one address, join together), a code that names
+none on the address's (``join-guess``: guesses at codes). Over either, the form comes back (429,
+``Retry-After``) with what was typed and the message beside the code.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from markupsafe import Markup
 from sqlalchemy import Row, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
+from werkzeug.exceptions import HTTPException
 
 from tutor import i18n
 from tutor.content.exercise import Exercise
@@ -34,9 +40,9 @@ from tutor.domain.models import Assignment, ClassAttempt, Classroom, Membership
 from .. import exercises as X
 from ..db import current_learner, get_session, learner_for_write
 from ..forms import JoinForm
-from ..limits import limited
+from ..limits import limited, note
 from ..record import write
-from ..security import BadInput
+from ..security import BadInput, http_error
 from .common import exercise_context, ruleset_name, wants_fragment
 
 bp = Blueprint("classes", __name__, url_prefix="/<lang>")
@@ -59,7 +65,7 @@ def display_name(text: str) -> str:
 
 
 @bp.post("/join")
-@limited("redeem")
+@limited("join", "join-guess")
 def join_post() -> ResponseReturnValue:
     form = JoinForm()
     if not form.validate():
@@ -68,8 +74,10 @@ def join_post() -> ResponseReturnValue:
     nickname = display_name(form.nickname.data or "")
     row = get_session().scalar(select(Classroom).where(Classroom.code == code)) if code else None
     if row is None:
+        note("unknown-code")  # a guess at a code, for all we know: counts against the address
         form.code.errors = [_("There is no class with this code.")]
         return join(form, 400)
+    note("class-code")  # counts against the class
     if not nickname:
         form.nickname.errors = [_("Choose a nickname.")]
         return join(form, 400)
@@ -86,6 +94,17 @@ def join_post() -> ResponseReturnValue:
     with contextlib.suppress(IntegrityError):  # joined at once from two tabs: already a member
         write(work)
     return redirect(url_for("classes.mine"))
+
+
+@bp.errorhandler(429)
+def too_many(e: HTTPException) -> ResponseReturnValue:
+    """A join over its limit: the join form again (429, with Retry-After) with the code and the
+    nickname typed and the message beside the code; other views of these pages: the app's error page."""
+    if request.endpoint != "classes.join_post":
+        return http_error(e)
+    form = JoinForm()
+    form.code.errors = [_("Too many requests in a short time. Wait a little, then try again.")]  # the app's 429 message
+    return join(form, 429)
 
 
 def _member_classes() -> Sequence[Row[Membership, Classroom]]:
