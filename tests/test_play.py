@@ -136,3 +136,19 @@ def test_bench_play_prints_deals_per_second_per_table(capsys):
         assert float(line[2].replace(",", "")) > 0 and line[3] == "deals/s"
         assert float(line[7].replace(",", "")) > 1  # a deal costs more than one trivial call
     assert main(["bench", "--play", "whist"]) == 2
+
+
+@pytest.mark.parametrize(("name", "options", "seed"), [
+    ("trinidad", {"target": 3}, 37), ("all-fours", {"target": 3, "turnup_scale": "running"}, 14)])
+def test_a_deal_whose_next_kick_wins_the_game_names_the_winner(name, options, seed):
+    """K11: the hand leaves both sides short of the target, then the next deal's turn-up (kick)
+    wins at once: the story ends with that card's points and the winner, not the next dealer."""
+    coach = RULESETS[name].coach(options)
+    deal = bot_deal(coach, seed)
+    state = deal.state
+    assert tally(deal.last.scores, state.last_hand.awards, 3)[1] is None  # the hand itself won nothing
+    assert state.winner == 0
+    story = deal.story()
+    assert "next-dealer" not in [r.code for r in story]
+    assert story[-2].code == "turnup-scores" and story[-2] == state.awards[-1].reason
+    assert (story[-1].code, dict(story[-1].params)) == ("target-reached", {"side": 0, "target": 3})

@@ -153,15 +153,18 @@ MAKE_TRUMP_WINNER = [
     pytest.param(mt(AF, 2, ["5H"], "beg", "give", players=3, scores=[6, 6, 2]), [7, 7, 2], 0, id="K27-dealer2"),
     # C12/K6 default: a gift may win the game.
     pytest.param(mt(AF, 0, ["5H"], "beg", "give", scores=[2, 6]), [2, 7], 1, id="C12-gift-wins"),
-    # K11 / spec edge: turned jack counts before the gift.
-    pytest.param(mt(AF, 0, ["JH"], "beg", "give", scores=[6, 6]), [7, 7], 0, id="K11-turn-up-before-gift"),
+    # K11: a turned jack that reaches the target wins at once; a stand after it adds nothing.
+    pytest.param(mt(AF, 0, ["JH"], "stand", scores=[6, 6]), [7, 6], 0, id="K11-turn-up-wins-stand"),
     pytest.param(mt(AF, 0, ["5H"], "beg", "give", players=3, scores=[2, 5, 5], options={"gift_may_win": False}),
                  [2, 6, 6], None, id="K6-gift-allowed-when-not-winning"),
     pytest.param(mt(TT, 0, ["5H"], "beg", "give", scores=[3, 13]), [3, 14], 1, id="T9-take-one-may-win"),
-    pytest.param(mt(TT, 0, ["JH"], "beg", "give", scores=[11, 13]), [14, 14], 0, id="K11-kick-before-take-one"),
+    pytest.param(mt(TT, 0, ["JH"], "stand", scores=[11, 13]), [14, 13], 0, id="K11-kick-wins-stand"),
+    # K11 with same_suit_kick_scores: a kick of the refused suit that wins ends the deal (no redeal).
+    pytest.param(mt(TT, 0, ["5H", "6H"], "beg", "run", scores=[12, 0], options={"same_suit_kick_scores": True}),
+                 [14, 0], 0, id="K11-refused-suit-kick-wins"),
     pytest.param(mt(TT, 0, ["6H", "JS"], "beg", "run", scores=[10, 0]), [15, 0], 0, id="T10-kicks-reach-target"),
-    pytest.param(mt(TT, 0, ["JH", "6H", "7H"], "beg", "run", scores=[12, 0]), [15, 0], 0,
-                 id="T12-points-kept-on-redeal-win"),
+    pytest.param(mt(TT, 0, ["5H", "6H", "7H"], "beg", "run", scores=[12, 0]), [12, 0], None,
+                 id="T12-points-kept-on-redeal"),
 ]
 
 
@@ -200,6 +203,17 @@ MAKE_TRUMP_ERRORS = [
     pytest.param(mt(AF, 0, [], "stand"), "bad-field", id="edge-no-turn-up"),
     pytest.param(mt(AF, 0, ["5H", "5H"], "beg", "run"), "duplicate-card", id="edge-duplicate-turn-up"),
     pytest.param(mt(AF, 0, ["5Z"], "stand"), "bad-card", id="edge-bad-card"),
+    # K11: the game ended at the turn-up that reached the target, as in the state machine (no action
+    # is possible after it): a beg, then a gift / take-one or a run, cannot follow.
+    pytest.param(mt(AF, 0, ["JH"], "beg", "give", scores=[6, 6]), "impossible-state", id="K11-no-gift-after-win"),
+    pytest.param(mt(TT, 0, ["JH"], "beg", "give", scores=[11, 13]), "impossible-state",
+                 id="K11-no-take-one-after-win"),
+    pytest.param(mt(TT, 0, ["6D"], "beg", "give", scores=[0, 1], options={"target": 2}), "impossible-state",
+                 id="K11-six-kick-wins-no-take-one"),
+    pytest.param(mt(TT, 0, ["JH", "6H", "7S"], "beg", "run", scores=[12, 0]), "impossible-state",
+                 id="K11-no-run-after-win"),
+    pytest.param(mt(TT, 0, ["5H", "6H", "7S"], "beg", "run", scores=[12, 0], options={"same_suit_kick_scores": True}),
+                 "impossible-state", id="K11-no-turn-up-after-winning-kick"),
 ]
 
 

@@ -106,10 +106,13 @@ def test_make_trump_stand_without_scores_has_no_winner_field():
     assert "winner" not in out and "scores_after" not in out
 
 
-def test_make_trump_winner_is_first_in_order():
-    out = solve({**TT, "ask": "make-trump", "dealer": 0, "turn_ups": ["JC"], "decision": "beg",
-                 "dealer_choice": "give", "scores": [11, 13]})
-    assert out["points"] == [3, 1] and out["scores_after"] == [14, 14] and out["winner"] == 0
+def test_make_trump_kick_that_wins_ends_the_game():
+    """K11: the kick took side 0 to 14 and won at once, as in the state machine: a stand after it
+    adds nothing; a beg (and the take-one it would bring) cannot follow."""
+    sc = {**TT, "ask": "make-trump", "dealer": 0, "turn_ups": ["JC"], "scores": [11, 13]}
+    out = solve({**sc, "decision": "stand"})
+    assert out["points"] == [3, 0] and out["scores_after"] == [14, 13] and out["winner"] == 0
+    assert answer({**sc, "decision": "beg", "dealer_choice": "give"})["error"]["code"] == "impossible-state"
 
 
 @pytest.mark.parametrize("extra, code", [

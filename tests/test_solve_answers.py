@@ -8,7 +8,9 @@ options, players, targets, cards). Pairs were kept per answer shape and per erro
 (the shortest two of each and one more at random), so every message the contract gives is here.
 
 One change is deliberate (issue 7): a string that is not a suit in `trump` is `bad-field` naming the
-field, not `bad-card`; those pairs were rewritten by hand in the same commit as the change.
+field, not `bad-card`; those pairs were rewritten by hand in the same commit as the change. So were
+the two make-trump pairs of issue 19 (K11): a beg after a kick that won the game is `impossible-state`,
+and a winning kick of the refused suit ends the deal without a redeal.
 """
 
 from __future__ import annotations

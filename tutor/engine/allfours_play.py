@@ -185,7 +185,8 @@ class AllFoursCoach(Coach):
         """The points of trump making (turn-up or kick, the point given or taken, C8-C16, T7-T11),
         then the count in its order: High, Low, Jack or hang jack, each side's cards for Game and
         Game (C23-C28, T17-T20, K2-K4, K11), each side's score, and the next dealer (K10, T5) or the
-        winner."""
+        winner (also when the next deal's turn-up or kick won the game at once, K11: its points, then
+        the winner)."""
         rules = self.engine
         R = rules.RULE
         state: GameState = deal.state
@@ -212,6 +213,10 @@ class AllFoursCoach(Coach):
         out += count
         out += self.score_lines(deal)
         _scores, winner = tally(deal.last.scores, hs.awards, rules.target)
+        if winner is None and state.winner is not None:
+            # the next deal's turn-up (kick) won the game at once (K11): its points, then the winner
+            out += [a.reason for a in state.awards[len(deal.last.awards) + len(hs.awards):]]
+            winner = state.winner
         if winner is not None:
             out.append(rules.winner_reason(winner))
         else:

@@ -244,7 +244,11 @@ class AllFoursRules:
         misplaced choice or a missing new turn-up after a run; ``ImpossibleStateError`` for
         turn-ups the rules cannot produce (a second card without a run, a different suit before
         the last card, the refused suit last while the pack still allows a run, more turn-ups
-        than the pack allows: §3.2); ``IllegalPlayError`` for a forbidden gift (K6).
+        than the pack allows: §3.2; a beg, or a further turn-up, after a turn-up that took a side
+        from ``scores`` to the target, since the game ended there, K11); ``IllegalPlayError`` for
+        a forbidden gift (K6). A stand after such a turn-up adds nothing and is answered as usual;
+        a kick of the refused suit that wins (``same_suit_kick_scores``) ends the deal with
+        ``trump=None``, ``hand_size=None`` and ``redeal=False``.
         """
         R = self.RULE
         scores = tuple(scores) if scores is not None else (0,) * self.n_sides
@@ -260,6 +264,8 @@ class AllFoursRules:
         award, why0 = self._turnup_award(dealer, first, True)
         awards = [award] if award else []
         why = [why0]
+        if decision == "beg":
+            self._check_not_over(scores, awards, first, "nobody begs after it")
         if decision == "stand" or dealer_choice == "give":
             if len(turn_ups) > 1:
                 raise ImpossibleStateError(
@@ -267,10 +273,7 @@ class AllFoursRules:
             if decision == "stand":
                 why.append(Reason("stand", R["stand"], {"trump": first.suit.letter}))
             else:
-                after, won = tally(scores, awards, self.target)
-                # K11: a turned jack that took the dealer's side to the target has won the game already,
-                # so the gift cannot put anyone out and the option cannot forbid it.
-                forbidden = self.give_allowed(dealer, after) if won is None else None
+                forbidden = self.give_allowed(dealer, tally(scores, awards, self.target)[0])
                 if forbidden is not None:
                     raise IllegalPlayError(
                         f"the dealer may not keep the suit: the point would put side {forbidden.params['side']} "
@@ -303,8 +306,13 @@ class AllFoursRules:
             if fixes:
                 why.append(Reason("new-trump", R["run"], {"card": str(c), "trump": c.suit.letter}))
             why.append(r)
+            if not is_last:
+                self._check_not_over(scores, awards, c, "no further card is turned")
         last = CARDS[turn_ups[-1]]
         pts = self._points(awards)
+        if last.suit == refused and tally(scores, awards, self.target)[1] is not None:
+            # a kick of the refused suit (same_suit_kick_scores) won the game: no trump, no redeal (K11)
+            return TrumpMaking(None, tuple(awards), pts, runs, None, False, tuple(why))
         if last.suit == refused:
             if runs < self.max_runs:
                 raise ImpossibleStateError(
@@ -313,6 +321,16 @@ class AllFoursRules:
             why.append(Reason("pack-exhausted", R["redeal"], {"runs": runs}))
             return TrumpMaking(None, tuple(awards), pts, runs, None, True, tuple(why))
         return TrumpMaking(last.suit, tuple(awards), pts, runs, self.hand_size_after(runs), False, tuple(why))
+
+    def _check_not_over(self, scores: Sequence[int], awards: Sequence[Award], card: Card, after: str) -> None:
+        """Raise :class:`ImpossibleStateError` if ``awards`` (the turn-ups so far) took a side from
+        ``scores`` to the target: the game ended there (K11, as :meth:`tally` decides for the state
+        machine, which then accepts no further action), so ``after`` cannot happen."""
+        _after, won = tally(scores, awards, self.target)
+        if won is not None:
+            raise ImpossibleStateError(
+                f"the turn-up {card} took side {won} to the target {self.target}: the game is over (K11), "
+                f"so {after}.")
 
     def _points(self, awards: Sequence[Award]) -> tuple[int, ...]:
         pts = [0] * self.n_sides

@@ -77,13 +77,24 @@ class Reason(_Deferred):
         return {"code": self.code, "rule": self.rule, "params": dict(self.params)}
 
     def text(self) -> str:
-        """The English explanation (untranslated template filled with raw params)."""
+        """The English explanation (untranslated template filled with raw params): a list of
+        numbers (per-side totals, scores) reads ``"10 – 7"``, any other list is joined with
+        ``", "``. Never raises: a template whose params do not fit is returned unfilled."""
         template = REASON_TEXTS.get(self.code, self.code)
-        params = {k: (", ".join(v) if isinstance(v, list | tuple) else v) for k, v in self.params.items()}
+        params = {k: _plain(v) for k, v in self.params.items()}
         try:
             return template % params
         except (KeyError, ValueError, TypeError):
             return template
+
+
+def _plain(value: object) -> object:
+    """A param as :meth:`Reason.text` shows it (lists as text, other values unchanged)."""
+    if not isinstance(value, list | tuple):
+        return value
+    if value and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return " – ".join(map(str, value))
+    return ", ".join(map(str, value))
 
 
 # the slot descriptors: they set a field of a frozen Reason without going through __setattr__
