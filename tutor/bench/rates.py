@@ -272,9 +272,12 @@ def _af_scenarios(ruleset: str) -> ScenarioSource:
                     ups.append(c)
                     if c // 13 != deck[0] // 13:
                         break
+            # scores that no kick takes to the target: a beg after a kick that won the game is an
+            # impossible state (K11), an error answer, not a trump making
+            room = max(1, rules.target - 1 - sum(rules.turnup_points(c)[0] for c in ups))
             yield {**base, "ask": "make-trump", "dealer": rng.randrange(rules.players), "decision": decision,
                    **({"dealer_choice": choice} if choice else {}), "turn_ups": [_name(c) for c in ups],
-                   "scores": [rng.randrange(rules.target - 1) for _ in range(rules.n_sides)]}
+                   "scores": [rng.randrange(room) for _ in range(rules.n_sides)]}
     return fn
 
 
