@@ -95,6 +95,12 @@ def test_the_engine_imports_nothing_of_tutor_but_itself():
     assert _violations("tutor.engine", lambda t: not _ours(t) or _within(t, "tutor.engine")) == []
 
 
+def test_the_leaves_import_nothing_of_tutor():
+    leaves = ("tutor.problems", "tutor.yamllines", "tutor.registry")
+    for leaf in leaves:
+        assert _violations(leaf, lambda t: not _ours(t) or t in leaves) == [], leaf
+
+
 def test_solve_imports_only_the_engine():
     assert _violations("tutor.solve", lambda t: not _ours(t) or _within(t, "tutor.engine")
                        or _within(t, "tutor.solve")) == []

@@ -187,3 +187,34 @@ def test_the_branch_pattern_finds_what_it_must():
         assert _BRANCH.search(line), line
     for line in ('if kind == "html":', "if q.ruleset == ruleset:", 'name = "hokm"'):
         assert not _BRANCH.search(line), line
+
+
+def test_every_one_class_per_concept_table_is_one_registry_type():
+    """Exercise kinds, assignment kinds and export formats share :class:`tutor.registry.Registry`
+    (issue 20: one ``register`` helper, not three copies)."""
+    from tutor.domain.assignments import KINDS as ASSIGNMENT_KINDS
+    from tutor.export.formats import FORMATS
+    from tutor.registry import Registry
+
+    for table, names in ((KINDS, {"legal-cards", "trick-winner"}), (ASSIGNMENT_KINDS, {"quiz", "lesson", "unit"}),
+                         (FORMATS, {"yaml", "moodle", "gift", "html", "pdf"})):
+        assert isinstance(table, Registry)
+        assert names <= set(table)
+        assert all(item.name == name for name, item in table.items())
+
+
+def test_a_name_registered_twice_is_refused():
+    from tutor.registry import Registry
+
+    table: Registry = Registry("widget")
+
+    @table.register
+    class One:
+        name = "one"
+
+    assert type(table["one"]) is One
+    with pytest.raises(ValueError, match="widget 'one' is registered twice"):
+        @table.register
+        class Again:
+            name = "one"
+    assert type(table["one"]) is One and len(table) == 1

@@ -19,7 +19,7 @@ kind; nothing else in the project branches on the kinds' names.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -30,6 +30,7 @@ from tutor.content.store import ContentStore
 from tutor.domain import classes as C
 from tutor.domain.models import Assignment, ClassFingerprint, StepProgress, TeacherLesson, TeacherQuiz
 from tutor.engine.rulesets import RULESETS
+from tutor.registry import Registry
 
 __all__ = [
     "KINDS",
@@ -111,17 +112,10 @@ class AssignmentKind:
 
 
 #: Every assignment kind, by name, in the order they are offered to a teacher.
-KINDS: dict[str, AssignmentKind] = {}
+KINDS: Registry[AssignmentKind] = Registry("assignment kind")
 
-K = TypeVar("K", bound=type[AssignmentKind])
-
-
-def register(cls: K) -> K:
-    """Class decorator: add one instance of the kind to :data:`KINDS` (a name used twice is a bug)."""
-    if cls.name in KINDS:
-        raise ValueError(f"assignment kind {cls.name!r} is registered twice")
-    KINDS[cls.name] = cls()
-    return cls
+#: Class decorator: add one instance of the kind to :data:`KINDS` (a name used twice is a bug).
+register = KINDS.register
 
 
 def _questions(a: Assignment) -> list[Mapping[str, Any]]:

@@ -21,9 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar
 
 from ..content.quizzes import Quiz
+from ..registry import Registry
 from .files import check_document, dump_quiz, read_quiz_file
 from .lms import gift, moodle_xml
 from .worksheet import worksheet_html, worksheet_pdf
@@ -92,17 +93,10 @@ class ExportFormat:
 
 
 #: Every export format, by name, in the order they were registered (the order ``tutor export`` lists them).
-FORMATS: dict[str, ExportFormat] = {}
+FORMATS: Registry[ExportFormat] = Registry("export format")
 
-F = TypeVar("F", bound=type[ExportFormat])
-
-
-def register(cls: F) -> F:
-    """Class decorator: add one instance of the format to :data:`FORMATS` (a name used twice is a bug)."""
-    if cls.name in FORMATS:
-        raise ValueError(f"export format {cls.name!r} is registered twice")
-    FORMATS[cls.name] = cls()
-    return cls
+#: Class decorator: add one instance of the format to :data:`FORMATS` (a name used twice is a bug).
+register = FORMATS.register
 
 
 def get_format(name: str) -> ExportFormat:

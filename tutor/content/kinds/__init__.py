@@ -26,10 +26,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any
 
 from ... import i18n
 from ...engine.errors import BadFieldError, TutorError
+from ...registry import Registry
 from ...solve.asks import ASK_MODELS
 from ..exercise import Exercise
 from .base import (
@@ -57,17 +58,10 @@ __all__ = [
 ]
 
 #: Every exercise kind, by name, in the order they were registered (the order the app lists them).
-KINDS: dict[str, ExerciseKind[Any]] = {}
+KINDS: Registry[ExerciseKind[Any]] = Registry("exercise kind")
 
-K = TypeVar("K", bound=type[ExerciseKind[Any]])
-
-
-def register(cls: K) -> K:
-    """Class decorator: add one instance of the kind to :data:`KINDS` (a name used twice is a bug)."""
-    if cls.name in KINDS:
-        raise ValueError(f"exercise kind {cls.name!r} is registered twice")
-    KINDS[cls.name] = cls()
-    return cls
+#: Class decorator: add one instance of the kind to :data:`KINDS` (a name used twice is a bug).
+register = KINDS.register
 
 
 #: Input fields of each ask, from the contract's ask models (:mod:`tutor.solve.asks`);
