@@ -4,7 +4,17 @@ by the "breakit" pass): each test is one finding, kept so it cannot come back.""
 from __future__ import annotations
 
 import pytest
-from test_teach import TRICK, add_authored, add_generated, assign, join, login, new_class, new_quiz, teachers  # noqa: F401
+from teach_support import (  # noqa: F401
+    TRICK,
+    add_authored,
+    add_generated,
+    assign,
+    join,
+    login,
+    new_class,
+    new_quiz,
+    teachers,
+)
 from web_support import csrf_of
 
 pytestmark = pytest.mark.both_databases

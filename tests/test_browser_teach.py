@@ -20,7 +20,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 from sqlalchemy import select
-from test_teach import DUE
+from teach_support import DUE
 from web_support import BOTH_DIRECTIONS, expected, form_for, unavailable
 
 from tutor import i18n

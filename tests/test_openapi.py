@@ -19,7 +19,7 @@ from schemathesis.checks import (
     response_schema_conformance,
     status_code_conformance,
 )
-from web_support import make_app
+from web_support import make_app, one_app_per_module
 
 from tutor.content import kinds
 from tutor.content.lessons import Problems
@@ -33,9 +33,7 @@ PAIRS = [json.loads(line) for line in
          (Path(__file__).parent / "data" / "solve_answers.jsonl").read_text(encoding="utf-8").splitlines()]
 
 
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    return make_app(tmp_path_factory.mktemp("openapi"))
+app = one_app_per_module()
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ import re
 
 import jsonschema
 import pytest
-from web_support import counted, csrf_of, make_app
+from web_support import counted, csrf_of, make_app, one_app_per_module
 
 from tutor import i18n
 from tutor.cli import main as tutor_main
@@ -20,9 +20,7 @@ from tutor.web.editor import check, editor_config
 URL = "/api/v1/table/check"
 
 
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    return make_app(tmp_path_factory.mktemp("editor"))
+app = one_app_per_module()
 
 
 def ask(client, scenario, lang="en", **extra):

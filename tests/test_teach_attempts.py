@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from sqlalchemy import select
-from test_teach import _class_with_quiz, answer, join, quiz_doc, teachers  # noqa: F401
+from teach_support import answer, class_with_quiz, join, quiz_doc, teachers  # noqa: F401
 from web_support import expected, form_for
 
 from tutor.domain.models import ClassAttempt
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.both_databases
 
 
 def test_class_quiz_questions_get_no_verdict_from_the_stateless_apis(app):
-    _t, qid, cid, code, aid = _class_with_quiz(app)
+    _t, qid, cid, code, aid = class_with_quiz(app)
     learner = app.test_client()
     join(learner, code, "Zari")
     doc = quiz_doc(app, qid)
@@ -43,7 +43,7 @@ def test_class_quiz_questions_get_no_verdict_from_the_stateless_apis(app):
 
 
 def test_every_attempt_is_recorded_and_the_first_one_scores(app):
-    _t, qid, cid, code, aid = _class_with_quiz(app)
+    _t, qid, cid, code, aid = class_with_quiz(app)
     learner = app.test_client()
     join(learner, code, "Zari")
     doc = quiz_doc(app, qid)

@@ -10,7 +10,7 @@ import re
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_teach import (  # noqa: F401
+from teach_support import (  # noqa: F401
     TRICK,
     add_authored,
     add_generated,

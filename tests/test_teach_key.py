@@ -11,7 +11,7 @@ import re
 import pytest
 from lxml import etree
 from lxml import html as lxml_html
-from test_teach import TRICK, add_authored, add_generated, login, new_quiz, post, quiz_doc, teachers  # noqa: F401
+from teach_support import TRICK, add_authored, add_generated, login, new_quiz, post, quiz_doc, teachers  # noqa: F401
 from web_support import dispose, make_app
 
 from tutor import i18n

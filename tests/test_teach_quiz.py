@@ -12,7 +12,7 @@ import threading
 
 import pytest
 from lxml import html as lxml_html
-from test_teach import TRICK, add_authored, login, new_quiz, post, quiz_doc, teachers  # noqa: F401
+from teach_support import TRICK, add_authored, login, new_quiz, post, quiz_doc, teachers  # noqa: F401
 from web_support import csrf_of
 
 from tutor.content import generators

@@ -12,13 +12,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import select
-from test_teach import (  # noqa: F401
+from teach_support import (  # noqa: F401
     DUE,
     TRICK,
-    _class_with_quiz,
     add_authored,
     answer,
     assign,
+    class_with_quiz,
     join,
     login,
     new_class,
@@ -70,7 +70,7 @@ def test_statistics_of_a_scripted_class():
 
 
 def test_results_page_and_csv(app):
-    t, qid, cid, code, aid = _class_with_quiz(app)
+    t, qid, cid, code, aid = class_with_quiz(app)
     doc = quiz_doc(app, qid)
     ex2 = exercise_of(doc["questions"][1])
     right2 = expected(ex2)
@@ -213,7 +213,7 @@ def test_counts_percentages_and_names_in_each_language(app):
     a nickname starting with "=" keeps its own direction in Persian."""
     from lxml import html as lxml_html
 
-    t, qid, cid, code, aid = _class_with_quiz(app)
+    t, qid, cid, code, aid = class_with_quiz(app)
     points2 = quiz_doc(app, qid)["questions"][1]["points"]
     zari = app.test_client()
     join(zari, code, '=HYPERLINK("http://x")')

@@ -14,7 +14,7 @@ import pytest
 import yaml
 from lxml import etree
 from sqlalchemy import select
-from test_teach import (
+from teach_support import (
     PASSWORDS,
     TRICK,
     add_authored,

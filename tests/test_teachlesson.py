@@ -11,7 +11,7 @@ import re
 
 import pytest
 from sqlalchemy import select
-from test_teach import DUE, PASSWORDS, TRICK, join, login, new_class, post, teachers  # noqa: F401
+from teach_support import DUE, PASSWORDS, TRICK, join, login, new_class, post, teachers  # noqa: F401
 from web_support import csrf_of
 
 from tutor.domain.models import Assignment, ClassAttempt, ClassFingerprint, TeacherLesson

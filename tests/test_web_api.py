@@ -7,17 +7,14 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from web_support import all_rows, expected, lesson_exercise, make_app, wrong_value
+from web_support import all_rows, expected, lesson_exercise, one_app_per_module, wrong_value
 
 from tutor import i18n
 from tutor.content import kinds
 from tutor.domain.table import players_of
 from tutor.web import exercises as X
 
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    return make_app(tmp_path_factory.mktemp("api"))
+app = one_app_per_module()
 
 
 def post_json(client, url, body):

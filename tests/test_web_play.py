@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 from sqlalchemy import select
-from web_support import dispose, make_app
+from web_support import dispose, make_app, one_app_per_module
 
 from tutor import i18n
 from tutor.domain import mastery as skills
@@ -25,10 +25,7 @@ TABLES = [(name, p, role) for name, info in RULESETS.items() for p in info.playe
           for role, _label in info.coach({"players": p} if name != "hokm" else {}).ROLES]
 
 
-@pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    app = make_app(tmp_path_factory.mktemp("play"))
-    return app.test_client()
+app = one_app_per_module()
 
 
 def buttons(html: str) -> list[str]:

@@ -156,6 +156,21 @@ def app_with_teachers(tmp_path, database_url: str, passwords: dict[str, str], **
     return app
 
 
+def one_app_per_module():
+    """A module-scoped ``app`` fixture: one app (:func:`make_app`, SQLite) for every test of the
+    module, disposed after the last. Use it as ``app = one_app_per_module()`` in a module whose tests
+    only read, or write nothing another test checks; conftest's ``client`` then gives each test its
+    own client of that app."""
+
+    @pytest.fixture(scope="module")
+    def app(tmp_path_factory, request):
+        shared = make_app(tmp_path_factory.mktemp(request.module.__name__.rpartition(".")[2]))
+        yield shared
+        dispose(shared)
+
+    return app
+
+
 def dispose(app) -> None:
     """Close the app's database connections (a test's PostgreSQL schema is dropped after it)."""
     app.extensions["tutor_db"].kw["bind"].dispose()
