@@ -122,6 +122,37 @@ class CardGrammar(BaseModel):
         return self.suits[suit.name]  # type: ignore[index]  # the keys are the suit letters
 
 
+class Avoid(BaseModel):
+    """A word or form a text of the language must not use: its register (the learner is
+    addressed one way: Persian تو, never شما; Bulgarian вие, never ти) or its glossary (one term
+    per concept: Telugu తురుపు for trump, not the loan ట్రంప్). ``tutor check`` reports every
+    match in the catalogue, and in the language's lessons when ``lessons`` is true.
+
+    ``pattern``: a Python regular expression (searched, not matched); ``why``: what to write
+    instead, shown in the problem; ``lessons``: whether the lessons are checked too (a lesson may
+    have reason to name the avoided word, e.g. to say that the app does not use it)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    pattern: Annotated[str, Field(min_length=1, max_length=400)]
+    why: Text
+    lessons: bool = False
+
+    @field_validator("pattern")
+    @classmethod
+    def _compiles(cls, v: str) -> str:
+        try:
+            re.compile(v)
+        except re.error as e:
+            raise ValueError(f"not a regular expression: {e}") from e
+        return v
+
+    def found(self, text: str) -> str | None:
+        """The first match of :attr:`pattern` in ``text``, or None."""
+        m = re.search(self.pattern, text)
+        return m.group(0) if m else None
+
+
 class Language(BaseModel):
     """One language of the app, as ``locales/<code>/language.yaml`` writes it.
 
@@ -138,7 +169,8 @@ class Language(BaseModel):
     ``list_style``: the CSS counter style of numbered lists and page numbers, if not decimal;
     ``separator``: what stands between two items of one line, with its spaces (" · ");
     ``cards``: :class:`CardGrammar`; ``seats`` / ``by_seats``: the words of :data:`SEAT_WORDS` /
-    :data:`BY_SEAT_WORDS` (``%(n)s`` a seat or team number, ``%(who)s`` the seat a role is added to).
+    :data:`BY_SEAT_WORDS` (``%(n)s`` a seat or team number, ``%(who)s`` the seat a role is added to);
+    ``avoid``: the register's and the glossary's forbidden forms (:class:`Avoid`).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -162,6 +194,7 @@ class Language(BaseModel):
     cards: CardGrammar
     seats: dict[str, Text]
     by_seats: dict[str, Text]
+    avoid: tuple[Avoid, ...] = ()
 
     @field_validator("babel_locale", "interval_locale")
     @classmethod
@@ -283,21 +316,58 @@ if DEFAULT_LANGUAGE not in REGISTRY:
     raise ContentError(list(REGISTRY_PROBLEMS))
 
 
-def check_languages(root: Path | None = None) -> Problems:
+def check_languages(root: Path | None = None, lessons: Path | None = None) -> Problems:
     """The problems of the languages of ``root`` (default :data:`LOCALES_DIR`), read afresh (for
-    ``tutor check``): every ``language.yaml`` valid (:func:`load_registry`) and every language with
-    its catalogue, ``LC_MESSAGES/messages.po``, compiled to ``messages.mo``."""
+    ``tutor check``): every ``language.yaml`` valid (:func:`load_registry`), every language with
+    its catalogue, ``LC_MESSAGES/messages.po``, compiled to ``messages.mo``, and no translation in
+    it, nor (for an :class:`Avoid` with ``lessons``) a line of the language's lessons under
+    ``lessons`` (default the shipped ``lessons/``: ``<ruleset>/<code>/*.md``), that uses a form
+    the language avoids (``file:line: ...``)."""
     root = root or LOCALES_DIR
+    lessons = lessons or shipped_content() / "lessons"
     problems = Problems()
-    for code in load_registry(root, problems):
+    for code, entry in load_registry(root, problems).items():
         messages = root / code / "LC_MESSAGES"
         if not (messages / "messages.po").is_file():
             problems.add(display_path(messages / "messages.po"), 0, f"catalogue missing: {code} has a {LANGUAGE_FILE} "
                                                                    "but no messages.po")
-        elif not (messages / "messages.mo").is_file():
+            continue
+        if not (messages / "messages.mo").is_file():
             problems.add(display_path(messages / "messages.mo"), 0,
                          "compiled catalogue missing (pybabel compile -d locales)")
+        if entry.avoid:
+            _check_avoided(entry, messages / "messages.po", lessons, problems)
     return problems
+
+
+def _check_avoided(entry: Language, po: Path, lessons: Path, problems: Problems) -> None:
+    """Add a problem for every translation in ``po`` and every lesson line of ``entry``'s
+    language under ``lessons`` that holds a form ``entry`` avoids."""
+    from babel.messages.pofile import read_po
+
+    shown = display_path(po)
+    try:
+        with po.open("rb") as f:
+            catalogue = read_po(f)
+    except (OSError, ValueError) as e:
+        problems.add(shown, 0, f"cannot read the catalogue: {e}")
+        return
+    for message in catalogue:
+        if not message.id:
+            continue
+        strings = message.string if isinstance(message.string, tuple | list) else (message.string,)
+        text = " ".join(s for s in strings if s)
+        for avoid in entry.avoid:
+            word = avoid.found(text)
+            if word is not None:
+                problems.add(shown, message.lineno, f"{entry.english_name} avoids {word!r}: {avoid.why}")
+    in_lessons = [a for a in entry.avoid if a.lessons]
+    for path in sorted(lessons.glob(f"*/{entry.code}/*.md")) if in_lessons else ():
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for avoid in in_lessons:
+                word = avoid.found(line)
+                if word is not None:
+                    problems.add(display_path(path), n, f"{entry.english_name} avoids {word!r}: {avoid.why}")
 
 
 def language(code: str) -> Language:
