@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import re
 
-import pytest
 from lxml import html as lxml_html
 from teach_support import (  # noqa: F401
     TRICK,
@@ -134,3 +133,46 @@ def test_the_check_of_an_empty_situation_says_only_what_is_still_to_set(client):
     got = client.post("/api/v1/table/check", json={"scenario": {"ruleset": "hokm", "ask": "legal-plays", "hand": ["ZZ"]},
                                                    "kind": "legal-cards"}).get_json()
     assert got["missing"] == ["trump"] and "hand[0]" in got["errors"]
+
+
+# ------------------------------------------------------------------------------ the question list
+
+def question_labels(page: str) -> list[str]:
+    """Each entry of the quiz page's question list as one line of text (its head, its situation
+    and its prompt; the buttons left out)."""
+    doc = lxml_html.fromstring(page)
+    out = []
+    for li in doc.cssselect(".question-list > li"):
+        parts = [li.cssselect(".q-head")[0].text_content()]
+        parts += [f"{d.cssselect('dt')[0].text_content()}: {d.cssselect('dd')[0].text_content()}"
+                  for d in li.cssselect(".q-situation > div")]
+        parts += [n.text_content() for n in li.cssselect(".q-prompt")]
+        out.append(" ".join(" ".join(parts).split()))
+    return out
+
+
+def test_two_questions_of_one_kind_get_different_labels(app):
+    t = login(app.test_client(), "ana")
+    qid = new_quiz(t)
+    other = {**TRICK, "trick": ["QH", "2H", "9C", "5H"]}  # the same kind, game and ask: another trick
+    assert add_authored(t, qid, TRICK, "4").status_code == 302
+    assert add_authored(t, qid, other, "1").status_code == 302
+    first, second = question_labels(t.get(f"/en/teach/quizzes/{qid}").text)
+    assert first != second
+    assert first.startswith("Trick winner Hokm") and "Who wins the trick?" in first
+    assert "Trump: spades" in first and "The trick: A♦ 2♠ K♦ J♠" in first
+    assert "The trick: Q♥ 2♥ 9♣ 5♥" in second
+    with i18n.using("fa"):
+        nine = i18n.card_short("9C")
+    assert nine in question_labels(t.get(f"/fa/teach/quizzes/{qid}").text)[1]  # in the page's language
+
+
+def test_the_situation_of_a_transcript_shows_its_first_tricks():
+    from tutor.web.authoring import situation
+
+    tricks = [["AD", "2S", "KD", "JS"], ["QH", "2H", "9C", "5H"], ["3C", "4C", "5C", "6C"]]
+    with i18n.using("en"):
+        got = dict(situation({"scenario": {"ruleset": "hokm", "ask": "round-playout", "hakem": 1, "tricks": tricks}}))
+    assert got["Hakem"] == "seat 2"
+    assert got[next(k for k in got if k not in ("Question", "Hakem"))] == "3 tricks: A♦ 2♠ K♦ J♠ | Q♥ 2♥ 9♣ 5♥ …"
+    assert situation({"scenario": {"ruleset": "nope"}}) == []
