@@ -46,6 +46,9 @@
     // A fresh form says nothing is missing yet: "Set ..." messages wait until the form has been
     // sent back with messages (the page's own, beside its fields); until then they are a quiet list.
     this.showMissing = !!(this.area.form && this.area.form.querySelector(".field-error"));
+    // a field the page flagged on the last save stays flagged until the teacher changes it
+    this.sent = [this.area, this.expectInput].filter(function (n) { return n && n.getAttribute("aria-invalid") === "true"; })
+      .map(function (n) { return { node: n, value: n.value }; });
     this.load(this.area.value);
     this.build();
     var self = this;
@@ -580,6 +583,7 @@
     if (jsonError) { jsonError.textContent = ""; }
     if (this.expectInput) {
       this.expectInput.removeAttribute("aria-invalid");
+      this.keepSent(this.expectInput);
       var old = this.expectInput.parentNode.querySelector(".field-error.expect-error");
       if (old) { old.textContent = ""; }
     }
@@ -612,6 +616,12 @@
       box.appendChild(errs);
     }
     this.area.setAttribute("aria-invalid", keys.length && !r.answer ? "true" : "false");
+    this.keepSent(this.area);
+  };
+
+  // The page's own mark on a field it refused on save, kept while the field holds what was sent.
+  Editor.prototype.keepSent = function (node) {
+    this.sent.forEach(function (x) { if (x.node === node && node.value === x.value) { node.setAttribute("aria-invalid", "true"); } });
   };
 
   // Put the message at the field (or card, or trick) the path names.
