@@ -176,3 +176,17 @@ def test_the_situation_of_a_transcript_shows_its_first_tricks():
     assert got["Hakem"] == "seat 2"
     assert got[next(k for k in got if k not in ("Question", "Hakem"))] == "3 tricks: A♦ 2♠ K♦ J♠ | Q♥ 2♥ 9♣ 5♥ …"
     assert situation({"scenario": {"ruleset": "nope"}}) == []
+
+
+def test_a_rejected_scenario_is_explained_in_the_teachers_language(app):
+    t = login(app.test_client(), "ana")
+    qid = new_quiz(t)
+    bad = {**LED_NINE, "hand": ["2H", "ZZ", "5C"]}
+    r = post(t, f"/fa/teach/quizzes/{qid}/authored",
+             {"kind": "legal-cards", "scenario": json.dumps(bad), "key": "2H", "difficulty": "1", "points": "1"},
+             page=f"/fa/teach/quizzes/{qid}")
+    assert r.status_code == 400
+    message = lxml_html.fromstring(r.text).cssselect("#scenario-error")[0].text_content()
+    with i18n.using("fa"):
+        assert i18n.gettext("%(value)s is not a card.", value="ZZ") in message
+    assert "write rank" not in message  # not the engine's English

@@ -104,6 +104,16 @@ def _finish(ex: Exercise, answer: Mapping, points: int, prompts: Mapping[str, st
     return q
 
 
+def _why_rejected(scenario: dict, kind: str, e: TutorError) -> str:
+    """Why the engine refused ``scenario``, in the current language: the table editor's messages
+    at the fields (:func:`tutor.web.editor.check`, the ones the editor shows live), else the
+    engine's own words (English)."""
+    from .editor import check
+
+    messages = list(dict.fromkeys(check(scenario, kind=kind)["errors"].values()))
+    return " ".join(messages[:3]) if messages else e.message
+
+
 def authored_question(kind_name: str, scenario_text: str, key_text: str, *, difficulty: int = 1,
                       points: int = 1, prompts: Mapping[str, str] | None = None) -> dict:
     """A question from the teacher's scenario and answer key, checked by the engine (see the
@@ -126,7 +136,7 @@ def authored_question(kind_name: str, scenario_text: str, key_text: str, *, diff
     try:
         _expected, answer = kinds.expected_answer(ex)
     except TutorError as e:
-        raise FieldErrors({"scenario": _("The engine rejects this scenario: %(why)s", why=e.message)}) from None
+        raise FieldErrors({"scenario": _("The engine rejects this scenario: %(why)s", why=_why_rejected(scenario, kind.name, e))}) from None
     except kinds.ExerciseError:
         raise FieldErrors({"scenario": _("This scenario cannot be checked.")}) from None
     except Exception:  # noqa: BLE001 - an engine failure on odd input is a message at the field, never a 500
