@@ -81,7 +81,10 @@ def test_trick_winner_facts_and_leaders(client):
 
 def test_legal_plays_leader_is_the_seat_before_the_bottom_seat(client):
     got = ask(client, {"ruleset": "trinidad", "ask": "legal-plays", "trump": "S", "hand": ["2H"], "trick": ["3H", "4H"]})
-    assert got["leaders"] == [2]  # seat 2 led, seat 3 followed, seat 0 (bottom) plays next
+    # as learners are seated (legal-cards: the seat to play): seat 0 led, seat 1 followed, and the
+    # learner at the bottom is seat 2 (shown as "seat 3"), next to play
+    assert got["leaders"] == [0] and got["you"] == 2
+    assert got["seats"][2]["who"] == "you" and got["seats"][0]["number"] == "seat 1"
 
 
 # ----------------------------------------------------------------------------- field errors

@@ -142,10 +142,9 @@ def build_table(kind: ExerciseKind[Any], scenario: dict[str, Any], you: int | No
     places = _positions(players, acw)
     dealer = _int(scenario.get("dealer"))
     hakem = _int(scenario.get("hakem"))
-    seats = [SeatView(seat=s, pos=places[(s - you) % players],
-                      label=i18n.seat_label(s, you, players, ruleset),
-                      number=i18n.seat_label(s, None, players, ruleset),
-                      you=s == you, dealer=s == dealer, hakem=s == hakem) for s in range(players)]
+    names = i18n.seat_names(you, players, ruleset)
+    seats = [SeatView(seat=n.seat, pos=places[(n.seat - you) % players], label=n.who, number=n.number,
+                      you=n.seat == you, dealer=n.seat == dealer, hakem=n.seat == hakem) for n in names]
     view = TableView(ruleset=ruleset, players=players, you=you, anticlockwise=acw, seats=seats)
     trump = scenario.get("trump")
     if isinstance(trump, str):
@@ -183,8 +182,8 @@ def build_table(kind: ExerciseKind[Any], scenario: dict[str, Any], you: int | No
                 "n": t + 1,
                 "cards": [{"card": card_view(c), "index": i,
                            "seat": seats_of[i] if seats_of else None,
-                           "who": i18n.seat_label(seats_of[i], you, players, ruleset) if seats_of else None,
-                           "number": i18n.seat_label(seats_of[i], None, players, ruleset) if seats_of else None}
+                           "who": names[seats_of[i] % players].who if seats_of else None,
+                           "number": names[seats_of[i] % players].number if seats_of else None}
                           for i, c in enumerate(cards)],
             })
     _facts(view, kind, scenario)

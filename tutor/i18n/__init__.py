@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .cards import (
+    SeatName,
     anticlockwise,
     card_label,
     card_short,
@@ -39,6 +40,7 @@ from .cards import (
     rank_short,
     result_name,
     seat_label,
+    seat_names,
     side_label,
     suit_in_prose,
     suit_name,
@@ -107,6 +109,7 @@ __all__ = [
     "ListStyle",
     "ReasonContext",
     "ReasonText",
+    "SeatName",
     "anticlockwise",
     "ascii_digits",
     "card_label",
@@ -141,6 +144,7 @@ __all__ = [
     "render_reasons",
     "result_name",
     "seat_label",
+    "seat_names",
     "select_locale",
     "separator",
     "side_label",

@@ -8,6 +8,7 @@ in its own way; the scoring words are gettext messages.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from tutor.engine.cards import Card, Suit
 from tutor.engine.reasons import N_
@@ -17,6 +18,7 @@ from .formatting import ListStyle, fmt_number, join_list
 from .registry import language
 
 __all__ = [
+    "SeatName",
     "anticlockwise",
     "card_label",
     "card_short",
@@ -27,6 +29,7 @@ __all__ = [
     "rank_short",
     "result_name",
     "seat_label",
+    "seat_names",
     "side_label",
     "suit_in_prose",
     "suit_name",
@@ -146,6 +149,28 @@ def seat_label(seat: int, you: int | None, players: int, ruleset: str | None,
     if dealer is not None and int(dealer) == seat:
         text = entry.seats["dealer"] % {"who": text}
     return text
+
+
+class SeatName(NamedTuple):
+    """A seat as the table shows it (:func:`seat_names`): ``who`` from the learner ("your
+    partner") and ``number`` ("seat 3", counted from 1)."""
+
+    seat: int
+    who: str
+    number: str
+
+
+def seat_names(you: int, players: int, ruleset: str | None) -> list[SeatName]:
+    """Every seat of a table of ``players`` as it is shown, seat 0 first: the one place seats are
+    named and numbered for display, so that the teacher's table editor, the teacher's preview,
+    the learner's page and the played deal name the same seat alike (issue 18).
+
+    ``you`` is the learner's seat (the engine's seat numbers, from 0; the domain's
+    ``default_you`` for an exercise): it is "you" and sits at the bottom; each seat's ``who`` is
+    :func:`seat_label` from ``you`` and its ``number`` is :func:`seat_label` by number ("seat 1" is
+    the engine's seat 0)."""
+    return [SeatName(s, seat_label(s, you, players, ruleset), seat_label(s, None, players, ruleset))
+            for s in range(players)]
 
 
 def side_label(side: int | None, you: int | None, players: int, ruleset: str | None = None) -> str:

@@ -42,12 +42,14 @@ from tutor.content.exercise import LANGUAGES, MAX_POINTS, Exercise
 from tutor.content.kinds import KINDS, AnswerError, get_kind, players_of
 from tutor.domain.quizdoc import answer_text, exercise_of
 from tutor.engine import BadFieldError, TutorError
+from tutor.engine.rulesets import RULESETS
+from tutor.solve import asks_of
 
 from . import exercises as X
 
 __all__ = ["MAX_POINTS", "MAX_QUESTIONS", "FieldErrors", "answer_text", "authored_question", "edit_fields", "edited",
            "exercise_of", "files_of", "generated_question", "imported_questions", "key_of", "move", "new_doc",
-           "read_key"]
+           "read_key", "situation"]
 
 #: Most questions in one quiz (the most points of one question is the quiz files' own,
 #: :data:`~tutor.content.exercise.MAX_POINTS`).
@@ -102,6 +104,16 @@ def _finish(ex: Exercise, answer: Mapping, points: int, prompts: Mapping[str, st
     return q
 
 
+def _why_rejected(scenario: dict, kind: str, e: TutorError) -> str:
+    """Why the engine refused ``scenario``, in the current language: the table editor's messages
+    at the fields (:func:`tutor.web.editor.check`, the ones the editor shows live), else the
+    engine's own words (English)."""
+    from .editor import check
+
+    messages = list(dict.fromkeys(check(scenario, kind=kind)["errors"].values()))
+    return " ".join(messages[:3]) if messages else e.message
+
+
 def authored_question(kind_name: str, scenario_text: str, key_text: str, *, difficulty: int = 1,
                       points: int = 1, prompts: Mapping[str, str] | None = None) -> dict:
     """A question from the teacher's scenario and answer key, checked by the engine (see the
@@ -124,7 +136,7 @@ def authored_question(kind_name: str, scenario_text: str, key_text: str, *, diff
     try:
         _expected, answer = kinds.expected_answer(ex)
     except TutorError as e:
-        raise FieldErrors({"scenario": _("The engine rejects this scenario: %(why)s", why=e.message)}) from None
+        raise FieldErrors({"scenario": _("The engine rejects this scenario: %(why)s", why=_why_rejected(scenario, kind.name, e))}) from None
     except kinds.ExerciseError:
         raise FieldErrors({"scenario": _("This scenario cannot be checked.")}) from None
     except Exception:  # noqa: BLE001 - an engine failure on odd input is a message at the field, never a 500
@@ -156,6 +168,62 @@ def key_of(q: Mapping[str, Any]) -> str:
     ex = exercise_of(q)
     expected, _answer = kinds.expected_answer(ex)
     return kinds.key_text(ex, expected)
+
+
+#: The most tricks of a transcript the question list shows (then "…").
+_SHOWN_TRICKS = 2
+
+
+def situation(q: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A stored question's situation in a few words, for the teacher's question list, so that two
+    questions of one kind can be told apart: ``[(label, value), ...]`` in the current language —
+    the engine's question (the ask's title), then each scenario field that is set, in the ask's
+    order, labelled as on the table editor (:func:`tutor.web.editor.field_specs`): cards as their
+    short faces (``9♥``), a transcript's first tricks, a suit by symbol and name, a seat by its
+    number as the table shows it ("seat 2"), numbers in the language's digits. A scenario whose
+    game or ask is unknown gives ``[]``."""
+    from .editor import field_specs
+
+    raw = q.get("scenario")
+    scenario: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
+    info = RULESETS.get(str(scenario.get("ruleset")))
+    ask = asks_of(info.name).get(str(scenario.get("ask"))) if info is not None else None
+    if info is None or ask is None:
+        return []
+    players = players_of(dict(scenario))
+    out = [(_("Question"), _(ask.model.title))]
+    for spec in field_specs(info, ask.model):
+        value = scenario.get(spec["name"])
+        if value is None or value == []:
+            continue
+        try:
+            shown = _shown(spec, value, players, info.name)
+        except (TutorError, ValueError, TypeError, KeyError, IndexError):
+            shown = str(value)[:40]
+        out.append((spec["label"], shown))
+    return out
+
+
+def _shown(spec: Mapping[str, Any], value: Any, players: int, ruleset: str) -> str:
+    widget = spec["widget"]
+    if widget == "card":
+        return i18n.card_short(value)
+    if widget == "cards":
+        return " ".join(i18n.card_short(c) for c in value)
+    if widget == "tricks":
+        shown = " | ".join(" ".join(i18n.card_short(c) for c in trick) for trick in value[:_SHOWN_TRICKS])
+        return f"{i18n.tricks_label(len(value))}: {shown}" + (" …" if len(value) > _SHOWN_TRICKS else "")
+    if widget == "suit":
+        return i18n.suit_name(value, plural=True)
+    if widget == "seat":
+        return i18n.seat_label(int(value), None, players, ruleset)
+    if widget == "choice":
+        return next((label for v, label in spec.get("choices") or [] if v == value), str(value))
+    if isinstance(value, list):
+        return i18n.join_list([i18n.fmt_number(v) if isinstance(v, int) else str(v) for v in value])
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    return i18n.fmt_number(value) if isinstance(value, int) else str(value)[:40]
 
 
 def edit_fields(q: Mapping[str, Any]) -> dict[str, Any]:

@@ -17,8 +17,12 @@ and adds, in the current language (:func:`tutor.i18n.current_lang`):
   ``tricks[3]``), a missing field, a seat or a count out of range, an option the ruleset does not
   allow (``options.low``), an illegal play in a transcript (``tricks[4]``), and with an answer
   key (``expect``, a teacher's) every key field the engine disagrees with (``expect.legal``);
-* ``why``: the engine's reasons with ``text`` (rendered for the player at seat 0, who sits at
-  the bottom of the editor's table);
+* ``why``: the engine's reasons with ``text`` (rendered for the learner's seat ``you``, who sits
+  at the bottom of the editor's table);
+* ``you`` and ``seats``: the learner's seat, as the learner's page and the teacher's preview seat
+  the learner (:func:`tutor.domain.table.default_you` of the kind), and every seat's name and
+  number from there (:func:`tutor.i18n.seat_names`, the one place seats are numbered for
+  display), so that a prompt naming "seat 2" names the seat learners see as seat 2;
 * ``facts``: the answer's main values in words (label, value).
 
 Paths: a top-level field's name, ``name[i]`` for the i-th item of a list (0-based),
@@ -36,7 +40,8 @@ from flask_babel import gettext as _
 from tutor import i18n
 from tutor.content.check import same_answer
 from tutor.content.kinds import KINDS
-from tutor.content.kinds.base import N_
+from tutor.content.kinds.base import N_, ExerciseKind
+from tutor.domain.table import default_you
 from tutor.engine.cards import CARDS, Card, Suit
 from tutor.engine.errors import IllegalPlayError, TutorError
 from tutor.engine.options import choices_of, labels_of, option_fields, range_of, validate_options
@@ -46,7 +51,7 @@ from tutor.solve.asks import AskModel, Cards, IntList, Limits, OneOf, Tricks, bo
 
 __all__ = ["check", "editor_config", "field_specs", "seat_names"]
 
-#: The seat at the bottom of the editor's table; reasons are told to this player.
+#: The seat at the bottom of the editor's table before a scenario says otherwise (:func:`learner_seat`).
 YOU = 0
 
 
@@ -98,10 +103,25 @@ def _options(info: RulesetInfo) -> list[dict[str, Any]]:
     return out
 
 
-def seat_names(info: RulesetInfo, players: int) -> list[dict[str, str]]:
-    """Each seat's name from the bottom seat (``who``: "your partner") and number ("seat 2")."""
-    return [{"who": i18n.seat_label(s, YOU, players, info.name), "number": i18n.seat_label(s, None, players, info.name)}
-            for s in range(players)]
+def seat_names(info: RulesetInfo, players: int, you: int = YOU) -> list[dict[str, str]]:
+    """Each seat's name from the learner's seat ``you`` (``who``: "your partner") and number ("seat
+    2"), seat 0 first (:func:`tutor.i18n.seat_names`)."""
+    return [{"who": n.who, "number": n.number} for n in i18n.seat_names(you, players, info.name)]
+
+
+def learner_seat(kind: ExerciseKind[Any] | None, info: RulesetInfo, ask: str, scenario: Mapping) -> int:
+    """The seat a learner of this scenario sits in, as the learner's page seats them
+    (:func:`tutor.domain.table.default_you`: legal-cards, the seat to play; the others, seat 0):
+    with ``kind`` that kind's; without (the "Ask the rules" sandbox) the first kind of the
+    registry that takes ``ask`` in this ruleset; :data:`YOU` if none does or the scenario cannot
+    say (a value of the wrong type)."""
+    k = kind or next((k for k in KINDS.values() if ask in k.asks and info.name in k.rulesets), None)
+    if k is None:
+        return YOU
+    try:
+        return default_you(k, dict(scenario), None)
+    except (TypeError, ValueError, KeyError):
+        return YOU
 
 
 def _cards() -> list[dict[str, Any]]:
@@ -280,15 +300,17 @@ def _count(name: str, n: int, lo: int, hi: int, lim: Limits, errors: _Errors) ->
 
 
 def _other_fields(info: RulesetInfo, model: type[AskModel], scenario: Mapping, lim: Limits,
-                  errors: _Errors) -> None:
-    """Missing fields, seats out of range, per-side numbers and choices."""
+                  errors: _Errors, missing: list[str]) -> None:
+    """Missing fields (their paths also put in ``missing``), seats out of range, per-side numbers
+    and choices."""
     for spec in field_specs(info, model):
         name = spec["name"]
         kind = field_kind(model, name)
         value = scenario.get(name)
         if value is None:
-            if spec["required"]:
+            if spec["required"] and name not in errors:
                 errors.add(name, _("Set %(field)s.", field=spec["label"]))
+                missing.append(name)
             continue
         if kind.widget == "seat":
             if not (isinstance(value, int) and not isinstance(value, bool) and 0 <= value < lim.players):
@@ -330,6 +352,7 @@ def _show(name: str, value: Any, ctx: i18n.ReasonContext, side: bool) -> str:
     """A value of the answer in words."""
     players = ctx.get("players") or 4
     ruleset = ctx.get("ruleset")
+    you = ctx.get("you", YOU)
     if value is None:
         return _("nobody")
     if isinstance(value, bool):
@@ -339,9 +362,9 @@ def _show(name: str, value: Any, ctx: i18n.ReasonContext, side: bool) -> str:
             return i18n.cards_label(value) if value else _("none")
         if all(isinstance(v, int) for v in value):
             if name == "trick_winners":
-                return i18n.join_list(i18n.seat_label(v, YOU, players, ruleset) for v in value)
+                return i18n.join_list(i18n.seat_label(v, you, players, ruleset) for v in value)
             # a number per side (team_tricks, points, game_points, scores_after)
-            return i18n.join_list(_("%(side)s: %(n)s", side=i18n.side_label(side_no, YOU, players, ruleset), n=_num(v))
+            return i18n.join_list(_("%(side)s: %(n)s", side=i18n.side_label(side_no, you, players, ruleset), n=_num(v))
                                   for side_no, v in enumerate(value))
         return str(value)
     if name in ("card",):
@@ -351,9 +374,9 @@ def _show(name: str, value: Any, ctx: i18n.ReasonContext, side: bool) -> str:
     if name == "result":
         return i18n.result_name(value)
     if name in ("winner_team", "match_winner") or (name == "winner" and side):
-        return i18n.side_label(value, YOU, players, ruleset)
+        return i18n.side_label(value, you, players, ruleset)
     if name in ("winner", "next_hakem", "leader"):
-        return i18n.seat_label(value, YOU, players, ruleset)
+        return i18n.seat_label(value, you, players, ruleset)
     return _num(value)
 
 
@@ -380,10 +403,15 @@ def _facts(answer: dict, ctx: i18n.ReasonContext) -> list[dict[str, str]]:
 def check(scenario: object, expect: object = None, kind: str | None = None, key: str | None = None) -> dict[str, Any]:
     """Answer ``scenario`` for the table editor, in the current language.
 
-    Returns ``{"ok", "answer", "why", "facts", "errors", "error", "you", "leaders"}``: ``ok`` is
+    Returns ``{"ok", "answer", "why", "facts", "errors", "missing", "error", "you", "seats",
+    "leaders"}``: ``ok`` is
     True when the engine answered and no field is wrong; ``answer`` the engine's answer without
     ``why`` (``None`` if it refused); ``why`` its reasons, each with ``text``; ``errors`` the
-    field paths and messages of the module docstring; ``error`` the contract's error object when
+    field paths and messages of the module docstring; ``missing`` those of its paths whose
+    message only says that a required field is not set yet (a fresh form holds them back until
+    the teacher submits it); ``you`` the learner's seat and ``seats`` each seat's ``who`` and
+    ``number`` from there (:func:`learner_seat`), ``sides`` each scoring side's name from there;
+    ``error`` the contract's error object when
     the engine refused (else ``None``); ``leaders`` the seat that led each trick of a transcript
     (from the engine's trick winners) or of the one trick on the table. ``expect`` (optional, a
     mapping) is an answer key compared field by field with the engine's answer (as
@@ -394,8 +422,9 @@ def check(scenario: object, expect: object = None, kind: str | None = None, key:
     with (or cannot read) is an error at ``expect``. Never raises for any JSON value.
     """
     errors = _Errors()
-    out: dict[str, Any] = {"ok": False, "answer": None, "why": [], "facts": [], "errors": errors, "error": None,
-                           "you": YOU, "leaders": []}
+    missing: list[str] = []
+    out: dict[str, Any] = {"ok": False, "answer": None, "why": [], "facts": [], "errors": errors, "missing": missing,
+                           "error": None, "you": YOU, "seats": [], "sides": [], "leaders": []}
     if not isinstance(scenario, Mapping):
         errors.add("", _("Set up a situation first."))
         return _done(out)
@@ -420,10 +449,13 @@ def check(scenario: object, expect: object = None, kind: str | None = None, key:
             errors.add(str(field)[:40], _("%(name)s is not a field of this question.", name=str(field)[:30]))
     found = _limits(info, scenario, errors)
     players = found[0].players if found else info.default_players
-    ctx: i18n.ReasonContext = {"you": YOU, "players": players, "ruleset": info.name}
+    you = learner_seat(k, info, ask.model.ask, scenario) % players
+    out.update(you=you, seats=seat_names(info, players, you),
+               sides=[i18n.side_label(side, you, players, info.name) for side in range(info.sides(players))])
+    ctx: i18n.ReasonContext = {"you": you, "players": players, "ruleset": info.name}
     if found is not None:
         _card_lists(model, scenario, found[0], found[1], errors)
-        _other_fields(info, model, scenario, found[0], errors)
+        _other_fields(info, model, scenario, found[0], errors, missing)
     if errors:
         return _done(out)
     try:
@@ -438,7 +470,8 @@ def check(scenario: object, expect: object = None, kind: str | None = None, key:
         return _done(out)
     why = [dict(r) | {"text": i18n.render_reason(r, **ctx)} for r in answer.get("why", [])]
     public = {key: v for key, v in answer.items() if key != "why"}
-    out.update(answer=public, why=why, facts=_facts(public, ctx), leaders=_leaders(scenario, public, info, players))
+    out.update(answer=public, why=why, facts=_facts(public, ctx),
+               leaders=_leaders(scenario, public, info, players, you))
     if expect is not None:
         _check_key(expect, public, errors, ctx)
     if key is not None and key.strip() and k is not None and not errors:
@@ -460,17 +493,17 @@ def _check_typed_key(scenario: Mapping, kind: str, key: str, errors: _Errors) ->
             errors.add("expect" if name == "key" else "", message)
 
 
-def _leaders(scenario: Mapping, answer: dict, info: RulesetInfo, players: int) -> list[int]:
+def _leaders(scenario: Mapping, answer: dict, info: RulesetInfo, players: int, you: int) -> list[int]:
     """The seat that led each trick on the table (a transcript's, from its winners; else the one
-    trick: the seat at ``leader``, or for a trick in progress the one that makes the bottom seat
-    next to play)."""
+    trick: the seat at ``leader``, or for a trick in progress the one that makes the learner's
+    seat ``you`` next to play)."""
     if isinstance(scenario.get("tricks"), list):
         first = info.first_leader(scenario)
         return [first, *answer.get("trick_winners", [])][:len(scenario["tricks"])]
     trick = scenario.get("trick")
     if isinstance(trick, list):
         if "legal" in answer:
-            return [(YOU - len(trick)) % players]
+            return [(you - len(trick)) % players]
         leader = scenario.get("leader", 0)
         return [leader if isinstance(leader, int) else 0]
     return []

@@ -149,13 +149,25 @@ class Fact(BaseModel):
     value: str
 
 
+class SeatShown(BaseModel):
+    """A seat as the table shows it: ``who`` ("your partner") and ``number`` ("seat 3")."""
+
+    model_config = ConfigDict(extra="forbid")
+    who: str
+    number: str
+
+
 class TableCheck(BaseModel):
     """The engine's answer on the table editor, in the requested language. ``ok``: the engine
     answered and no field is wrong; ``errors``: field path (``hand``, ``trick[2]``,
     ``tricks[3][1]``, ``options.low``, ``expect.legal``, ``""`` for the whole) to the message to
     show at that field; ``answer``: the engine's answer without ``why`` (``null`` when it
     refused); ``error``: the contract's error when the engine refused; ``leaders``: the seat that
-    led each trick on the table; ``you``: the seat at the bottom, whom the reasons address."""
+    led each trick on the table; ``you``: the learner's seat, at the bottom, whom the reasons
+    address (as the learner's page seats the learner); ``seats``: every seat's name from there
+    (``who``) and its number (``number``, "seat 1" for seat 0), seat 0 first; ``sides``: each
+    scoring side's name from there; ``missing``: the paths of ``errors`` that only say a required
+    field is not set yet."""
 
     model_config = ConfigDict(extra="forbid")
     ok: bool
@@ -163,8 +175,11 @@ class TableCheck(BaseModel):
     why: list[VerdictReason]
     facts: list[Fact]
     errors: dict[str, str]
+    missing: list[str]
     error: ErrorDetail | None
     you: int = Field(ge=0, le=3)
+    seats: list[SeatShown]
+    sides: list[str]
     leaders: list[int]
 
 

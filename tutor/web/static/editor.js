@@ -43,6 +43,12 @@
     this.result = null;
     this.s = null;
     this.target = null;
+    // A fresh form says nothing is missing yet: "Set ..." messages wait until the form has been
+    // sent back with messages (the page's own, beside its fields); until then they are a quiet list.
+    this.showMissing = !!(this.area.form && this.area.form.querySelector(".field-error"));
+    // a field the page flagged on the last save stays flagged until the teacher changes it
+    this.sent = [this.area, this.expectInput].filter(function (n) { return n && n.getAttribute("aria-invalid") === "true"; })
+      .map(function (n) { return { node: n, value: n.value }; });
     this.load(this.area.value);
     this.build();
     var self = this;
@@ -76,6 +82,18 @@
     return this.asks().filter(function (a) { return a.ask === ask; })[0];
   };
   Editor.prototype.players = function () { return this.s.players || this.rs().players[0]; };
+  // The learner's seat, at the bottom, and every seat's name and number from there, as the
+  // learner's page shows them (the engine's check says; seat 0 until it has answered).
+  Editor.prototype.fresh = function () {
+    var r = this.result;
+    return r && Array.isArray(r.seats) && r.seats.length === this.players() ? r : null;
+  };
+  Editor.prototype.you = function () { var r = this.fresh(); return r ? r.you : 0; };
+  Editor.prototype.seatNames = function () { var r = this.fresh(); return r ? r.seats : this.rs().seats[String(this.players())]; };
+  Editor.prototype.sideNames = function () {
+    var r = this.fresh();
+    return r && Array.isArray(r.sides) && r.sides.length ? r.sides : this.rs().sides[String(this.players())];
+  };
 
   // Read the textarea; false if it does not hold a scenario object.
   Editor.prototype.load = function (text) {
@@ -316,7 +334,7 @@
   Editor.prototype.seatOptions = function () {
     var T = this.T;
     var lang = this.cfg.lang;
-    return this.rs().seats[String(this.players())].map(function (n, i) {
+    return this.seatNames().map(function (n, i) {
       return [i, fmt(T.seat_of, { who: n.who, number: n.number })];
     });
   };
@@ -359,7 +377,7 @@
         box.appendChild(el("p", { cls: "field-error", id: id + "-err" }));
         self.fieldsBox.appendChild(box);
       } else if (f.widget === "side-list") {
-        var sides = self.rs().sides[String(self.players())];
+        var sides = self.sideNames();
         var fs2 = el("fieldset", { cls: "field-set", "data-field": f.name }, [el("legend", { text: f.label })]);
         var row2 = el("div", { cls: "points-row" });
         var vals = Array.isArray(s[f.name]) ? s[f.name] : null;
@@ -392,7 +410,7 @@
     var r = this.result;
     var leaders = r && r.leaders ? r.leaders : [];
     if (Array.isArray(s.trick)) {
-      var lead = leaders.length ? leaders[0] : (this.fieldSpec("leader") ? (s.leader || 0) : ((0 - s.trick.length) % p + p) % p);
+      var lead = leaders.length ? leaders[0] : (this.fieldSpec("leader") ? (s.leader || 0) : ((this.you() - s.trick.length) % p + p) % p);
       return { cards: s.trick, leader: lead };
     }
     if (Array.isArray(s.tricks) && s.tricks.length) {
@@ -407,9 +425,12 @@
     var s = this.s;
     var rs = this.rs();
     var p = this.players();
-    var names = rs.seats[String(p)];
-    var pos = p === 2 ? ["bottom", "top"] : p === 3 ? (rs.anticlockwise ? ["bottom", "right", "left"] : ["bottom", "left", "right"])
+    var names = this.seatNames();
+    var you = this.you();
+    var around = p === 2 ? ["bottom", "top"] : p === 3 ? (rs.anticlockwise ? ["bottom", "right", "left"] : ["bottom", "left", "right"])
       : (rs.anticlockwise ? ["bottom", "right", "top", "left"] : ["bottom", "left", "top", "right"]);
+    var pos = [];  // each seat's place: the learner's seat at the bottom, the others in play order from there
+    for (var k = 0; k < p; k++) { pos.push(around[(k - you + p) % p]); }
     var felt = el("div", { cls: "felt p" + p, dir: "ltr", role: "group", "aria-label": T.table });
     var trick = this.trickOnTable();
     var win = this.result && this.result.answer ? this.result.answer.card : null;
@@ -418,7 +439,7 @@
       var badges = [];
       if (s.dealer === seat && this.fieldSpec("dealer")) { badges.push(el("span", { cls: "badge dealer", text: this.fieldSpec("dealer").label })); }
       if (s.hakem === seat && this.fieldSpec("hakem")) { badges.push(el("span", { cls: "badge hakem", text: this.fieldSpec("hakem").label })); }
-      felt.appendChild(el("div", { cls: "seat seat-" + pos[seat] + (seat === 0 ? " me" : "") }, [
+      felt.appendChild(el("div", { cls: "seat seat-" + pos[seat] + (seat === you ? " me" : ""), "data-seat": String(seat) }, [
         el("span", { cls: "who", text: names[seat].who, dir: "auto" }), el("span", { cls: "seat-no", text: names[seat].number, dir: "auto" })].concat(badges)));
     }
     if (trick && trick.leader !== null) {
@@ -516,7 +537,7 @@
           (Array.isArray(t) ? t : []).forEach(function (code, i) {
             var who = leaders[ti] !== undefined ? (leaders[ti] + i) % self.players() : null;
             var mark = who !== null && winners[ti] === who ? "win" : "";
-            var names = self.rs().seats[String(self.players())];
+            var names = self.seatNames();
             cards.appendChild(el("div", { cls: "trick-card" }, [self.zoneCard(code, f.name + "[" + ti + "][" + i + "]", mark),
               el("span", { cls: "small-who", text: who !== null ? names[who].who : "" })]));
           });
@@ -562,6 +583,7 @@
     if (jsonError) { jsonError.textContent = ""; }
     if (this.expectInput) {
       this.expectInput.removeAttribute("aria-invalid");
+      this.keepSent(this.expectInput);
       var old = this.expectInput.parentNode.querySelector(".field-error.expect-error");
       if (old) { old.textContent = ""; }
     }
@@ -577,7 +599,12 @@
       r.why.forEach(function (w) { ul.appendChild(el("li", {}, [w.text + " ", el("span", { cls: "meta", text: "(" + w.rule + ")" })])); });
       box.appendChild(ul);
     }
-    var keys = Object.keys(r.errors);
+    var missing = this.showMissing ? [] : (r.missing || []);
+    var keys = Object.keys(r.errors).filter(function (path) { return missing.indexOf(path) < 0; });
+    var todo = Object.keys(r.errors).filter(function (path) { return missing.indexOf(path) >= 0; });
+    if (todo.length) {  // not an error yet: what is still to set, said quietly
+      box.appendChild(el("p", { cls: "muted ed-todo", text: todo.map(function (path) { return r.errors[path]; }).join(" ") }));
+    }
     if (keys.length) {
       var errs = el("ul", { cls: "ed-errors" });
       var self = this;
@@ -589,6 +616,12 @@
       box.appendChild(errs);
     }
     this.area.setAttribute("aria-invalid", keys.length && !r.answer ? "true" : "false");
+    this.keepSent(this.area);
+  };
+
+  // The page's own mark on a field it refused on save, kept while the field holds what was sent.
+  Editor.prototype.keepSent = function (node) {
+    this.sent.forEach(function (x) { if (x.node === node && node.value === x.value) { node.setAttribute("aria-invalid", "true"); } });
   };
 
   // Put the message at the field (or card, or trick) the path names.

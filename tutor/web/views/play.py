@@ -199,9 +199,9 @@ def _table(info: RulesetInfo, coach: Coach, d: Deal, trick: list[tuple[int, int]
     state = d.last if d.over else d.state
     places = _positions(players, info.anticlockwise)
     dealer, hakem = coach.dealer(state), coach.hakem(state)
-    seats = [SeatView(seat=s, pos=places[(s - you) % players], label=i18n.seat_label(s, you, players, ruleset),
-                      number=i18n.seat_label(s, None, players, ruleset), you=s == you, dealer=s == dealer,
-                      hakem=s == hakem) for s in range(players)]
+    seats = [SeatView(seat=n.seat, pos=places[(n.seat - you) % players], label=n.who, number=n.number,
+                      you=n.seat == you, dealer=n.seat == dealer, hakem=n.seat == hakem)
+             for n in i18n.seat_names(you, players, ruleset)]
     view = TableView(ruleset=ruleset, players=players, you=you, anticlockwise=info.anticlockwise, seats=seats)
     trump = coach.trump(state)
     if trump is not None:

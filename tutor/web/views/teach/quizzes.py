@@ -38,6 +38,7 @@ from ...authoring import (
     generated_question,
     imported_questions,
     move,
+    situation,
 )
 from ...forms import AuthoredForm, GeneratedForm, ImportForm, PointsForm, QuizForm
 from ..common import exercise_context, ruleset_name
@@ -123,7 +124,7 @@ def quiz(qid: int, authored: AuthoredForm | None = None, generated: GeneratedFor
         ex = exercise_of(q)
         refused = points[1] if points is not None and points[0] == n else None
         items.append({"n": n, "q": q, "kind": kind_label(q["kind"]), "game": ruleset_name(ex.ruleset or ""),
-                      "prompt": _prompt_shown(ex),
+                      "prompt": _prompt_shown(ex), "situation": situation(q),
                       "points": refused or PointsForm(formdata=None, data={"points": q.get("points") or 1})})
     return render_template("teach/quiz.html", quiz=row, items=items, kind_guide=_kind_guide(),
                            title_form=title_form or QuizForm(prefix="quiz", formdata=None, data={"title": row.title}),
