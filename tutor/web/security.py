@@ -65,6 +65,9 @@ def _headers(response: Response) -> Response:
             del h["Retry-After"]
         elif retry.isdigit() and int(retry) < 1:
             h["Retry-After"] = "1"
+        wait_page = getattr(response, "wait_page", None)
+        if response.status_code == 429 and wait_page is not None and h["Retry-After"].isdigit():
+            response.set_data(wait_page(int(h["Retry-After"])))
     return response
 
 
@@ -139,6 +142,19 @@ def _refuse_nul() -> None:
         raise BadInput(_("The request contains a character that is not allowed (NUL)."), "bad-request")
 
 
+def _same_site_referrer() -> str | None:
+    """The page the request came from, as a path, when it is one of this site's (else None): where
+    a 429 page sends the learner back to."""
+    ref = request.referrer
+    if not ref:
+        return None
+    parts = urlsplit(ref)
+    if parts.netloc != request.host or parts.scheme not in ("http", "https") or not parts.path.startswith("/") \
+            or parts.path.startswith("//"):
+        return None
+    return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
 def _is_api() -> bool:
     return request.path.startswith("/api/")
 
@@ -149,7 +165,11 @@ def error_response(status: int, code: str, message: str, headers: Any = ()) -> R
     if _is_api():
         resp = jsonify({"error": {"code": code, "message": message}})
     else:
-        resp = current_app.make_response(render_template("error.html", status=status, message=message))
+        back = _same_site_referrer() if status == 429 else None
+        resp = current_app.make_response(render_template("error.html", status=status, message=message, back=back))
+        if status == 429:  # drawn again with the wait once Flask-Limiter has set Retry-After (_headers)
+            resp.wait_page = lambda wait: render_template(  # type: ignore[attr-defined]
+                "error.html", status=status, message=message, back=back, wait=wait)
     resp.status_code = status
     for name, value in headers:
         if name.lower() != "content-type":

@@ -130,8 +130,13 @@
         method: "POST", body: new URLSearchParams(new FormData(form)), credentials: "same-origin",
         headers: { "X-Tutor-Fetch": "1", "Accept": "text/html" }
       }).then(function (r) {
+        if (r.status === 429 && !isHint && form.hasAttribute("data-limit-message")) {
+          waitInPlace(form, button, parseInt(r.headers.get("Retry-After"), 10));
+          return null;
+        }
         return r.text().then(function (text) { return { status: r.status, text: text }; });
       }).then(function (res) {
+        if (res === null) { return; }
         var t = document.createElement("template");
         t.innerHTML = res.text;
         var fresh = t.content.querySelector("section.exercise");
@@ -167,6 +172,40 @@
         HTMLFormElement.prototype.submit.call(form);
       });
     });
+  }
+
+  // An answer over the rate limit (429): the exercise stays as it is, with what was chosen, and a
+  // message beside the form counts down the seconds of Retry-After; the button comes back at 0.
+  // The texts are the form's (data-limit-message with {n}, data-limit-over), in the page's language.
+  function waitInPlace(form, button, seconds) {
+    var left = isFinite(seconds) && seconds > 0 ? seconds : 1;
+    var digits = window.Intl && Intl.NumberFormat ? new Intl.NumberFormat(document.documentElement.lang || undefined) : null;
+    var old = form.querySelector(".form-error");
+    if (old) { old.remove(); }
+    var note = document.createElement("p");
+    note.className = "form-error limit-wait arrived";
+    note.id = "limit-" + (form.closest("section.exercise") || form).id;
+    note.setAttribute("role", "status");
+    note.setAttribute("tabindex", "-1");
+    form.insertBefore(note, form.querySelector(".actions"));
+    form.setAttribute("aria-describedby", note.id);
+    function draw() {
+      // read out once on arrival and once at 0, not at every second
+      note.setAttribute("aria-live", left > 0 && note.textContent ? "off" : "polite");
+      note.textContent = left > 0
+        ? form.getAttribute("data-limit-message").replace("{n}", digits ? digits.format(left) : String(left))
+        : form.getAttribute("data-limit-over");
+    }
+    draw();
+    focusOn(note);
+    var timer = window.setInterval(function () {
+      left -= 1;
+      draw();
+      if (left <= 0) {
+        window.clearInterval(timer);
+        if (button) { button.disabled = false; }
+      }
+    }, 1000);
   }
 
   // "Try again": the question again in place (fetched from the page it links to).
