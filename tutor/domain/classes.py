@@ -82,6 +82,7 @@ __all__ = [
     "rating_ref",
     "record",
     "score",
+    "score_at",
     "weak_spots",
 ]
 
@@ -233,10 +234,16 @@ def points_of(q: Mapping[str, Any]) -> int:
 
 def score(questions: Sequence[Mapping[str, Any]], attempts: Iterable[ClassAttempt], learner_id: int) -> tuple[int, int]:
     """``(points scored, points available)`` of one learner: the first attempt at each question."""
+    return score_at(list(enumerate(questions, 1)), attempts, learner_id)
+
+
+def score_at(placed: Sequence[tuple[int, Mapping[str, Any]]], attempts: Iterable[ClassAttempt],
+             learner_id: int) -> tuple[int, int]:
+    """:func:`score` over the learner's own questions ``placed``: ``(place, question)`` pairs,
+    the place an attempt's ``position`` (a random draw's learner answers some places of its pool)."""
     firsts = first_attempts(a for a in attempts if a.learner_id == learner_id)
-    got = sum(points_of(q) for n, q in enumerate(questions, 1)
-              if (a := firsts.get((learner_id, n))) is not None and a.correct)
-    return got, sum(points_of(q) for q in questions)
+    got = sum(points_of(q) for n, q in placed if (a := firsts.get((learner_id, n))) is not None and a.correct)
+    return got, sum(points_of(q) for _n, q in placed)
 
 
 @dataclass(frozen=True)
