@@ -63,7 +63,7 @@ def _filter_form(questions: Sequence[B.BankQuestion]) -> tuple[BankFilterForm, B
     for b in questions:
         for t in b.tags:
             tags.setdefault(t.casefold(), t)
-    form.tag.choices = choices([anything] + sorted(((t, t) for t in tags.values()), key=lambda kv: kv[0].casefold()))
+    form.tag.choices = choices([anything, *sorted(((t, t) for t in tags.values()), key=lambda kv: kv[0].casefold())])
     if not form.validate():
         return form, B.Filter(), False
     return form, B.Filter(*(str(getattr(form, name).data or "") for name in FILTER_FIELDS)), True
@@ -166,7 +166,7 @@ def bank_draw() -> ResponseReturnValue:
     category, a due date gone by, the same draw assigned already: the bank page again (400) with
     the message beside the field, nothing written."""
     questions = B.questions_of(get_session(), me().id)
-    fform, f, valid = _filter_form(questions)
+    _fform, f, valid = _filter_form(questions)
     form = DrawForm()
     form.classroom.choices = choices([(str(c.id), c.name) for c in _classes()])
     if not form.validate() or not valid:
