@@ -264,14 +264,15 @@ class QuestionTag(Base):
     """A teacher's own tag on one question of their quiz (the question bank's categories,
     :mod:`tutor.domain.bank`): the quiz row and the question's ``id`` in its document. A tag is
     stored as typed (spaces collapsed); one question has a tag once, case ignored
-    (:func:`tutor.domain.bank.add_tag`)."""
+    (:func:`tutor.domain.bank.add_tag`). A quiz deleted takes its questions' tags with it
+    (``ON DELETE CASCADE``)."""
 
     __tablename__ = "question_tag"
     __table_args__ = (UniqueConstraint("quiz_id", "question_id", "tag", name="uq_question_tag"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     teacher_id: Mapped[int] = mapped_column(ForeignKey("teacher.id"), index=True)
-    quiz_id: Mapped[int] = mapped_column(ForeignKey("teacher_quiz.id"), index=True)
+    quiz_id: Mapped[int] = mapped_column(ForeignKey("teacher_quiz.id", ondelete="CASCADE"), index=True)
     question_id: Mapped[str] = mapped_column(String(80))
     tag: Mapped[str] = mapped_column(String(40))
     created_at: Mapped[datetime] = mapped_column(DateTime, default=now)

@@ -22,7 +22,7 @@ def upgrade() -> None:
         "question_tag",
         sa.Column("id", sa.Integer, primary_key=True),
         sa.Column("teacher_id", sa.Integer, sa.ForeignKey("teacher.id"), nullable=False),
-        sa.Column("quiz_id", sa.Integer, sa.ForeignKey("teacher_quiz.id"), nullable=False),
+        sa.Column("quiz_id", sa.Integer, sa.ForeignKey("teacher_quiz.id", ondelete="CASCADE"), nullable=False),
         sa.Column("question_id", sa.String(80), nullable=False),
         sa.Column("tag", sa.String(40), nullable=False),
         sa.Column("created_at", sa.DateTime, nullable=False),

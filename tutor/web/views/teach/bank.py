@@ -138,7 +138,7 @@ def bank_tag() -> ResponseReturnValue:
         return B.add_tag(db, quiz, question_id, tag)
     if not write(work):
         abort(404)
-    query = {k: v for k, v in request.args.items() if k in FILTER_FIELDS and v}
+    query: dict[str, Any] = {k: v for k, v in request.args.items() if k in FILTER_FIELDS and v}
     return redirect(url_for("teach.bank", **query) + f"#q-{quiz_id}-{question_id}")
 
 
