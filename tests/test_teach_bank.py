@@ -6,6 +6,8 @@ refused by the public API, in the results), and bad input. Helpers: teach_suppor
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 
 import pytest
@@ -288,8 +290,14 @@ def test_drawn_answers_are_graded_by_the_engine_and_scored_in_the_results(app):
     assert "1 of 2 points, 2 of 2 answered" in page and "1 of 2 points, 1 of 2 answered" in page
     results = t.get(f"/en/teach/classes/{cid}/assignments/{a.id}")
     assert results.status_code == 200 and results.text.count("not drawn for this learner") == 6 * (6 - 2)
-    mine = zari.get("/en/classes/")
-    assert mine.status_code == 200
+    # the CSV: each learner's own two questions, by their place in the pool
+    text = t.get(f"/en/teach/classes/{cid}/assignments/{a.id}/results.csv").text.lstrip("\ufeff")
+    rows = list(csv.reader(io.StringIO(text)))
+    assert len(rows) == 1 + len(NICKS) * 2
+    assert [(r[3], r[8]) for r in rows if r[2] == "Zari"] == [(str(z[0][0]), "yes"), (str(z[1][0]), "no")]
+    # the learner's class page: their score out of their own questions
+    mine = zari.get("/en/classes/").text
+    assert "2 of 2 answered" in mine and "score 1 of 2" in mine
 
 
 def test_the_public_api_refuses_every_scenario_of_the_draws_pool(app):

@@ -276,7 +276,7 @@ class BankFilterForm(Form):
     class Meta:
         csrf = False
 
-    ruleset = SelectField(lazy_gettext("Game"), default="")
+    ruleset = SelectField(lazy_gettext("Card game"), default="")
     kind = SelectField(lazy_gettext("Exercise kind"), default="")
     rule = SelectField(lazy_gettext("Rule point"), default="")
     tag = SelectField(lazy_gettext("Tag"), default="")

@@ -94,7 +94,8 @@ def results_csv(cid: int, aid: int) -> ResponseReturnValue:
     row = mine(Classroom, cid)
     a = _scored(row, aid)
     members, attempts = _results_data(row, a)
-    body = C.csv_rows(row, a, members, attempts)
+    kind = A.kind_of(a)
+    body = C.csv_rows(row, a, members, attempts, lambda lid: kind.learner_questions(a, lid))
     return Response(body, mimetype="text/csv", headers={
         "Content-Disposition": f'attachment; filename="results-{cid}-{aid}.csv"', "Cache-Control": "no-store"})
 
