@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import re
+import subprocess
+import sys
 
 import pytest
 from sqlalchemy import select
@@ -124,6 +127,7 @@ def _scenario(app, qid, n):
     return sc
 
 
+@pytest.mark.both_databases
 def test_tags_are_added_once_removed_and_checked(app):
     t, qid, _other = _ana_bank(app)
     first = _question_ids(app, qid)[0]
@@ -361,3 +365,15 @@ def test_a_bad_filter_on_the_bank_page_is_a_message_not_a_500(app):
     assert t.get("/fa/teach/bank?kind=beg").status_code == 200
     # behind log-in
     assert app.test_client().get("/en/teach/bank").status_code == 302
+
+
+def test_the_draw_is_the_same_in_every_process():
+    """The seed is SHA-256 of ``draw:<assignment>:<learner>``, not Python's salted ``hash``: a
+    learner keeps their questions after a restart and on another worker. These values are pinned:
+    a change of the seeding would give learners other questions in the middle of an assignment."""
+    assert B.draw(6, 3, 1, 1) == [5, 4, 6]
+    assert B.draw(6, 3, 1, 2) == [3, 5, 2]
+    assert B.draw(10, 4, 7, 42) == [6, 3, 5, 7]
+    out = subprocess.run([sys.executable, "-c", "from tutor.domain.bank import draw; print(draw(10, 4, 7, 42))"],
+                         capture_output=True, text=True, check=True, env={**os.environ, "PYTHONHASHSEED": "987"}).stdout
+    assert out.strip() == "[6, 3, 5, 7]"

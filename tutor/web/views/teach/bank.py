@@ -24,6 +24,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_login import login_required
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from tutor import i18n
@@ -136,8 +137,11 @@ def bank_tag() -> ResponseReturnValue:
             B.remove_tag(db, quiz, question_id, tag)
             return True
         return B.add_tag(db, quiz, question_id, tag)
-    if not write(work):
-        abort(404)
+    try:
+        if not write(work):
+            abort(404)
+    except IntegrityError:  # the same tag added at once from two tabs: it is there
+        pass
     query: dict[str, Any] = {k: v for k, v in request.args.items() if k in FILTER_FIELDS and v}
     return redirect(url_for("teach.bank", **query) + f"#q-{quiz_id}-{question_id}")
 
