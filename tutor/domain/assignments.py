@@ -4,15 +4,19 @@ An :class:`~tutor.web.db.Assignment` is one of
 
 * ``quiz`` — a teacher's quiz, its document copied into ``quiz_doc`` (:class:`QuizAssignment`);
 * ``lesson`` — a teacher's lesson, its fields copied into ``lesson_doc`` (:class:`LessonAssignment`);
-* ``unit`` — a unit of a game's lesson path, ``ruleset`` + ``unit`` (:class:`UnitAssignment`).
+* ``unit`` — a unit of a game's lesson path, ``ruleset`` + ``unit`` (:class:`UnitAssignment`);
+* ``draw`` — a random draw: ``n`` questions drawn for each learner from a category of the
+  teacher's question bank, the whole category copied into ``quiz_doc`` (:class:`DrawAssignment`,
+  :mod:`tutor.domain.bank`).
 
 Each kind brings everything that differs between them: the choices a teacher assigns from
 (:meth:`AssignmentKind.choices`, values ``<kind>:<...>``), how a choice becomes an assignment
 (:meth:`~AssignmentKind.fill`, with the reason it cannot be assigned), when two assignments give
 the class the same thing (:meth:`~AssignmentKind.same`), the fingerprints of its scenarios
 (:meth:`~AssignmentKind.fingerprints`), a learner's progress in words
-(:meth:`~AssignmentKind.progress`), where a learner does it (:meth:`~AssignmentKind.learner_link`)
-and whether it has per-question results (``per_question``). :func:`kind_of` tells an assignment's
+(:meth:`~AssignmentKind.progress`), where a learner does it (:meth:`~AssignmentKind.learner_link`),
+whether it has per-question results (``per_question``) and, if so, which questions each learner
+answers (:meth:`~AssignmentKind.learner_questions`). :func:`kind_of` tells an assignment's
 kind; nothing else in the project branches on the kinds' names.
 """
 
@@ -27,6 +31,7 @@ from sqlalchemy.orm import Session
 from tutor import i18n
 from tutor.content.kinds.base import N_
 from tutor.content.store import ContentStore
+from tutor.domain import bank as B
 from tutor.domain import classes as C
 from tutor.domain.models import Assignment, ClassFingerprint, StepProgress, TeacherLesson, TeacherQuiz
 from tutor.engine.rulesets import RULESETS
@@ -35,6 +40,7 @@ from tutor.registry import Registry
 __all__ = [
     "KINDS",
     "AssignmentKind",
+    "DrawAssignment",
     "LessonAssignment",
     "NotFound",
     "QuizAssignment",
@@ -110,6 +116,12 @@ class AssignmentKind:
         ``{}`` for a kind done elsewhere (a unit: the path shows it)."""
         return {}
 
+    def learner_questions(self, a: Assignment, learner_id: int) -> list[tuple[int, Mapping[str, Any]]]:
+        """The questions learner ``learner_id`` answers, in their order: ``(place, stored
+        question)``, the place (from 1, in ``quiz_doc["questions"]``) what their attempts'
+        ``position`` holds; ``[]`` for a kind without per-question results."""
+        return []
+
 
 #: Every assignment kind, by name, in the order they are offered to a teacher.
 KINDS: Registry[AssignmentKind] = Registry("assignment kind")
@@ -139,7 +151,7 @@ class QuizAssignment(AssignmentKind):
     per_question = True
 
     def owns(self, a: Assignment) -> bool:
-        return a.quiz_doc is not None
+        return a.quiz_doc is not None and _DRAW not in a.quiz_doc  # a random draw's copy has its rule
 
     def choices(self, db: Session, teacher_id: int, store: ContentStore, lang: str) -> list[tuple[str, str]]:
         rows = db.scalars(select(TeacherQuiz).where(TeacherQuiz.teacher_id == teacher_id).order_by(TeacherQuiz.id))
@@ -160,11 +172,13 @@ class QuizAssignment(AssignmentKind):
         return C.fingerprints_of(a.quiz_doc, None)
 
     def progress(self, db: Session, a: Assignment, learners: Sequence[int], store: ContentStore) -> dict[int, str]:
-        questions, attempts = _questions(a), C.attempts_of(db, a.id)
+        attempts = C.attempts_of(db, a.id)
         out = {}
         for lid in learners:
-            got, total = C.score(questions, attempts, lid)
-            answered = len({t.position for t in attempts if t.learner_id == lid})
+            questions = self.learner_questions(a, lid)
+            got, total = C.score_at(questions, attempts, lid)
+            places = {n for n, _q in questions}
+            answered = len({t.position for t in attempts if t.learner_id == lid and t.position in places})
             out[lid] = i18n.ngettext("%(got)s of %(num)s point, %(answered)s of %(questions)s answered",
                                      "%(got)s of %(num)s points, %(answered)s of %(questions)s answered", total,
                                      got=i18n.fmt_number(got), answered=i18n.fmt_number(answered),
@@ -175,9 +189,71 @@ class QuizAssignment(AssignmentKind):
         return "classes.overview", {"cid": classroom_id, "aid": a.id}, ""
 
     def learner_summary(self, db: Session, a: Assignment, learner_id: int) -> dict[str, Any]:
-        questions, attempts = _questions(a), C.attempts_of(db, a.id, learner_id)
-        return {"answered": len({t.position for t in attempts}), "total": len(questions),
-                "score": C.score(questions, attempts, learner_id)}
+        questions, attempts = self.learner_questions(a, learner_id), C.attempts_of(db, a.id, learner_id)
+        places = {n for n, _q in questions}
+        return {"answered": len({t.position for t in attempts if t.position in places}), "total": len(questions),
+                "score": C.score_at(questions, attempts, learner_id)}
+
+    def learner_questions(self, a: Assignment, learner_id: int) -> list[tuple[int, Mapping[str, Any]]]:
+        return list(enumerate(_questions(a), 1))
+
+
+#: The key of a random draw's rule in its ``quiz_doc``: ``{"n": int, "filter": Filter.as_dict()}``.
+_DRAW = "draw"
+
+
+@register
+class DrawAssignment(QuizAssignment):
+    """A random draw from the teacher's question bank (:mod:`tutor.domain.bank`; Moodle's "random
+    question"): every question of one category copied when assigned (``quiz_doc["questions"]``,
+    the pool; each question's ``id`` prefixed with its quiz's row id, so that two quizzes' ids
+    never meet), the rule in ``quiz_doc["draw"]`` (``n`` and the category); each learner answers
+    their own ``n`` of the pool (:func:`tutor.domain.bank.draw`, seeded by the assignment and the
+    learner), on the class quiz pages, scored as a quiz. Every question of the pool is
+    fingerprinted, drawn or not, so the stateless endpoints refuse them all.
+
+    It is not among the class page's choices (it needs a count and a category): the bank page
+    assigns it, its choice's parts ``["draw", n, ruleset, kind, rule, tag]`` (empty: any)."""
+
+    name = _DRAW
+
+    def owns(self, a: Assignment) -> bool:
+        return a.quiz_doc is not None and _DRAW in a.quiz_doc
+
+    def choices(self, db: Session, teacher_id: int, store: ContentStore, lang: str) -> list[tuple[str, str]]:
+        return []
+
+    def fill(self, a: Assignment, db: Session, teacher_id: int, parts: Sequence[str], label: str) -> None:
+        try:
+            n = int(parts[1])
+            f = B.Filter(*(str(p) for p in parts[2:6]))
+        except (IndexError, ValueError, TypeError):
+            raise NotFound(":".join(parts)) from None
+        pool = B.select_questions(B.questions_of(db, teacher_id), f)
+        if not pool:
+            raise Refused(i18n.gettext(N_("None of your questions is in this category.")))
+        if not 1 <= n <= len(pool):
+            raise Refused(i18n.ngettext("This category holds %(num)s question: draw from 1 to %(num)s.",
+                                        "This category holds %(num)s questions: draw from 1 to %(num)s.",
+                                        len(pool)))
+        questions = [dict(b.q) | {"id": f"{b.quiz_id}-{b.question_id}"} for b in pool]
+        a.quiz_id, a.title = None, label
+        a.quiz_doc = {"title": label, "questions": questions, _DRAW: {"n": n, "filter": f.as_dict()}}
+
+    def same(self, a: Assignment, b: Assignment) -> bool:
+        return bool((a.quiz_doc or {}).get(_DRAW) == (b.quiz_doc or {}).get(_DRAW))
+
+    def learner_questions(self, a: Assignment, learner_id: int) -> list[tuple[int, Mapping[str, Any]]]:
+        rule = (a.quiz_doc or {}).get(_DRAW) or {}
+        n = rule.get("n") if isinstance(rule, Mapping) else None
+        return B.drawn_questions(_questions(a), n if isinstance(n, int) else 0, a.id, learner_id)
+
+    @staticmethod
+    def rule(a: Assignment) -> tuple[int, B.Filter]:
+        """``(n, category)`` of a draw assignment ``a``."""
+        rule = (a.quiz_doc or {}).get(_DRAW) or {}
+        n = rule.get("n")
+        return (n if isinstance(n, int) else 0), B.Filter.of(rule.get("filter"))
 
 
 #: The fields of a teacher's lesson an older lesson assignment (without ``lesson_id``) is told by.

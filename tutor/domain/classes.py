@@ -44,7 +44,7 @@ import io
 import json
 import secrets
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,6 +82,7 @@ __all__ = [
     "rating_ref",
     "record",
     "score",
+    "score_at",
     "weak_spots",
 ]
 
@@ -233,10 +234,16 @@ def points_of(q: Mapping[str, Any]) -> int:
 
 def score(questions: Sequence[Mapping[str, Any]], attempts: Iterable[ClassAttempt], learner_id: int) -> tuple[int, int]:
     """``(points scored, points available)`` of one learner: the first attempt at each question."""
+    return score_at(list(enumerate(questions, 1)), attempts, learner_id)
+
+
+def score_at(placed: Sequence[tuple[int, Mapping[str, Any]]], attempts: Iterable[ClassAttempt],
+             learner_id: int) -> tuple[int, int]:
+    """:func:`score` over the learner's own questions ``placed``: ``(place, question)`` pairs,
+    the place an attempt's ``position`` (a random draw's learner answers some places of its pool)."""
     firsts = first_attempts(a for a in attempts if a.learner_id == learner_id)
-    got = sum(points_of(q) for n, q in enumerate(questions, 1)
-              if (a := firsts.get((learner_id, n))) is not None and a.correct)
-    return got, sum(points_of(q) for q in questions)
+    got = sum(points_of(q) for n, q in placed if (a := firsts.get((learner_id, n))) is not None and a.correct)
+    return got, sum(points_of(q) for _n, q in placed)
 
 
 @dataclass(frozen=True)
@@ -336,17 +343,21 @@ CSV_BOM = "\ufeff"
 
 
 def csv_rows(classroom: Classroom, assignment: Assignment, members: Sequence[Membership],
-             attempts: Sequence[ClassAttempt]) -> str:
+             attempts: Sequence[ClassAttempt],
+             learner_questions: Callable[[int], Sequence[tuple[int, Mapping[str, Any]]]] | None = None) -> str:
     """The results as the text of a CSV file (:data:`CSV_COLUMNS`), starting with
     :data:`CSV_BOM`: one row per learner and question, answers as the teacher writes the
-    question's key (:func:`answer_as_key`); a question not answered has empty answer cells."""
+    question's key (:func:`answer_as_key`); a question not answered has empty answer cells.
+    ``learner_questions(learner id)``: each learner's own ``(place, question)`` (a random draw's;
+    :meth:`tutor.domain.assignments.AssignmentKind.learner_questions`), else every question."""
     questions = (assignment.quiz_doc or {}).get("questions") or []
     buf = io.StringIO()
     buf.write(CSV_BOM)
     w = csv.writer(buf, lineterminator="\r\n")
     w.writerow(CSV_COLUMNS)
     for m in members:
-        for n, q in enumerate(questions, 1):
+        theirs = learner_questions(m.learner_id) if learner_questions else list(enumerate(questions, 1))
+        for n, q in theirs:
             mine = [a for a in attempts if a.learner_id == m.learner_id and a.position == n]
             first, last = (mine[0], mine[-1]) if mine else (None, None)
             w.writerow([_cell(classroom.name), _cell(assignment.title), _cell(m.nickname), n, q.get("kind"),

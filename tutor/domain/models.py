@@ -46,6 +46,7 @@ __all__ = [
     "Mistake",
     "PlayedDeal",
     "QuestionRating",
+    "QuestionTag",
     "Quiz",
     "SkillMastery",
     "StepProgress",
@@ -257,6 +258,24 @@ class TeacherQuiz(Base):
     doc: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=now, onupdate=now)
+
+
+class QuestionTag(Base):
+    """A teacher's own tag on one question of their quiz (the question bank's categories,
+    :mod:`tutor.domain.bank`): the quiz row and the question's ``id`` in its document. A tag is
+    stored as typed (spaces collapsed); one question has a tag once, case ignored
+    (:func:`tutor.domain.bank.add_tag`). A quiz deleted takes its questions' tags with it
+    (``ON DELETE CASCADE``)."""
+
+    __tablename__ = "question_tag"
+    __table_args__ = (UniqueConstraint("quiz_id", "question_id", "tag", name="uq_question_tag"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    teacher_id: Mapped[int] = mapped_column(ForeignKey("teacher.id"), index=True)
+    quiz_id: Mapped[int] = mapped_column(ForeignKey("teacher_quiz.id", ondelete="CASCADE"), index=True)
+    question_id: Mapped[str] = mapped_column(String(80))
+    tag: Mapped[str] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
 
 
 class TeacherLesson(Base):

@@ -31,12 +31,14 @@ from tutor.engine.reasons import N_
 from tutor.engine.rulesets import RULESETS
 
 from .accounts import MIN_PASSWORD
-from .authoring import kind_names
+from .authoring import MAX_QUESTIONS, kind_names
 
 __all__ = [
     "AssignForm",
     "AuthoredForm",
+    "BankFilterForm",
     "ClassForm",
+    "DrawForm",
     "GeneratedForm",
     "JoinForm",
     "LessonForm",
@@ -45,6 +47,7 @@ __all__ = [
     "PointsForm",
     "QuizForm",
     "SignupForm",
+    "TagForm",
     "choices",
 ]
 
@@ -262,3 +265,38 @@ class NewLessonFileForm(LessonImportForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.lang.choices = choices((lang, i18n.LANGUAGE_NAMES[lang]) for lang in LANGUAGES)
+
+
+class BankFilterForm(Form):
+    """A category of the question bank (:class:`tutor.domain.bank.Filter`): read from the page's
+    query string (``GET``, nothing written, so without a CSRF token); each field's choices (an
+    empty value: any) are filled where the form is made, from the registries and the teacher's
+    own bank; a value that is not one is "Not a valid choice." beside its field."""
+
+    class Meta:
+        csrf = False
+
+    ruleset = SelectField(lazy_gettext("Card game"), default="")
+    kind = SelectField(lazy_gettext("Exercise kind"), default="")
+    rule = SelectField(lazy_gettext("Rule point"), default="")
+    tag = SelectField(lazy_gettext("Tag"), default="")
+
+
+class TagForm(Form):
+    """Add a tag to, or take one off, one question of the teacher's bank: its quiz's row id, its
+    id in the quiz, the tag."""
+
+    quiz = IntegerField(validators=[InputRequired(message=REQUIRED)])
+    question = StringField(validators=[DataRequired(message=REQUIRED), Chars(most=80)])
+    tag = StringField(lazy_gettext("New tag"), validators=[DataRequired(message=REQUIRED), Chars(most=40)])
+
+
+class DrawForm(Form):
+    """Assign a class a random draw of ``n`` questions per learner from the bank's category shown
+    (the category comes in the action's query string: :class:`BankFilterForm`)."""
+
+    classroom = SelectField(lazy_gettext("Class"))
+    n = IntegerField(lazy_gettext("Questions per learner"), validators=[InputRequired(message=REQUIRED),
+                                                                        WholeNumber(1, MAX_QUESTIONS)])
+    title = StringField(lazy_gettext("Title (optional)"), validators=[Optional(), Chars(most=120)])
+    due = DateField(lazy_gettext("Due date (optional)"), validators=[Optional()])

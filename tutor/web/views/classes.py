@@ -36,6 +36,7 @@ from tutor.domain import ratings
 from tutor.domain.assignments import AssignmentKind, LessonAssignment, QuizAssignment, kind_of
 from tutor.domain.db import now
 from tutor.domain.models import Assignment, ClassAttempt, Classroom, Membership
+from tutor.domain.quizdoc import exercise_of
 
 from .. import exercises as X
 from ..db import current_learner, get_session, learner_for_write
@@ -152,29 +153,38 @@ def _member_assignment(cid: int, aid: int, kind: type[AssignmentKind] = QuizAssi
     return cls, a, learner.id
 
 
+def _mine(a: Assignment, lid: int) -> list[tuple[int, Mapping[str, Any]]]:
+    """The learner's questions of quiz-like ``a``: ``(place in the assignment, question)``, shown
+    as questions 1, 2... (all of a quiz's; a random draw's learner their own drawn ones:
+    :meth:`~tutor.domain.assignments.AssignmentKind.learner_questions`)."""
+    return kind_of(a).learner_questions(a, lid)
+
+
 @bp.get("/classes/<int:cid>/assignments/<int:aid>/")
 def overview(cid: int, aid: int) -> ResponseReturnValue:
     _cls, a, lid = _member_assignment(cid, aid)
-    questions = (a.quiz_doc or {}).get("questions") or []
     firsts = C.first_attempts(C.attempts_of(get_session(), a.id, lid))
-    nxt = next((n for n in range(1, len(questions) + 1) if (lid, n) not in firsts), None)
+    nxt = next((n for n, (pos, _q) in enumerate(_mine(a, lid), 1) if (lid, pos) not in firsts), None)
     if nxt is None:
         return redirect(url_for("classes.results", cid=cid, aid=aid))
     return redirect(url_for("classes.question", cid=cid, aid=aid, n=nxt))
 
 
-def _item(a: Assignment, n: int) -> tuple[Exercise, dict]:
-    found = C.class_exercise(a, n)
-    if found is None:
+def _item(a: Assignment, lid: int, n: int) -> tuple[Exercise, Mapping[str, Any], int]:
+    """``(exercise, stored question, its place in the assignment)`` of the learner's question
+    ``n`` (from 1); 404 if they have none there."""
+    mine = _mine(a, lid)
+    if not 1 <= n <= len(mine):
         abort(404)
-    return found
+    pos, q = mine[n - 1]
+    return exercise_of(q), q, pos
 
 
 @bp.get("/classes/<int:cid>/assignments/<int:aid>/<int:n>")
 def question(cid: int, aid: int, n: int, error: str | None = None, status: int = 200) -> ResponseReturnValue:
-    cls, a, _lid = _member_assignment(cid, aid)
-    ex, q = _item(a, n)
-    total = len(a.quiz_doc.get("questions") or [])  # type: ignore[union-attr]
+    cls, a, lid = _member_assignment(cid, aid)
+    ex, q, _pos = _item(a, lid, n)
+    total = len(_mine(a, lid))
     ctx = exercise_context(ex, f"class-{aid}-{n}", error=error)
     return render_template("classes/question.html", cls=cls, a=a, n=n, total=total, x=ctx,
                            game=ruleset_name(ex.ruleset or ""), points=C.points_of(q),
@@ -184,8 +194,8 @@ def question(cid: int, aid: int, n: int, error: str | None = None, status: int =
 @bp.post("/classes/<int:cid>/assignments/<int:aid>/<int:n>")
 @limited("answer")
 def answer(cid: int, aid: int, n: int) -> ResponseReturnValue:
-    _cls, a, _lid = _member_assignment(cid, aid)
-    ex, _q = _item(a, n)
+    _cls, a, lid = _member_assignment(cid, aid)
+    ex, _q, pos = _item(a, lid, n)
     try:
         given = X.read_form(ex, request.form)
         verdict = X.grade(ex, given)
@@ -196,8 +206,8 @@ def answer(cid: int, aid: int, n: int) -> ResponseReturnValue:
         learner = learner_for_write(db)
         first = db.scalar(select(ClassAttempt.id).where(ClassAttempt.assignment_id == a.id,
                                                         ClassAttempt.learner_id == learner.id,
-                                                        ClassAttempt.position == n).limit(1)) is None
-        C.record(db, a, learner.id, n, verdict)
+                                                        ClassAttempt.position == pos).limit(1)) is None
+        C.record(db, a, learner.id, pos, verdict)
         if first:  # the first attempt is the score, and what rates the question
             ratings.rate(db.connection(), learner.id, C.rating_ref(a, _q), ex, verdict.correct)
     write(work)
@@ -207,12 +217,12 @@ def answer(cid: int, aid: int, n: int) -> ResponseReturnValue:
 @bp.get("/classes/<int:cid>/assignments/<int:aid>/<int:n>/feedback")
 def feedback(cid: int, aid: int, n: int) -> ResponseReturnValue:
     cls, a, lid = _member_assignment(cid, aid)
-    ex, q = _item(a, n)
-    mine = [t for t in C.attempts_of(get_session(), a.id, lid) if t.position == n]
+    ex, q, pos = _item(a, lid, n)
+    mine = [t for t in C.attempts_of(get_session(), a.id, lid) if t.position == pos]
     if not mine:
         return redirect(url_for("classes.question", cid=cid, aid=aid, n=n))
     verdict = X.grade(ex, mine[-1].given)
-    total = len(a.quiz_doc.get("questions") or [])  # type: ignore[union-attr]
+    total = len(_mine(a, lid))
     nxt = url_for("classes.question", cid=cid, aid=aid, n=n + 1) if n < total else \
         url_for("classes.results", cid=cid, aid=aid)
     return render_template("classes/question.html", cls=cls, a=a, n=n, total=total, game=ruleset_name(ex.ruleset or ""),
@@ -224,16 +234,16 @@ def feedback(cid: int, aid: int, n: int) -> ResponseReturnValue:
 @bp.get("/classes/<int:cid>/assignments/<int:aid>/results")
 def results(cid: int, aid: int) -> ResponseReturnValue:
     cls, a, lid = _member_assignment(cid, aid)
-    questions = (a.quiz_doc or {}).get("questions") or []
+    questions = _mine(a, lid)
     attempts = C.attempts_of(get_session(), a.id, lid)
     firsts = C.first_attempts(attempts)
     rows = []
-    for n, q in enumerate(questions, 1):
-        first = firsts.get((lid, n))
+    for n, (pos, q) in enumerate(questions, 1):
+        first = firsts.get((lid, pos))
         rows.append({"n": n, "answered": first is not None, "correct": first.correct if first else None,
                      "points": C.points_of(q), "url": url_for("classes.feedback" if first else "classes.question",
                                                                cid=cid, aid=aid, n=n)})
-    got, total = C.score(questions, attempts, lid)
+    got, total = C.score_at(questions, attempts, lid)
     return render_template("classes/results.html", cls=cls, a=a, rows=rows, got=got, total=total)
 
 

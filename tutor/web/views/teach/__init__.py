@@ -1,5 +1,5 @@
 """Teacher pages (``/<lang>/teach/...``), one module per concept: accounts (log-in, sign-up,
-log-out), the teaching home, quizzes, lessons, classes, results and exports; one blueprint
+log-out), the teaching home, quizzes, the question bank, lessons, classes, results and exports; one blueprint
 (:data:`bp`, endpoints ``teach.<view>``) and what they share in :mod:`._common`.
 
 Every page but log-in and sign-up needs a logged-in teacher (:func:`flask_login.login_required`;
@@ -11,7 +11,7 @@ the field and the teacher's input kept; nothing is written.
 
 from __future__ import annotations
 
-from . import accounts, classes, exports, home, lessons, quizzes, results
+from . import accounts, bank, classes, exports, home, lessons, quizzes, results
 from ._common import bdi, bp, isolated
 
-__all__ = ["accounts", "bdi", "bp", "classes", "exports", "home", "isolated", "lessons", "quizzes", "results"]
+__all__ = ["accounts", "bank", "bdi", "bp", "classes", "exports", "home", "isolated", "lessons", "quizzes", "results"]

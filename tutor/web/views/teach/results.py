@@ -55,14 +55,17 @@ def results(cid: int, aid: int) -> ResponseReturnValue:
     questions = _questions(a)
     members, attempts = _results_data(row, a)
     firsts = C.first_attempts(attempts)
+    kind = A.kind_of(a)
     learners = []
     for m in members:
-        got, total = C.score(questions, attempts, m.learner_id)
+        theirs = kind.learner_questions(a, m.learner_id)  # a random draw's learner: their own questions
+        drawn = {n for n, _q in theirs}
+        got, total = C.score_at(theirs, attempts, m.learner_id)
         cells = []
         for n, q in enumerate(questions, 1):
             first = firsts.get((m.learner_id, n))
             cells.append({"answered": first is not None, "correct": first.correct if first else None,
-                          "text": C.given_text(q, first.given) if first else ""})
+                          "drawn": n in drawn, "text": C.given_text(q, first.given) if first else ""})
         learners.append({"m": m, "got": got, "total": total, "cells": cells,
                          "done": sum(1 for c in cells if c["answered"])})
     stats = []
@@ -91,7 +94,8 @@ def results_csv(cid: int, aid: int) -> ResponseReturnValue:
     row = mine(Classroom, cid)
     a = _scored(row, aid)
     members, attempts = _results_data(row, a)
-    body = C.csv_rows(row, a, members, attempts)
+    kind = A.kind_of(a)
+    body = C.csv_rows(row, a, members, attempts, lambda lid: kind.learner_questions(a, lid))
     return Response(body, mimetype="text/csv", headers={
         "Content-Disposition": f'attachment; filename="results-{cid}-{aid}.csv"', "Cache-Control": "no-store"})
 
@@ -111,5 +115,6 @@ def learner_answers(cid: int, aid: int, mid: str) -> ResponseReturnValue:
         q = questions[t.position - 1] if 1 <= t.position <= len(questions) else None
         if q is not None:
             rows.append({"t": t, "kind": kind_label(q["kind"]), "text": C.given_text(q, t.given)})
-    got, total = C.score(questions, C.attempts_of(get_session(), a.id, m.learner_id), m.learner_id)
+    got, total = C.score_at(A.kind_of(a).learner_questions(a, m.learner_id),
+                            C.attempts_of(get_session(), a.id, m.learner_id), m.learner_id)
     return render_template("teach/learner.html", cls=row, a=a, m=m, rows=rows, got=got, total=total)
