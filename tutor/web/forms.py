@@ -12,7 +12,17 @@ from typing import Any, cast
 from flask_babel import lazy_gettext as _lazy
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
-from wtforms import DateField, Field, IntegerField, PasswordField, SelectField, StringField, TextAreaField
+from wtforms import (
+    BooleanField,
+    DateField,
+    Field,
+    HiddenField,
+    IntegerField,
+    PasswordField,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # WTForms 3.3; not in its stubs yet
 from wtforms.form import BaseForm
 from wtforms.validators import (
@@ -34,9 +44,11 @@ from .accounts import MIN_PASSWORD
 from .authoring import kind_names
 
 __all__ = [
+    "ActionForm",
     "AssignForm",
     "AuthoredForm",
     "ClassForm",
+    "DeleteForm",
     "GeneratedForm",
     "JoinForm",
     "LessonForm",
@@ -262,3 +274,22 @@ class NewLessonFileForm(LessonImportForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.lang.choices = choices((lang, i18n.LANGUAGE_NAMES[lang]) for lang in LANGUAGES)
+
+
+class ActionForm(Form):
+    """A button's form on the management pages (archive, unassign, remove a learner, a new join
+    code): the CSRF token only; the button's ``action`` value says what is done."""
+
+
+class DeleteForm(Form):
+    """The confirmation of a delete (:mod:`tutor.web.views.teach.manage`): ``answers``, the number
+    of answers the confirmation page said would be destroyed, and ``confirm``, the box that says so
+    (its label is set by the page, naming that number)."""
+
+    answers = HiddenField()
+    confirm = BooleanField(lazy_gettext("Yes, delete it and the answers given to it"))
+
+    def shown(self) -> int | None:
+        """The number of answers the page named, or None if the form did not come from it."""
+        text = (self.answers.data or "").strip()
+        return int(text) if text.isdigit() and len(text) < 10 else None

@@ -42,7 +42,8 @@ def _questions(a: Assignment) -> list[Mapping[str, Any]]:
 
 def _results_data(row: Classroom, a: Assignment) -> tuple[Sequence[Membership], list[ClassAttempt]]:
     db = get_session()
-    members = db.scalars(select(Membership).where(Membership.classroom_id == row.id).order_by(Membership.id)).all()
+    members = db.scalars(select(Membership).where(Membership.classroom_id == row.id, Membership.removed_at.is_(None))
+                         .order_by(Membership.id)).all()
     attempts = C.attempts_of(get_session(), a.id)
     return members, attempts
 
