@@ -18,7 +18,6 @@ from typing import Any
 from flask import abort, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
-from flask_babel import ngettext
 from flask_login import login_required
 from markupsafe import Markup
 from sqlalchemy import select
@@ -92,26 +91,25 @@ def archive_class(cid: int) -> ResponseReturnValue:
 
 def _impact_lines(row: object, found: M.Impact) -> list[str]:
     """What the delete does, in words (current language), one sentence a line."""
-    num = i18n.fmt_number
     out = []
     if isinstance(row, TeacherQuiz | TeacherLesson):
         if found.assignments:
-            out.append(ngettext("%(num)s assignment keeps its own copy, with its answers: no class loses a result.",
+            out.append(i18n.ngettext("%(num)s assignment keeps its own copy, with its answers: no class loses a result.",
                                 "%(num)s assignments keep their own copy, with their answers: no class loses a result.",
-                                found.assignments, num=num(found.assignments)))
+                                found.assignments))
         else:
             out.append(_("It is not assigned to any class."))
         return out
     if isinstance(row, Classroom):
-        out.append(ngettext("%(num)s learner leaves the class.", "%(num)s learners leave the class.",
-                            found.members, num=num(found.members)))
-        out.append(ngettext("%(num)s assignment is deleted.", "%(num)s assignments are deleted.",
-                            found.assignments, num=num(found.assignments)))
+        out.append(i18n.ngettext("%(num)s learner leaves the class.", "%(num)s learners leave the class.",
+                            found.members))
+        out.append(i18n.ngettext("%(num)s assignment is deleted.", "%(num)s assignments are deleted.",
+                            found.assignments))
     if found.answers:
-        out.append(ngettext("%(num)s answer will be lost.", "%(num)s answers will be lost.",
-                            found.answers, num=num(found.answers)))
-        out.append(ngettext("They were given by %(num)s learner.", "They were given by %(num)s learners.",
-                            found.learners, num=num(found.learners)))
+        out.append(i18n.ngettext("%(num)s answer will be lost.", "%(num)s answers will be lost.",
+                            found.answers))
+        out.append(i18n.ngettext("They were given by %(num)s learner.", "They were given by %(num)s learners.",
+                            found.learners))
     else:
         out.append(_("No learner has answered it: no answer is lost."))
     return out
@@ -137,9 +135,8 @@ def _delete(row: TeacherQuiz | TeacherLesson | Classroom | Assignment, heading: 
             form.confirm.errors = [_("Tick the box to confirm: the answers will be lost.")]
     form.answers.data = str(found.answers)
     form.confirm.data = False
-    form.confirm.label.text = ngettext("Yes, delete it and lose %(num)s answer",
-                                       "Yes, delete it and lose %(num)s answers", found.answers,
-                                       num=i18n.fmt_number(found.answers))
+    form.confirm.label.text = i18n.ngettext("Yes, delete it and lose %(num)s answer",
+                                       "Yes, delete it and lose %(num)s answers", found.answers)
     return render_template("teach/delete.html", heading=heading, lines=_impact_lines(row, found), found=found,
                            form=form, back=back, archive_url=archive_url,
                            archived=getattr(row, "archived_at", None) is not None), status
