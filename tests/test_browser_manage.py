@@ -1,6 +1,6 @@
 """Management for teachers in Chromium (issue 18): the class page with its members, a removed
 learner, an unassigned assignment and the new-join-code button, and the delete confirmation that
-names the answers lost, at a phone's and a desktop's width in English and Persian: axe-core finds
+names the answers lost, and the page of archived things, at a phone's and a desktop's width in English and Persian: axe-core finds
 no violation and nothing is wider than the screen; the confirmation refuses a delete without the
 box ticked (the message beside it) and deletes once it is ticked. Screenshots in
 /tmp/manage18-shots/ (or $TUTOR_SHOTS)."""
@@ -32,9 +32,9 @@ def _ana(app) -> None:
         db.close()
 
 
-def _managed_class(app) -> tuple[int, int]:
+def _managed_class(app) -> tuple[int, int, int]:
     """ana's class with two learners who answered, one of them removed, and a second assignment
-    unassigned: ``(class id, answers given)``."""
+    unassigned, and its quiz archived: ``(class id, answers given, quiz id)``."""
     _ana(app)
     t, qid, cid, code, aid = class_with_quiz(app)
     for nick in ("Zari", "Omid"):
@@ -54,7 +54,8 @@ def _managed_class(app) -> tuple[int, int]:
         unit = db.scalars(select(Assignment.id).where(Assignment.classroom_id == cid)).all()[-1]
         db.close()
     assert post(t, f"/en/teach/classes/{cid}/assignments/{unit}/assigned", {"action": "unassign"}).status_code == 302
-    return cid, 2
+    assert post(t, f"/en/teach/quizzes/{qid}/archive", {"action": "archive"}).status_code == 302
+    return cid, 2, qid
 
 
 def _log_in(page: Page, base: str) -> None:
@@ -76,7 +77,7 @@ def _check(page: Page, width: int, name: str) -> None:
 @pytest.mark.parametrize("width", [390, 1280])
 def test_class_page_and_delete_confirmation_in_both_directions(page: Page, live, width):
     base, app = live
-    cid, answers = _managed_class(app)
+    cid, answers, qid = _managed_class(app)
     page.set_viewport_size({"width": width, "height": 900})
     _log_in(page, base)
     for lang in BOTH_DIRECTIONS:
@@ -86,6 +87,12 @@ def test_class_page_and_delete_confirmation_in_both_directions(page: Page, live,
         expect(page.locator("button[value=renew]")).to_be_visible()
         expect(page.locator("button[value=remove]")).to_have_count(1)
         _check(page, width, f"class-{lang}-{width}")
+        page.goto(f"{base}/{lang}/teach/archived")
+        expect(page.locator(f"a[href='/{lang}/teach/quizzes/{qid}']")).to_have_count(1)
+        _check(page, width, f"archived-{lang}-{width}")
+        page.goto(f"{base}/{lang}/teach/quizzes/{qid}")
+        expect(page.locator(".archived-note")).to_be_visible()
+        expect(page.locator("button[value=unarchive]")).to_be_visible()
         page.goto(f"{base}/{lang}/teach/classes/{cid}/delete")
         expect(page.locator("#confirm")).to_be_visible()
         _check(page, width, f"delete-{lang}-{width}")
