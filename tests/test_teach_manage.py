@@ -99,6 +99,29 @@ def test_deleting_a_class_names_the_answers_lost_and_needs_the_box_ticked(app):
     assert join_page.status_code == 400 and "There is no class with this code." in join_page.text
 
 
+def test_an_answer_given_while_the_delete_is_sent_stops_it(app, monkeypatch):
+    """The answers are counted again in the delete's own transaction: one given after the check
+    (another learner answering at that moment) brings the page back with the new count."""
+    from tutor.domain import manage
+    from tutor.web.views.teach import manage as view
+
+    t, _qid, cid, _code, aid, _learner = _answered(app)
+    checked = manage.confirmed
+    lid = _get(app, Membership, _member_id(app, cid)).learner_id
+
+    def then_answered(found, shown, ticked):
+        with app.app_context():
+            db = app.extensions["tutor_db"]()
+            db.add(ClassAttempt(assignment_id=aid, learner_id=lid, position=1, given=3, correct=True, rules=[]))
+            db.commit()
+            db.close()
+        return checked(found, shown, ticked)
+    monkeypatch.setattr(view.M, "confirmed", then_answered)
+    r = _delete(t, f"/en/teach/classes/{cid}/delete", 2, True)
+    assert r.status_code == 400 and "3 answers will be lost." in r.text
+    assert _get(app, Classroom, cid) is not None and rows(app, ClassAttempt) == 3
+
+
 def test_deleting_a_quiz_keeps_every_class_result(app):
     t, qid, cid, _code, aid, learner = _answered(app)
     before = _score(learner, cid, aid)
@@ -171,7 +194,7 @@ def test_archived_things_leave_the_lists_stay_readable_and_come_back(app, what):
     assert rows(app, ClassAttempt) == 2
     if what == "class":  # its results are kept and readable
         assert "Zari" in t.get(f"/en/teach/classes/{cid}/assignments/{aid}").text
-        assert _score(learner, cid, aid)
+        assert _score(learner, cid, aid) == "Score: 0 of 3 points"
     if what == "quiz":  # not offered to assign any more
         c2, _ = new_class(t, "8C")
         assert f'value="quiz:{qid}"' not in t.get(f"/en/teach/classes/{c2}").text
@@ -257,7 +280,7 @@ def test_a_renewed_code_refuses_the_old_one_and_takes_the_new(app):
     assert refused.status_code == 400 and "There is no class with this code." in refused.text
     join(app.test_client(), new, "Reza")
     assert rows(app, Membership) == 2
-    assert _score(learner, cid, aid)  # a learner already in the class stays
+    assert _score(learner, cid, aid) == "Score: 0 of 3 points"  # a learner already in the class stays
 
 
 # ------------------------------------------------------------------------------------------ security

@@ -115,18 +115,35 @@ def _impact_lines(row: object, found: M.Impact) -> list[str]:
     return out
 
 
+class _Changed(Exception):
+    """Answers were given between the check of a delete and its transaction: nothing deleted."""
+
+
 def _delete(row: TeacherQuiz | TeacherLesson | Classroom | Assignment, heading: Markup, back: str, done: str,
-            remove: Callable[[Session], None], archive_url: str | None) -> ResponseReturnValue:
+            remove: Callable[[Session, Any], None], archive_url: str | None) -> ResponseReturnValue:
     """The confirmation page of deleting ``row`` (GET) or the delete (POST, confirmed; see
-    :func:`tutor.domain.manage.confirmed`); ``remove`` deletes it in the write transaction, then the
+    :func:`tutor.domain.manage.confirmed`); ``remove(db, row)`` deletes it in the write transaction,
+    which counts the answers again (one given since: the page again, nothing deleted), then the
     teacher is sent to ``done``. ``archive_url``: where the page offers to archive instead."""
     found = M.impact(get_session(), row)
     form = DeleteForm() if request.method == "POST" else DeleteForm(formdata=None)
     status = 200
     if request.method == "POST":
         if form.validate() and M.confirmed(found, form.shown(), bool(form.confirm.data)):
-            write(remove)
-            return redirect(done)
+            model, key = type(row), row.id
+
+            def work(db: Session) -> None:
+                fresh = db.get(model, key)
+                if not isinstance(fresh, TeacherQuiz | TeacherLesson | Classroom | Assignment):
+                    return  # deleted already (a second click)
+                if M.impact(db, fresh).answers != found.answers:  # answered since the check above
+                    raise _Changed
+                remove(db, fresh)
+            try:
+                write(work)
+                return redirect(done)
+            except _Changed:
+                found = M.impact(get_session(), row)
         status = 400
         if form.shown() is not None and form.shown() != found.answers:
             form.confirm.errors = [_("Answers were given since this page was shown: check the new count "
@@ -142,20 +159,12 @@ def _delete(row: TeacherQuiz | TeacherLesson | Classroom | Assignment, heading: 
                            archived=getattr(row, "archived_at", None) is not None), status
 
 
-def _deleter(key: int, model: type[Any], how: Callable[[Session, Any], None]) -> Callable[[Session], None]:
-    def work(db: Session) -> None:
-        row = db.get(model, key)
-        if row is not None:
-            how(db, row)
-    return work
-
-
 @bp.route("/quizzes/<int:qid>/delete", methods=["GET", "POST"])
 @login_required
 def delete_quiz(qid: int) -> ResponseReturnValue:
     row = mine(TeacherQuiz, qid)
     return _delete(row, Markup(_("Delete the quiz %(title)s?")) % {"title": bdi(row.title)}, url_for("teach.quiz", qid=qid),
-                   url_for("teach.home"), _deleter(qid, TeacherQuiz, M.delete_quiz),
+                   url_for("teach.home"), M.delete_quiz,
                    url_for("teach.archive_quiz", qid=qid))
 
 
@@ -164,7 +173,7 @@ def delete_quiz(qid: int) -> ResponseReturnValue:
 def delete_lesson(lid: int) -> ResponseReturnValue:
     row = mine(TeacherLesson, lid)
     return _delete(row, Markup(_("Delete the lesson %(title)s?")) % {"title": bdi(row.title)}, url_for("teach.lesson", lid=lid),
-                   url_for("teach.home"), _deleter(lid, TeacherLesson, M.delete_lesson),
+                   url_for("teach.home"), M.delete_lesson,
                    url_for("teach.archive_lesson", lid=lid))
 
 
@@ -173,7 +182,7 @@ def delete_lesson(lid: int) -> ResponseReturnValue:
 def delete_class(cid: int) -> ResponseReturnValue:
     row = mine(Classroom, cid)
     return _delete(row, Markup(_("Delete the class %(title)s?")) % {"title": bdi(row.name)}, url_for("teach.classroom", cid=cid),
-                   url_for("teach.home"), _deleter(cid, Classroom, M.delete_class),
+                   url_for("teach.home"), M.delete_class,
                    url_for("teach.archive_class", cid=cid))
 
 
@@ -182,7 +191,7 @@ def delete_class(cid: int) -> ResponseReturnValue:
 def delete_assignment(cid: int, aid: int) -> ResponseReturnValue:
     a = assignment_of(mine(Classroom, cid), aid)
     return _delete(a, Markup(_("Delete the assignment %(title)s?")) % {"title": bdi(a.title)}, url_for("teach.classroom", cid=cid),
-                   url_for("teach.classroom", cid=cid), _deleter(aid, Assignment, M.delete_assignment), None)
+                   url_for("teach.classroom", cid=cid), M.delete_assignment, None)
 
 
 @bp.post("/classes/<int:cid>/assignments/<int:aid>/assigned")
