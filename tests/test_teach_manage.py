@@ -248,13 +248,16 @@ def test_a_removed_learner_loses_the_class_keeps_the_answers_and_rejoining_resto
     t, _qid, cid, code, aid, learner = _answered(app)
     before = _score(learner, cid, aid)
     mid = _member_id(app, cid)
+    assert "1 wrong first answer" in t.get(f"/en/teach/classes/{cid}/assignments/{aid}").text
     assert post(t, f"/en/teach/classes/{cid}/members/{mid}", {"action": "remove"}).status_code == 302
     assert "7B" not in learner.get("/en/classes/").text
     assert learner.get(f"/en/classes/{cid}/assignments/{aid}/1").status_code == 404
     assert rows(app, ClassAttempt) == 2 and _get(app, Membership, mid).removed_at is not None
     page = t.get(f"/en/teach/classes/{cid}").text
     assert "Removed learners" in page and "Zari" in page
-    assert "Zari" not in t.get(f"/en/teach/classes/{cid}/assignments/{aid}").text
+    results = t.get(f"/en/teach/classes/{cid}/assignments/{aid}").text
+    assert "Zari" not in results and "No wrong first answers yet." in results  # nor in the statistics
+    assert "Zari" not in t.get(f"/en/teach/classes/{cid}/assignments/{aid}/results.csv").text
     # another learner cannot take the removed learner's nickname
     r = post(app.test_client(), "/en/join", {"code": code, "nickname": "zari"})
     assert r.status_code == 400 and "goes by this nickname" in r.text
@@ -262,6 +265,7 @@ def test_a_removed_learner_loses_the_class_keeps_the_answers_and_rejoining_resto
     assert _get(app, Membership, mid).removed_at is None and rows(app, Membership) == 1
     assert _get(app, Membership, mid).nickname == "Zari"
     assert _score(learner, cid, aid) == before
+    assert "1 wrong first answer" in t.get(f"/en/teach/classes/{cid}/assignments/{aid}").text
     # and the teacher's restore does the same
     post(t, f"/en/teach/classes/{cid}/members/{mid}", {"action": "remove"})
     post(t, f"/en/teach/classes/{cid}/members/{mid}", {"action": "restore"})
