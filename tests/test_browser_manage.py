@@ -93,6 +93,7 @@ def test_class_page_and_delete_confirmation_in_both_directions(page: Page, live,
         page.goto(f"{base}/{lang}/teach/quizzes/{qid}")
         expect(page.locator(".archived-note")).to_be_visible()
         expect(page.locator("button[value=unarchive]")).to_be_visible()
+        _check(page, width, f"quiz-archived-{lang}-{width}")
         page.goto(f"{base}/{lang}/teach/classes/{cid}/delete")
         expect(page.locator("#confirm")).to_be_visible()
         _check(page, width, f"delete-{lang}-{width}")
