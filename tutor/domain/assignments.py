@@ -154,7 +154,8 @@ class QuizAssignment(AssignmentKind):
         return a.quiz_doc is not None and _DRAW not in a.quiz_doc  # a random draw's copy has its rule
 
     def choices(self, db: Session, teacher_id: int, store: ContentStore, lang: str) -> list[tuple[str, str]]:
-        rows = db.scalars(select(TeacherQuiz).where(TeacherQuiz.teacher_id == teacher_id).order_by(TeacherQuiz.id))
+        rows = db.scalars(select(TeacherQuiz).where(TeacherQuiz.teacher_id == teacher_id,
+                                                    TeacherQuiz.archived_at.is_(None)).order_by(TeacherQuiz.id))
         return [(f"{self.name}:{q.id}", i18n.gettext(N_("Quiz: %(title)s"), title=isolated(q.title))) for q in rows]
 
     def fill(self, a: Assignment, db: Session, teacher_id: int, parts: Sequence[str], label: str) -> None:
@@ -163,6 +164,8 @@ class QuizAssignment(AssignmentKind):
             raise NotFound(":".join(parts))
         if not (row.doc or {}).get("questions"):
             raise Refused(i18n.gettext(N_("This quiz has no questions yet.")))
+        if row.archived_at is not None:
+            raise Refused(i18n.gettext(N_("This quiz is archived: unarchive it first.")))
         a.quiz_id, a.quiz_doc, a.title = row.id, dict(row.doc), row.title
 
     def same(self, a: Assignment, b: Assignment) -> bool:
@@ -271,7 +274,8 @@ class LessonAssignment(AssignmentKind):
         return a.quiz_doc is None and a.lesson_doc is not None
 
     def choices(self, db: Session, teacher_id: int, store: ContentStore, lang: str) -> list[tuple[str, str]]:
-        rows = db.scalars(select(TeacherLesson).where(TeacherLesson.teacher_id == teacher_id)
+        rows = db.scalars(select(TeacherLesson).where(TeacherLesson.teacher_id == teacher_id,
+                                                      TeacherLesson.archived_at.is_(None))
                           .order_by(TeacherLesson.id))
         return [(f"{self.name}:{t.id}", i18n.gettext(N_("Your lesson: %(title)s"), title=isolated(t.title)))
                 for t in rows]
@@ -280,6 +284,8 @@ class LessonAssignment(AssignmentKind):
         row = db.get(TeacherLesson, _id(parts))
         if row is None or row.teacher_id != teacher_id:
             raise NotFound(":".join(parts))
+        if row.archived_at is not None:
+            raise Refused(i18n.gettext(N_("This lesson is archived: unarchive it first.")))
         doc = C.lesson_fields(row) | {"lesson_id": row.id}  # the id: the same lesson is not assigned twice
         step, problems = C.lesson_step(doc, engine=True)
         if step is None or problems or not step.exercises:

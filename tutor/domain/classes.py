@@ -376,5 +376,13 @@ def given_text(q: Mapping[str, Any], given: object) -> str:
 
 
 def membership(db: Session, classroom_id: int, learner_id: int) -> Membership | None:
+    """The learner's membership of the class, removed by the teacher or not (None: never joined)."""
     return db.scalar(select(Membership).where(Membership.classroom_id == classroom_id,
                                               Membership.learner_id == learner_id))
+
+
+def active_membership(db: Session, classroom_id: int, learner_id: int) -> Membership | None:
+    """The learner's membership of the class unless the teacher removed them
+    (:func:`tutor.domain.manage.remove_member`): what lets a learner see the class."""
+    m = membership(db, classroom_id, learner_id)
+    return m if m is not None and m.removed_at is None else None

@@ -258,6 +258,9 @@ class TeacherQuiz(Base):
     doc: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=now, onupdate=now)
+    #: When the teacher archived it (naive UTC; :mod:`tutor.domain.manage`): out of the default
+    #: lists, still readable, its results kept. None: in use.
+    archived_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
 
 
 class QuestionTag(Base):
@@ -292,6 +295,9 @@ class TeacherLesson(Base):
     body: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=now, onupdate=now)
+    #: When the teacher archived it (naive UTC; :mod:`tutor.domain.manage`): out of the default
+    #: lists, still readable, its results kept. None: in use.
+    archived_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
 
 
 class Classroom(Base):
@@ -304,6 +310,9 @@ class Classroom(Base):
     name: Mapped[str] = mapped_column(String(80))
     code: Mapped[str] = mapped_column(String(16), unique=True, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+    #: When the teacher archived it (naive UTC; :mod:`tutor.domain.manage`): out of the default
+    #: lists, still readable, its results kept. None: in use.
+    archived_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
 
 
 class Membership(Base):
@@ -317,6 +326,9 @@ class Membership(Base):
     learner_id: Mapped[int] = mapped_column(ForeignKey("learner.id"), index=True)
     nickname: Mapped[str] = mapped_column(String(40))
     joined_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+    #: When the teacher removed the learner from the class (naive UTC): the learner no longer
+    #: sees the class, their answers are kept; joining again restores the membership (None).
+    removed_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
 
 
 class Assignment(Base):
@@ -338,6 +350,9 @@ class Assignment(Base):
     unit: Mapped[int | None] = mapped_column(Integer, default=None)
     due: Mapped[datetime | None] = mapped_column(DateTime, default=None)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+    #: When the teacher unassigned it (naive UTC): the learners no longer see it, its answers are
+    #: kept and the teacher can restore it (None again).
+    archived_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
 
 
 class ClassAttempt(Base):

@@ -12,7 +12,17 @@ from typing import Any, cast
 from flask_babel import lazy_gettext as _lazy
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
-from wtforms import DateField, Field, IntegerField, PasswordField, SelectField, StringField, TextAreaField
+from wtforms import (
+    BooleanField,
+    DateField,
+    Field,
+    HiddenField,
+    IntegerField,
+    PasswordField,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # WTForms 3.3; not in its stubs yet
 from wtforms.form import BaseForm
 from wtforms.validators import (
@@ -34,10 +44,12 @@ from .accounts import MIN_PASSWORD
 from .authoring import MAX_QUESTIONS, kind_names
 
 __all__ = [
+    "ActionForm",
     "AssignForm",
     "AuthoredForm",
     "BankFilterForm",
     "ClassForm",
+    "DeleteForm",
     "DrawForm",
     "GeneratedForm",
     "JoinForm",
@@ -300,3 +312,20 @@ class DrawForm(Form):
                                                                         WholeNumber(1, MAX_QUESTIONS)])
     title = StringField(lazy_gettext("Title (optional)"), validators=[Optional(), Chars(most=120)])
     due = DateField(lazy_gettext("Due date (optional)"), validators=[Optional()])
+class ActionForm(Form):
+    """A button's form on the management pages (archive, unassign, remove a learner, a new join
+    code): the CSRF token only; the button's ``action`` value says what is done."""
+
+
+class DeleteForm(Form):
+    """The confirmation of a delete (:mod:`tutor.web.views.teach.manage`): ``answers``, the number
+    of answers the confirmation page said would be destroyed, and ``confirm``, the box that says so
+    (its label is set by the page, naming that number)."""
+
+    answers = HiddenField()
+    confirm = BooleanField(lazy_gettext("Yes, delete it and the answers given to it"))
+
+    def shown(self) -> int | None:
+        """The number of answers the page named, or None if the form did not come from it."""
+        text = (self.answers.data or "").strip()
+        return int(text) if text.isdigit() and len(text) < 10 else None

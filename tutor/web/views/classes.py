@@ -35,6 +35,7 @@ from tutor.domain import classes as C
 from tutor.domain import ratings
 from tutor.domain.assignments import AssignmentKind, LessonAssignment, QuizAssignment, kind_of
 from tutor.domain.db import now
+from tutor.domain.manage import restore_member
 from tutor.domain.models import Assignment, ClassAttempt, Classroom, Membership
 from tutor.domain.quizdoc import exercise_of
 
@@ -79,6 +80,9 @@ def join_post() -> ResponseReturnValue:
         form.code.errors = [_("There is no class with this code.")]
         return join(form, 400)
     note("class-code")  # counts against the class
+    if row.archived_at is not None:
+        form.code.errors = [_("This class is archived: it takes no new learners.")]
+        return join(form, 400)
     if not nickname:
         form.nickname.errors = [_("Choose a nickname.")]
         return join(form, 400)
@@ -90,8 +94,11 @@ def join_post() -> ResponseReturnValue:
 
     def work(db: Session) -> None:
         learner = learner_for_write(db)
-        if C.membership(db, row.id, learner.id) is None:
+        found = C.membership(db, row.id, learner.id)
+        if found is None:
             db.add(Membership(classroom_id=row.id, learner_id=learner.id, nickname=nickname))
+        else:  # removed by the teacher: joining again restores the membership and its answers
+            restore_member(found)
     with contextlib.suppress(IntegrityError):  # joined at once from two tabs: already a member
         write(work)
     return redirect(url_for("classes.mine"))
@@ -114,7 +121,8 @@ def _member_classes() -> Sequence[Row[Membership, Classroom]]:
         return []
     db = get_session()
     return db.execute(select(Membership, Classroom).join(Classroom, Classroom.id == Membership.classroom_id)
-                      .where(Membership.learner_id == learner.id).order_by(Membership.id)).all()
+                      .where(Membership.learner_id == learner.id, Membership.removed_at.is_(None))
+                      .order_by(Membership.id)).all()
 
 
 @bp.get("/classes/")
@@ -124,7 +132,8 @@ def mine() -> ResponseReturnValue:
     out = []
     for m, cls in _member_classes():
         rows = []
-        for a in db.scalars(select(Assignment).where(Assignment.classroom_id == cls.id).order_by(Assignment.id)):
+        for a in db.scalars(select(Assignment).where(Assignment.classroom_id == cls.id, Assignment.archived_at.is_(None))
+                            .order_by(Assignment.id)):
             item = {"a": a, "url": _assignment_url(cls, a), "due": a.due, "late": bool(a.due and a.due < now())}
             if learner is not None:
                 item |= kind_of(a).learner_summary(db, a, learner.id)
@@ -141,14 +150,16 @@ def _assignment_url(cls: Classroom, a: Assignment) -> str:
 def _member_assignment(cid: int, aid: int, kind: type[AssignmentKind] = QuizAssignment
                        ) -> tuple[Classroom, Assignment, int]:
     """The class, its assignment of ``kind`` (a quiz unless told; see
-    :mod:`tutor.domain.assignments`) and the learner's id; 404 unless the learner is a member."""
+    :mod:`tutor.domain.assignments`) and the learner's id; 404 unless the learner is a member (not
+    removed by the teacher) and the assignment is not unassigned."""
     learner = current_learner()
     db = get_session()
-    if learner is None or C.membership(db, cid, learner.id) is None:
+    if learner is None or C.active_membership(db, cid, learner.id) is None:
         abort(404)
     a = db.get(Assignment, aid)
     cls = db.get(Classroom, cid)
-    if a is None or cls is None or a.classroom_id != cid or not isinstance(kind_of(a), kind):
+    if a is None or cls is None or a.classroom_id != cid or a.archived_at is not None \
+            or not isinstance(kind_of(a), kind):
         abort(404)
     return cls, a, learner.id
 

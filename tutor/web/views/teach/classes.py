@@ -56,9 +56,11 @@ def _join_url(row: Classroom) -> str:
     return url_for("classes.join", code=row.code, _external=True)
 
 
-def _assign(form: AssignForm, cid: int, label: str, assignments: Sequence[Assignment]) -> bool:
+def _assign(form: AssignForm, cid: int, label: str, assignments: Sequence[Assignment],
+            unassigned: Sequence[Assignment] = ()) -> bool:
     """Assign the class ``cid`` the choice of a validated ``form`` (``label``: the choice's);
-    False, with the messages put beside the form's fields, if it cannot be (nothing written then).
+    False, with the messages put beside the form's fields, if it cannot be (nothing written then):
+    among ``assignments`` already, or among the ``unassigned`` ones (restore it instead).
     404 for another teacher's quiz or lesson."""
     due = datetime.combine(form.due.data, time(23, 59)) if form.due.data else None
     if form.due.data and form.due.data < now().date():  # due at the end of the day (UTC), as "late" counts
@@ -73,6 +75,8 @@ def _assign(form: AssignForm, cid: int, label: str, assignments: Sequence[Assign
         form.what.errors = [str(e)]
     if not form.what.errors and A.assigned_already(assignments, assignment):
         form.what.errors = [_("This is already assigned to this class.")]
+    elif not form.what.errors and A.assigned_already(unassigned, assignment):
+        form.what.errors = [_("This was unassigned from this class: restore it below.")]
     if form.what.errors or form.due.errors:
         return False
 
@@ -93,14 +97,20 @@ def classroom(cid: int) -> ResponseReturnValue:
     options = _assign_choices()
     form.what.choices = choices(options)
     status = 200
-    assignments = db.scalars(select(Assignment).where(Assignment.classroom_id == cid).order_by(Assignment.id)).all()
+    every = db.scalars(select(Assignment).where(Assignment.classroom_id == cid).order_by(Assignment.id)).all()
+    assignments = [a for a in every if a.archived_at is None]
+    unassigned = [a for a in every if a.archived_at is not None]
     if request.method == "POST":
-        if form.validate() and _assign(form, cid, dict(options).get(form.what.data or "", ""), assignments):
+        if form.validate() and _assign(form, cid, dict(options).get(form.what.data or "", ""), assignments,
+                                       unassigned):
             return redirect(url_for("teach.classroom", cid=cid))
         status = 400
-    members = db.scalars(select(Membership).where(Membership.classroom_id == cid).order_by(Membership.id)).all()
-    return render_template("teach/class.html", cls=row, members=members, assignments=assignments, form=form,
-                           join_url=_join_url(row), progress=_progress(members, assignments)), status
+    everyone = db.scalars(select(Membership).where(Membership.classroom_id == cid).order_by(Membership.id)).all()
+    members = [m for m in everyone if m.removed_at is None]
+    removed = [m for m in everyone if m.removed_at is not None]
+    return render_template("teach/class.html", cls=row, members=members, removed=removed, assignments=assignments,
+                           unassigned=unassigned, form=form, join_url=_join_url(row),
+                           progress=_progress(members, assignments)), status
 
 
 def _progress(members: Sequence[Membership], assignments: Sequence[Assignment]) -> list[dict[str, Any]]:

@@ -42,8 +42,10 @@ def _questions(a: Assignment) -> list[Mapping[str, Any]]:
 
 def _results_data(row: Classroom, a: Assignment) -> tuple[Sequence[Membership], list[ClassAttempt]]:
     db = get_session()
-    members = db.scalars(select(Membership).where(Membership.classroom_id == row.id).order_by(Membership.id)).all()
-    attempts = C.attempts_of(get_session(), a.id)
+    members = db.scalars(select(Membership).where(Membership.classroom_id == row.id, Membership.removed_at.is_(None))
+                         .order_by(Membership.id)).all()
+    active = {m.learner_id for m in members}  # a removed learner's answers are kept, not counted
+    attempts = [t for t in C.attempts_of(get_session(), a.id) if t.learner_id in active]
     return members, attempts
 
 
