@@ -27,7 +27,7 @@ import logging
 import queue
 import threading
 from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, suppress
 from typing import Any, Protocol
 
 __all__ = ["MemoryPubSub", "PubSub", "RedisPubSub", "Subscription", "from_url"]
@@ -161,7 +161,7 @@ class RedisPubSub:
     def subscribe(self, channel: str) -> Iterator[Subscription]:
         import redis
 
-        p = self.client.pubsub()
+        p = self.client.pubsub()  # type: ignore[no-untyped-call]
         try:
             try:
                 p.subscribe(self.prefix + channel)
@@ -174,10 +174,8 @@ class RedisPubSub:
                 log.warning("pubsub: could not subscribe to %s: %s", channel, e)
             yield _RedisSubscription(p)
         finally:
-            try:
+            with suppress(redis.RedisError):
                 p.close()
-            except redis.RedisError:
-                pass
 
 
 def from_url(url: str | None) -> MemoryPubSub | RedisPubSub:
