@@ -147,7 +147,7 @@ def test_a_live_session_from_the_lobby_to_the_final_leaderboard(app):
     page = ava.get(f"/en/classes/{cid}/live").text
     assert "Wait for your teacher to show the first question." in page
     assert 'class="answer-form"' not in page
-    assert "3 learners in the class" in t.get(f"/en/teach/live/{sid}").text
+    assert "Learners in the class: 3" in t.get(f"/en/teach/live/{sid}").text
 
     _next(t, sid)
     assert _state(app, sid) == ("question", 1, 2)
@@ -179,7 +179,7 @@ def test_a_live_session_from_the_lobby_to_the_final_leaderboard(app):
     late = _answer(cy, cid, sid, 1, form_for(ex1, right1))  # too late: the question is closed
     assert late.status_code == 302 and _answers(app) == 2
     screen = t.get(f"/en/teach/live/{sid}").text
-    assert "2 of 3 answered" in screen and "1 right" in screen
+    assert "2 of 3 answered" in screen and "Right: 1" in screen
     assert len(re.findall(r'<li class="is-right">', screen)) == 1 and len(re.findall(r'<li class="is-wrong">', screen)) == 1
     assert "The right answer" in screen
     assert _board(screen)[0] == ("1", "Ava", "1 point")
@@ -313,7 +313,7 @@ def test_the_event_streams_tell_the_learner_of_a_move_and_the_teacher_of_an_answ
     assert at - learner.asked < 10
     teacher = Stream(t, f"/en/teach/live/{sid}/events")
     _at, name, first = teacher.next()
-    assert name == "update" and first["version"] == 1 and "1 learners in the class" in first["bar"]
+    assert name == "update" and first["version"] == 1 and "Learners in the class: 1" in first["bar"]
 
     _next(t, sid)
     assert learner.next()[1:] == ("state", {"session": sid, "state": "question", "n": 1, "version": 2})
