@@ -240,7 +240,8 @@ def teacher_events(sid: int) -> ResponseReturnValue:
         a = db.get(Assignment, now_s.assignment_id) if now_s is not None else None
         if now_s is None or a is None:
             return None, {"version": 0}, True
-        return now_s.version, {"version": now_s.version, **_panels(db, now_s, a)}, False
+        data = {"version": now_s.version, **_panels(db, now_s, a)}
+        return data, data, False  # any change: a move, an answer, a learner who joined (seen at the next recheck)
 
     return _stream(cls.id, read, on_answer=True)
 
