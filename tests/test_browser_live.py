@@ -12,12 +12,12 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 from sqlalchemy import select
 from teach_support import PASSWORDS, class_with_quiz, quiz_doc
+from web_support import form_for
 
 from tutor.content import kinds
 from tutor.domain.models import Teacher
 from tutor.domain.quizdoc import exercise_of
 from tutor.web.accounts import add_teacher
-from web_support import form_for
 
 SHOTS = Path("/tmp/live18-shots")
 
@@ -48,7 +48,7 @@ def _look(page: Page, name: str) -> None:
 def test_a_live_session_in_the_browser(browser, live):
     base, app = live
     _ana(app)
-    t, qid, cid, code, aid = class_with_quiz(app)
+    _t, qid, cid, code, _aid = class_with_quiz(app)
     teacher = browser.new_page()
     teacher.goto(f"{base}/en/teach/login")
     teacher.fill("#name", "ana")

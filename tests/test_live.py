@@ -90,6 +90,17 @@ def test_redis_pubsub_publish_to_an_unreachable_redis_is_false_not_an_error():
         assert sub.get(0.1) is None
 
 
+def test_the_app_publishes_through_redis_when_told_and_in_memory_otherwise(tmp_path, redis_url):
+    from web_support import dispose, make_app
+
+    app = make_app(tmp_path / "a", PUBSUB_URL=redis_url)
+    assert isinstance(app.extensions["tutor_pubsub"], pubsub.RedisPubSub)
+    dispose(app)
+    app = make_app(tmp_path / "b", PUBSUB_URL="")
+    assert isinstance(app.extensions["tutor_pubsub"], pubsub.MemoryPubSub)
+    dispose(app)
+
+
 # ------------------------------------------------------------------------------------- the flow
 
 def _start(t, cid, aid) -> int:

@@ -119,7 +119,8 @@ class _RedisSubscription:
             left = deadline - time.monotonic()
             try:
                 m = self.pubsub.get_message(ignore_subscribe_messages=True, timeout=max(left, 0.0))
-            except redis.RedisError as e:  # Redis went away: nothing this time (the caller re-reads its state)
+            except (redis.RedisError, RuntimeError) as e:  # Redis away (or never subscribed): nothing this time;
+                # the caller re-reads its state
                 log.warning("pubsub: Redis subscription failed: %s", e)
                 time.sleep(min(max(left, 0.0), 1.0))
                 return None
