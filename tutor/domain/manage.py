@@ -36,6 +36,8 @@ from .models import (
     ClassAttempt,
     ClassFingerprint,
     Classroom,
+    LiveAnswer,
+    LiveSession,
     Membership,
     QuestionRating,
     TeacherLesson,
@@ -168,10 +170,14 @@ def renew_code(db: Session, c: Classroom) -> str:
 
 
 def _delete_assignments(db: Session, ids: list[int]) -> None:
-    """Delete the assignments ``ids`` with their answers, fingerprints and question ratings."""
+    """Delete the assignments ``ids`` with their answers, live sessions, fingerprints and question
+    ratings."""
     if not ids:
         return
     db.execute(delete(ClassAttempt).where(ClassAttempt.assignment_id.in_(ids)))
+    sessions = select(LiveSession.id).where(LiveSession.assignment_id.in_(ids)).scalar_subquery()
+    db.execute(delete(LiveAnswer).where(LiveAnswer.session_id.in_(sessions)))
+    db.execute(delete(LiveSession).where(LiveSession.assignment_id.in_(ids)))
     db.execute(delete(ClassFingerprint).where(ClassFingerprint.assignment_id.in_(ids)))
     for aid in ids:  # the ratings of its questions: refs class:<id>:<question id> (classes.rating_ref)
         db.execute(delete(QuestionRating).where(QuestionRating.exercise_ref.like(f"class:{aid}:%")))

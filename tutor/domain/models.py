@@ -42,6 +42,8 @@ __all__ = [
     "DeviceCode",
     "Learner",
     "LearnerRating",
+    "LiveAnswer",
+    "LiveSession",
     "Membership",
     "Mistake",
     "PlayedDeal",
@@ -401,3 +403,42 @@ class DeviceCode(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
 
+
+
+class LiveSession(Base):
+    """A class quiz played live (:mod:`tutor.domain.live`): the teacher shows its questions one at
+    a time to the learners' screens. ``state`` is ``lobby`` (started, no question yet),
+    ``question`` (question ``position``, 1-based, open for answers since ``opened_at``),
+    ``revealed`` (question ``position`` closed, its result shown) or ``ended``; ``version`` counts
+    the changes (each state change adds one), so a page knows whether it shows the latest."""
+
+    __tablename__ = "live_session"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    classroom_id: Mapped[int] = mapped_column(ForeignKey("classroom.id"), index=True)
+    assignment_id: Mapped[int] = mapped_column(ForeignKey("assignment.id"), index=True)
+    state: Mapped[str] = mapped_column(String(16), default="lobby")
+    position: Mapped[int] = mapped_column(Integer, default=0)
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    opened_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
+    started_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
+
+
+class LiveAnswer(Base):
+    """A learner's one answer to question ``position`` of a live session, checked by the engine
+    as a class question is (``given`` the kind's normalised value, ``rules`` the rule ids of the
+    reasons); ``ms`` the milliseconds from the question's opening to the answer."""
+
+    __tablename__ = "live_answer"
+    __table_args__ = (UniqueConstraint("session_id", "learner_id", "position"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    session_id: Mapped[int] = mapped_column(ForeignKey("live_session.id"), index=True)
+    learner_id: Mapped[int] = mapped_column(ForeignKey("learner.id"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    given: Mapped[dict[str, Any]] = mapped_column(JSON)
+    correct: Mapped[bool] = mapped_column(Boolean)
+    rules: Mapped[list[Any]] = mapped_column(JSON, default=list[Any])
+    ms: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)

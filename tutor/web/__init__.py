@@ -212,6 +212,7 @@ def create_app(config: dict | None = None, *, content: ContentStore | None = Non
         classes,
         device,
         lessons,
+        live,
         main,
         play,
         practice,
@@ -239,6 +240,8 @@ def create_app(config: dict | None = None, *, content: ContentStore | None = Non
     app.register_blueprint(api.bp)
     app.register_blueprint(teach.bp)
     app.register_blueprint(classes.bp)
+    app.register_blueprint(live.bp)
+    live.init_app(app)
     accounts.init_app(app)
     csrf.exempt(api.bp)
     limits.init_app(app)  # after the blueprints: it wraps the views marked with limits.limited
