@@ -152,11 +152,12 @@ def with_teaches(quiz: Quiz) -> Quiz:
 
 
 def derived_teaches(ex: Exercise, steps: Any) -> str | None:
-    """The lesson step that teaches question ``ex``, from the engine's reasons: the first of
-    ``steps`` (the ruleset's lesson steps in path order) whose ``rules`` name a rule point the
+    """The lesson step that teaches question ``ex``, from the engine's reasons: of ``steps`` (the
+    ruleset's lesson steps in path order), the first whose ``rules`` name a rule point the
     engine's answer cites (the reasons that decide the kind first, then the others, in the
-    engine's order); else the first step with an exercise of the same kind; else ``None`` (an
-    exercise the engine cannot answer too)."""
+    engine's order) and that has an exercise of the same kind; else the first that names such a
+    point; else the first with an exercise of the same kind; else ``None`` (an exercise the
+    engine cannot answer too)."""
     from ..content.kinds import KINDS
     from ..engine.errors import TutorError
 
@@ -167,14 +168,11 @@ def derived_teaches(ex: Exercise, steps: Any) -> str | None:
     kind = KINDS.get(ex.kind)
     deciding = kind.decides if kind is not None else ()
     ordered = [r for r in why if r.get("code") in deciding] + [r for r in why if r.get("code") not in deciding]
-    for reason in ordered:
-        for rule in str(reason.get("rule") or "").split(","):
-            for step in steps:
-                if rule.strip() and rule.strip() in step.rules:
-                    return str(step.id)
-    for step in steps:
-        if any(e.kind == ex.kind for e in step.exercises):
-            return str(step.id)
+    rules = [rule.strip() for r in ordered for rule in str(r.get("rule") or "").split(",") if rule.strip()]
+    citing = [step for rule in rules for step in steps if rule in step.rules]
+    of_kind = [step for step in steps if any(e.kind == ex.kind for e in step.exercises)]
+    for step in [*[s for s in citing if s in of_kind], *citing, *of_kind]:
+        return str(step.id)
     return None
 
 

@@ -486,25 +486,40 @@ def _file_right(q: LmsQuestion) -> tuple[str, list[str]]:
     return ("multichoice" if q.single else "multiresponse"), right
 
 
-def _engine_key_problem(ex: Exercise, q: LmsQuestion, label: str) -> str | None:
-    """Why the file's key is not the engine's (``None`` when it is, in one of the languages)."""
+def _engine_key_problem(ex: Exercise, q: LmsQuestion, label: str, has_expect: bool) -> str | None:
+    """Why the file's key is not the engine's (``None`` when it is, in one of the languages).
+
+    A number is always compared. Answers in words are compared when they are the engine's words
+    (in some language); with the block's ``expect`` (which the engine checks) a file may word its
+    answers its own way, or ask the question as another type."""
     qtype, right = _file_right(q)
-    keys: list[tuple[str, LmsKey]] = []
+    keys: list[LmsKey] = []
     for lang in i18n.LANGUAGES:
         try:
-            keys.append((lang, keyed(ex, lang).key))
+            keys.append(keyed(ex, lang).key)
         except ContentError:
             return None  # the engine's own problem is reported by the check
-    engine_type = keys[0][1].type
+    engine_type = keys[0].type
     if qtype != engine_type:
-        return (f"{label}: the file asks it as {qtype}; the engine keys a {ex.kind} question as {engine_type}, "
-                "so its answers cannot be checked")
-    if qtype == "shortanswer":
-        if any(set(right) & {" ".join(t.split()) for t in key.right()} for _, key in keys):
+        if has_expect:
             return None
-    elif any(sorted(right) == sorted(" ".join(t.split()) for t in key.right()) for _, key in keys):
+        return (f"{label}: the file asks it as {qtype}; the engine keys a {ex.kind} question as {engine_type}: "
+                "give the right answer as expect in its tutor comment, or ask it as the engine does")
+
+    def words(key: LmsKey) -> set[str]:
+        texts = [c.text for c in key.choices] + [f"{a} -> {b}" for a, b in key.pairs]
+        return {" ".join(t.split()) for t in texts}
+    if qtype == "numerical":
+        if any(sorted(right) == sorted(key.right()) for key in keys):
+            return None
+    elif qtype == "shortanswer":
+        if any(set(right) & {" ".join(t.split()) for t in key.right()} for key in keys):
+            return None
+    elif any(sorted(right) == sorted(" ".join(t.split()) for t in key.right()) for key in keys):
         return None
-    engine = "; ".join(keys[0][1].right())
+    if has_expect and qtype != "numerical" and not any(set(right) & words(key) for key in keys):
+        return None  # the file's own words; its expect is the key, checked by the engine
+    engine = "; ".join(keys[0].right())
     given = "; ".join(right) or "none"
     return f"{label}: the file's right answer ({given}) is not the engine's ({engine})"
 
@@ -543,7 +558,7 @@ def _quiz_of(questions: list[LmsQuestion], path: str, problems: Problems, fmt: s
             problems.add(path, q.line, f"{label}: it is a {sc_ruleset} question, and this file's first question is "
                                        f"{ruleset}: import one game per file")
             continue
-        wrong = _engine_key_problem(ex, q, label)
+        wrong = _engine_key_problem(ex, q, label, not key_check)
         if wrong is not None:
             problems.add(path, q.line, wrong)
             continue
