@@ -487,39 +487,48 @@ def _file_right(q: LmsQuestion) -> tuple[str, list[str]]:
 
 
 def _engine_key_problem(ex: Exercise, q: LmsQuestion, label: str, has_expect: bool) -> str | None:
-    """Why the file's key is not the engine's (``None`` when it is, in one of the languages).
+    """Why the file's key is not the engine's (``None`` when it is, in one of the languages: the
+    one the question text names with ``lang="..."`` first, then the others, each keyed only if
+    needed).
 
     A number is always compared. Answers in words are compared when they are the engine's words
     (in some language); with the block's ``expect`` (which the engine checks) a file may word its
     answers its own way, or ask the question as another type."""
     qtype, right = _file_right(q)
-    keys: list[LmsKey] = []
-    for lang in i18n.LANGUAGES:
-        try:
-            keys.append(keyed(ex, lang).key)
-        except ContentError:
-            return None  # the engine's own problem is reported by the check
-    engine_type = keys[0].type
-    if qtype != engine_type:
-        if has_expect:
-            return None
-        return (f"{label}: the file asks it as {qtype}; the engine keys a {ex.kind} question as {engine_type}: "
-                "give the right answer as expect in its tutor comment, or ask it as the engine does")
+    named = re.search(r'\blang="([A-Za-z-]+)"', q.text)
+    langs = sorted(i18n.LANGUAGES, key=lambda lang: lang != (named.group(1) if named else "en"))
+
+    def norm(texts: list[str]) -> list[str]:
+        return sorted(" ".join(t.split()) for t in texts)
 
     def words(key: LmsKey) -> set[str]:
-        texts = [c.text for c in key.choices] + [f"{a} -> {b}" for a, b in key.pairs]
-        return {" ".join(t.split()) for t in texts}
-    if qtype == "numerical":
-        if any(sorted(right) == sorted(key.right()) for key in keys):
+        return set(norm([c.text for c in key.choices] + [f"{a} -> {b}" for a, b in key.pairs]))
+
+    first: LmsKey | None = None
+    own_words = True
+    for lang in langs:
+        try:
+            key = keyed(ex, lang).key
+        except ContentError:
+            return None  # the engine's own problem is reported by the check
+        first = first or key
+        if qtype != key.type:
+            if has_expect:
+                return None
+            return (f"{label}: the file asks it as {qtype}; the engine keys a {ex.kind} question as {key.type}: "
+                    "give the right answer as expect in its tutor comment, or ask it as the engine does")
+        if qtype == "shortanswer" and set(right) & set(norm(key.right())):
             return None
-    elif qtype == "shortanswer":
-        if any(set(right) & {" ".join(t.split()) for t in key.right()} for key in keys):
+        if qtype != "shortanswer" and norm(right) == norm(key.right()):
             return None
-    elif any(sorted(right) == sorted(" ".join(t.split()) for t in key.right()) for key in keys):
-        return None
-    if has_expect and qtype != "numerical" and not any(set(right) & words(key) for key in keys):
+        if set(right) & words(key):
+            own_words = False
+        if qtype == "numerical":
+            break  # a number is the same in every language
+    if has_expect and qtype != "numerical" and own_words:
         return None  # the file's own words; its expect is the key, checked by the engine
-    engine = "; ".join(keys[0].right())
+    assert first is not None
+    engine = "; ".join(first.right())
     given = "; ".join(right) or "none"
     return f"{label}: the file's right answer ({given}) is not the engine's ({engine})"
 
