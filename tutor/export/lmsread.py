@@ -19,10 +19,13 @@ Then:
 * ``teaches``: derived from the engine's reasons when absent
   (:func:`tutor.export.files.derived_teaches`).
 
-The file's own key is checked against the engine too: the question must be asked as the kind
-asks it in an LMS (:meth:`~tutor.content.kinds.base.ExerciseKind.lms_key`: multiple choice,
-several right answers, a number, a short answer, a matching) and its right answers must be the
-engine's, in one of the languages (:data:`tutor.i18n.LANGUAGES`). A question without a scenario
+The file's own key is checked against the engine too: a number always; answers in words when
+they are the engine's words in one of the languages (:data:`tutor.i18n.LANGUAGES`; the right
+ones must then be the engine's); without an ``expect`` the question must be asked as the kind asks
+it in an LMS (:meth:`~tutor.content.kinds.base.ExerciseKind.lms_key`: multiple choice, several
+right answers, a number, a short answer, a matching) with the engine's right answers, since they
+give the ``expect``. With an ``expect`` (checked by the engine as in every import) a file may
+word its choices its own way. A question without a scenario
 (a plain multiple-choice or numerical question about a card situation written in words), of a
 type the engine does not key (true/false, essay, description, cloze ...), or whose key is not the
 engine's is refused with its own ``file:line: message``, and nothing of the file is imported.
