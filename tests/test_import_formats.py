@@ -156,9 +156,15 @@ def test_one_game_per_file_and_a_block_needs_kind_and_scenario():
     [problem] = _problems(other, "w.gift")
     assert problem.endswith("question Low trump: it is a all-fours question, and this file's first question is "
                             "hokm: import one game per file")
-    no_kind = text.replace('{"kind": "next-hakem", ', "{")
-    [problem] = _problems(no_kind, "w.gift")
-    assert "question Next hakem: its tutor comment needs a kind, one of legal-cards" in problem
+    # without a kind: the one kind that takes the ask and is asked as the file asks it
+    no_kinds = text.replace('{"kind": "next-hakem", ', "{").replace('{"kind": "round-score", ', "{")
+    assert [q.kind for q in import_any(no_kinds, "k.gift")] == ["next-hakem", "round-score", "trick-winner"]
+    # a walk-through and a Game points question both take hand-score and are asked as a choice
+    ambiguous = ("// tutor: {\"scenario\": {\"ruleset\": \"all-fours\", \"ask\": \"hand-score\", \"dealer\": 1, "
+                 "\"trump\": \"C\", \"tricks\": [[\"3C\", \"5C\"], [\"JD\", \"8D\"], [\"7H\", \"JC\"], [\"8C\", \"10C\"], "
+                 "[\"2D\", \"7D\"], [\"2H\", \"4D\"]]}}\n::Q::Who?{=a ~b}\n")
+    [problem] = _problems(ambiguous, "a.gift")
+    assert problem.startswith("a.gift:2: question Q: its tutor comment needs a kind, one of legal-cards")
     not_json = text.replace('"team_tricks": [4, 7]}}', '"team_tricks": [4, 7]}')
     [problem] = _problems(not_json, "w.gift")
     assert "question Next hakem: its tutor comment is not valid JSON" in problem

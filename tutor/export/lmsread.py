@@ -7,7 +7,8 @@ exports (:mod:`.lms`) put each question's block (``id``, ``kind``, ``prompt``, `
 ``<!-- tutor: {JSON} -->``, and its ``expect`` in one of the general feedback, ``<!-- tutor-expect:
 {JSON} -->``: Moodle stores and exports both as written and shows neither. A file written by
 another tool (Moodle itself, a teacher by hand) may carry the same comment, or, in GIFT, a comment
-line ``// tutor: {JSON}`` just above the question; the block needs only ``kind`` and ``scenario``.
+line ``// tutor: {JSON}`` just above the question; the block needs only the ``scenario`` (and the
+``kind`` when more than one kind takes the scenario's ask and is asked as the file asks it).
 Then:
 
 * ``id``: the block's, else Moodle's ``idnumber``, else the question's name, else ``q<N>``;
@@ -448,11 +449,15 @@ def _document(q: LmsQuestion, n: int, path: str, problems: Problems) -> dict[str
     block = _block_of(q, label, path, problems)
     if block is None:
         return None
-    if not isinstance(block.get("kind"), str) or block["kind"] not in KINDS:
-        problems.add(path, q.line, f"{label}: its {BLOCK_COMMENT} comment needs a kind, one of {', '.join(KINDS)}")
-        return None
     if not isinstance(block.get("scenario"), dict):
         problems.add(path, q.line, f"{label}: its {BLOCK_COMMENT} comment needs a scenario (a JSON object)")
+        return None
+    if "kind" not in block:
+        found = _kind_of(block["scenario"], q)
+        if found is not None:
+            block = {"kind": found, **block}
+    if not isinstance(block.get("kind"), str) or block["kind"] not in KINDS:
+        problems.add(path, q.line, f"{label}: its {BLOCK_COMMENT} comment needs a kind, one of {', '.join(KINDS)}")
         return None
     doc = dict(block)
     lang = doc.pop("lang", "en")
@@ -475,6 +480,24 @@ def _document(q: LmsQuestion, n: int, path: str, problems: Problems) -> dict[str
                 problems.add(path, q.line, f"{label}: its {EXPECT_COMMENT} comment is not valid JSON ({str(e)[:80]})")
                 return None
     return doc
+
+
+def _kind_of(scenario: dict[str, Any], q: LmsQuestion) -> str | None:
+    """The one kind that takes the scenario's ask and game and that an LMS asks as the file asks
+    the question (a ``round-score`` scenario: ``round-score`` as a number, ``next-hakem`` as a
+    choice of seats), or ``None`` when there is none or more than one."""
+    qtype, _ = _file_right(q)
+    found = []
+    for kind in KINDS.values():
+        if scenario.get("ask") not in kind.asks or scenario.get("ruleset") not in kind.rulesets:
+            continue
+        try:
+            key = keyed(Exercise(id="kind", kind=kind.name, scenario=scenario), "en").key
+        except (ContentError, TutorError, ValueError, KeyError, TypeError):
+            continue
+        if key.type == qtype:
+            found.append(kind.name)
+    return found[0] if len(found) == 1 else None
 
 
 def _file_right(q: LmsQuestion) -> tuple[str, list[str]]:
