@@ -481,3 +481,45 @@ def test_pdf_pages_are_numbered_in_the_sheets_digits(tmp_path, lang, digits):
     assert found, second[-200:]
     page, total = (int(n.translate(str.maketrans(digits, "0123456789"))) for n in found[-1])
     assert page == 2 and total >= 2
+
+
+# ------------------------------------------------------------------------------ distractors
+
+def _parts(text: str) -> dict[str, str]:
+    """An option's text (``Trick 1: you; ...; Points: 1``) as ``{what: value}``."""
+    return dict(part.split(": ", 1) for part in text.split("; "))
+
+
+@pytest.mark.parametrize("ruleset", list(RULESETS))
+def test_walk_through_and_game_points_options_differ_in_more_than_one_place(ruleset):
+    """The defect: the walk-through's options listed the same trick winners and differed only in
+    the points; the Game points' options varied one number. Now every wrong option of the Moodle
+    XML export differs from the right one in two places at least (a walk-through's in the trick
+    winners too), the options differ from each other in the winners, and each is a wrong answer
+    by the engine."""
+    from tutor.content.kinds import KINDS, grade
+
+    quiz = load_quiz(ruleset)
+    chosen = [ex for ex in quiz if ex.kind in ("walk-through", "game-points")]
+    assert chosen
+    questions = {q.findtext("name/text"): q for q in _moodle(Quiz(ruleset, tuple(chosen)), "en")[0]}
+    for ex in chosen:
+        answers = questions[ex.id].findall("answer")
+        right = [_parts(a.findtext("text")) for a in answers if a.get("fraction") == "100"]
+        wrong = [_parts(a.findtext("text")) for a in answers if a.get("fraction") == "0"]
+        assert len(right) == 1 and len(wrong) >= 2, ex.id
+        for option in wrong:
+            assert option.keys() == right[0].keys()
+            differ = [k for k in option if option[k] != right[0][k]]
+            assert len(differ) >= 2, (ex.id, differ)
+            if ex.kind == "walk-through":
+                assert any(k.startswith("Trick") for k in differ), (ex.id, differ)
+        if ex.kind == "walk-through":
+            winners = {tuple(v for k, v in o.items() if k.startswith("Trick")) for o in [*right, *wrong]}
+            assert len(winners) == len(wrong) + 1, ex.id  # no two options share their trick winners
+        expected, _ = expected_answer(ex)
+        kind = KINDS[ex.kind]
+        offered = [v for v in kind.wrong_values(ex, expected) if v != expected]
+        assert offered
+        for value in offered:
+            assert not grade(ex, value).correct, (ex.id, value)

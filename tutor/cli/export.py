@@ -1,4 +1,5 @@
-"""``tutor export``: a quiz file as YAML, Moodle XML, GIFT, or a worksheet (HTML, PDF)."""
+"""``tutor export``: a quiz file as YAML, Moodle XML, GIFT, or a worksheet (HTML, PDF); ``tutor
+import``: a quiz file of any format the app reads (YAML, Moodle XML, GIFT) as the quiz YAML."""
 
 from __future__ import annotations
 
@@ -40,6 +41,33 @@ def _export(args: argparse.Namespace) -> int:
     except ContentError as e:
         lesson = _lesson_instead(args.quiz)
         print(lesson or str(e), file=sys.stderr)
+        return 2
+    try:
+        if args.output and args.output != "-":
+            with open(args.output, "wb") as f:
+                f.write(data)
+        else:
+            sys.stdout.buffer.write(data)
+            sys.stdout.flush()
+    except OSError as e:
+        print(f"{args.output}:0: cannot write: {e.strerror}", file=sys.stderr)
+        return 2
+    return 0
+
+
+@command("import", help="read a quiz file (the quiz YAML, Moodle XML or GIFT, by its extension or content), check "
+                        "every question against the engine and write it as a quiz file (YAML)",
+         arguments=[(("quiz",), {"metavar": "FILE", "help": "a quiz file: .yaml, Moodle XML (.xml) or GIFT (.gift, .txt)"}),
+                    (("-o", "--output"), {"metavar": "FILE", "help": "write to FILE (default: standard output)"})])
+def _import(args: argparse.Namespace) -> int:
+    """``tutor import FILE``: the quiz YAML of any file the app imports; every problem as
+    ``file:line: message`` on standard error and exit status 2."""
+    from tutor.export.files import dump_quiz, read_quiz_file
+    from tutor.problems import ContentError
+    try:
+        data = dump_quiz(read_quiz_file(args.quiz)).encode("utf-8")
+    except ContentError as e:
+        print(str(e), file=sys.stderr)
         return 2
     try:
         if args.output and args.output != "-":

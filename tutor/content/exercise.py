@@ -183,12 +183,14 @@ def _is_int(v: object) -> bool:
 
 
 def parse_exercise(data: object, lines: Mapping[str, int], prefix: str, *, path: str, problems: Problems,
-                   quiz: bool, step_id: str | None = None, lang: str | None = None) -> Exercise | None:
+                   quiz: bool, step_id: str | None = None, lang: str | None = None,
+                   optional: tuple[str, ...] = ()) -> Exercise | None:
     """Build an :class:`Exercise` from a parsed YAML mapping.
 
     ``lines`` are the YAML line numbers keyed by dotted path; ``prefix`` is the exercise's own path
     in them (``""`` for a lesson block, ``"questions.3"`` in a quiz). Problems found (unknown,
-    missing or mistyped fields) go to ``problems``. Returns ``None`` when ``id``, ``kind`` or
+    missing or mistyped fields) go to ``problems``; the fields named in ``optional`` are not
+    required (an import derives a quiz question's ``teaches``). Returns ``None`` when ``id``, ``kind`` or
     ``scenario`` is unusable, else the exercise (possibly with problems recorded).
     """
     here = field_line(dict(lines), prefix)
@@ -208,7 +210,7 @@ def parse_exercise(data: object, lines: Mapping[str, int], prefix: str, *, path:
         if name not in EXERCISE_FIELDS:
             problems.add(path, line(str(name)), f"{label}: unknown field {name!r}")
     for name, required in EXERCISE_FIELDS.items():
-        if required[col] and name not in data:
+        if required[col] and name not in data and name not in optional:
             problems.add(path, here, f"{label}: missing required field {name!r}")
     ok = True
     if "id" in data and not _nonempty_str(data["id"]):

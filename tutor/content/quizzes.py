@@ -59,10 +59,11 @@ def quiz_file(ruleset: str, root: Path | None = None) -> Path:
 
 
 def parse_quiz(text: str, path: str, problems: Problems, ruleset: str | None = None, *,
-               match_name: bool = True) -> Quiz | None:
+               match_name: bool = True, optional: tuple[str, ...] = ()) -> Quiz | None:
     """Parse a quiz file's text (``ruleset`` defaults to the file name's stem; with
     ``match_name=False`` the file's own ``ruleset`` is taken, whatever the file is called: an
-    imported or a teacher's quiz). Problems go to ``problems``; returns ``None`` when the file is
+    imported or a teacher's quiz; ``optional``: question fields not required, as
+    :func:`~tutor.content.exercise.parse_exercise`). Problems go to ``problems``; returns ``None`` when the file is
     not a usable quiz, else the quiz with every question that could be built."""
     ruleset = ruleset or Path(path).stem
     before = len(problems)
@@ -98,7 +99,7 @@ def parse_quiz(text: str, path: str, problems: Problems, ruleset: str | None = N
     parents = {k: v for k, v in lines.items() if k in ("", "questions")}
     for i, q in enumerate(qs):
         own = {**parents, **per_question.get(str(i), {})}
-        ex = parse_exercise(q, own, f"questions.{i}", path=path, problems=problems, quiz=True)
+        ex = parse_exercise(q, own, f"questions.{i}", path=path, problems=problems, quiz=True, optional=optional)
         if ex is not None:
             out.append(ex)
     return Quiz(ruleset, tuple(out), path)

@@ -33,8 +33,8 @@ from ..content.exercise import Exercise
 from ..content.lessons import STEP_FIELDS, LessonStep, parse_step
 from ..content.quizzes import Quiz, parse_quiz
 
-__all__ = ["check_document", "dump_lesson", "dump_quiz", "import_lesson", "import_quiz", "lesson_document",
-           "quiz_document", "read_quiz_file", "same_value"]
+__all__ = ["check_document", "derived_teaches", "dump_lesson", "dump_quiz", "import_lesson", "import_quiz", "lesson_document",
+           "quiz_document", "read_quiz_file", "same_value", "with_teaches"]
 
 #: Fields written as JSON-style flow collections, as the authored files write them.
 _FLOW_FIELDS = ("scenario", "expect", "rules")
@@ -127,23 +127,76 @@ def import_quiz(text: str, path: str = "<quiz>", *, engine: bool = True) -> Quiz
     check`` does. Raises :class:`ContentError` listing every problem as ``path:line: message``.
     """
     problems = Problems()
-    quiz = parse_quiz(text, path, problems, match_name=False)
+    quiz = parse_quiz(text, path, problems, match_name=False, optional=("teaches",))
     if quiz is not None and engine:
         check_questions(quiz, problems)
     problems.raise_if_any()
     assert quiz is not None
-    return quiz
+    return with_teaches(quiz) if engine else quiz
+
+
+def with_teaches(quiz: Quiz) -> Quiz:
+    """The quiz with every question that has no ``teaches`` given the lesson step the engine's
+    reasons point to (:func:`derived_teaches`); the others as they are."""
+    from dataclasses import replace
+
+    from ..content.exercise import RULESETS
+    from ..content.lessons import load_lesson_path
+
+    if quiz.ruleset not in RULESETS or all(q.teaches is not None for q in quiz.questions):
+        return quiz
+    steps = load_lesson_path(quiz.ruleset, "en", problems=Problems()).steps
+    questions = tuple(q if q.teaches is not None else replace(q, teaches=derived_teaches(q, steps))
+                      for q in quiz.questions)
+    return Quiz(quiz.ruleset, questions, quiz.path)
+
+
+def derived_teaches(ex: Exercise, steps: Any) -> str | None:
+    """The lesson step that teaches question ``ex``, from the engine's reasons: of ``steps`` (the
+    ruleset's lesson steps in path order), the first whose ``rules`` name a rule point the
+    engine's answer cites (the reasons that decide the kind first, then the others, in the
+    engine's order) and that has an exercise of the same kind; else the first that names such a
+    point; else the first with an exercise of the same kind; else ``None`` (an exercise the
+    engine cannot answer too)."""
+    from ..content.kinds import KINDS
+    from ..engine.errors import TutorError
+
+    try:
+        why = [r for r in ex.solve().get("why", []) if isinstance(r, dict)]
+    except (TutorError, ValueError, KeyError, TypeError):
+        why = []
+    kind = KINDS.get(ex.kind)
+    deciding = kind.decides if kind is not None else ()
+    ordered = [r for r in why if r.get("code") in deciding] + [r for r in why if r.get("code") not in deciding]
+    rules = [rule.strip() for r in ordered for rule in str(r.get("rule") or "").split(",") if rule.strip()]
+    citing = [step for rule in rules for step in steps if rule in step.rules]
+    of_kind = [step for step in steps if any(e.kind == ex.kind for e in step.exercises)]
+    for step in [*[s for s in citing if s in of_kind], *citing, *of_kind]:
+        return str(step.id)
+    return None
 
 
 def read_quiz_file(path: str | Path, *, engine: bool = True) -> Quiz:
-    """:func:`import_quiz` of a file (UTF-8). Raises :class:`ContentError` (an unreadable file too)."""
+    """:func:`import_quiz` of a file (UTF-8); a Moodle XML or GIFT file (by its extension or its
+    content: :func:`tutor.export.lmsread.detect_format`) is read as one, always checked by the
+    engine. Raises :class:`ContentError` (an unreadable, a too big or a binary file too)."""
+    from .lmsread import MAX_CHARS, detect_format, import_any
+
     shown = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        size = Path(path).stat().st_size
+        if size > MAX_CHARS * 4:  # UTF-8 holds at most 4 bytes a character: refused before it is read
+            raise ContentError(_one(shown, 1, f"the file is too big: {size:,} bytes"))
+        raw = Path(path).read_bytes()
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise ContentError(_one(shown, 1, f"file is not UTF-8 text ({e.reason})")) from None
     except OSError as e:
         raise ContentError(_one(shown, 0, f"cannot read file: {e.strerror}")) from None
+    if "\x00" in text:
+        raise ContentError(_one(shown, 1, "the file holds a NUL character: it is not a text file"))
+    if detect_format(text, shown) != "yaml":
+        return import_any(text, shown)
     return import_quiz(text, shown, engine=engine)
 
 

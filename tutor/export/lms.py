@@ -19,6 +19,7 @@ its ``file:line: message`` (check the quiz first with :func:`tutor.export.files.
 from __future__ import annotations
 
 import html
+import json
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
@@ -162,6 +163,33 @@ def _feedback_html(k: Keyed, lang: str) -> str:
             + (f"<p><b>{html.escape(why)}</b></p><ul>{reasons}</ul>" if reasons else "") + "</div>")
 
 
+# ------------------------------------------------------------------ the question, for an import
+
+#: The HTML comment that carries a question's block (its scenario, kind, prompts ...) in the
+#: question text, and the one that carries its ``expect`` in the general feedback (shown only
+#: after an answer): an LMS stores and exports both as written and shows neither (an HTML
+#: comment), so a file that went through Moodle imports back (:mod:`.lmsread`).
+BLOCK_COMMENT = "tutor"
+EXPECT_COMMENT = "tutor-expect"
+
+
+def block_comment(name: str, value: object) -> str:
+    """``<!-- name: JSON -->``: ``value`` as ASCII JSON, every ``--`` written ``-\\u002d`` (a
+    comment may not hold ``--``; outside strings JSON never has two dashes in a row)."""
+    data = json.dumps(value, ensure_ascii=True, sort_keys=False).replace("--", "-\\u002d")
+    return f"<!-- {name}: {data} -->"
+
+
+def question_block(ex: Exercise) -> dict[str, Any]:
+    """The question's block as an import needs it back (:meth:`Exercise.to_block` without
+    ``expect``, which goes in the feedback); ``prompt`` is ``null`` when the question has none
+    (the kind's prompt), so that an import does not take the exported text for the question's own."""
+    block = ex.to_block()
+    block.pop("expect", None)
+    block.setdefault("prompt", None)
+    return block
+
+
 def _fraction(f: float) -> str:
     return f"{f:.7f}".rstrip("0").rstrip(".")
 
@@ -191,6 +219,10 @@ def _text(parent: ET.Element, tag: str, text: str, fmt: str | None = "html") -> 
     return el
 
 
+def _expect_comment(k: Keyed) -> str:
+    return block_comment(EXPECT_COMMENT, k.ex.expect) if k.ex.expect is not None else ""
+
+
 def moodle_xml(quiz: Quiz, lang: str, *, category: str | None = None) -> str:
     """The quiz as Moodle XML (UTF-8 text): a category (``category``, default
     ``$course$/top/tutor/<ruleset>``), then one ``<question>`` per question, in ``lang``."""
@@ -202,8 +234,8 @@ def moodle_xml(quiz: Quiz, lang: str, *, category: str | None = None) -> str:
         qtype = {"multiresponse": "multichoice"}.get(key.type, key.type)
         q = _sub(root, "question", type=qtype)
         _text(q, "name", k.ex.id, None)
-        _text(q, "questiontext", _question_html(k, lang))
-        _text(q, "generalfeedback", _feedback_html(k, lang))
+        _text(q, "questiontext", _question_html(k, lang) + block_comment(BLOCK_COMMENT, question_block(k.ex)))
+        _text(q, "generalfeedback", _feedback_html(k, lang) + _expect_comment(k))
         _sub(q, "defaultgrade", _fraction(k.points))
         _sub(q, "penalty", "0.3333333")
         _sub(q, "hidden", "0")
@@ -252,6 +284,12 @@ def gift_escape(text: str) -> str:
     return _GIFT_SPECIAL.sub(r"\\\1", " ".join(xml_safe(text).split()))
 
 
+def _gift_keep(text: str) -> str:
+    """``text`` with GIFT's special characters escaped and its spaces kept as they are (the JSON
+    of a block comment: ASCII, on one line)."""
+    return _GIFT_SPECIAL.sub(r"\\\1", text)
+
+
 def _gift_question_html(k: Keyed, lang: str) -> str:
     rows = "<br>".join(html.escape(line) for line in diagram_text(k.diagram))
     d = i18n.text_direction(lang)
@@ -284,8 +322,10 @@ def gift(quiz: Quiz, lang: str, *, category: str | None = None) -> str:
         else:  # pragma: no cover
             raise ValueError(f"unknown LMS question type {key.type!r} (kind {k.ex.kind})")
         out.append(f"// {k.ex.kind}, {_fraction(k.points)} point(s)")
-        out.append(f"::{gift_escape(k.ex.id)}::[html]{gift_escape(_gift_question_html(k, lang))}"
-                   f"{{{answers} ####{gift_escape(_gift_feedback(k, lang))}}}")
+        block = _gift_keep(block_comment(BLOCK_COMMENT, question_block(k.ex)))
+        expect = _gift_keep(_expect_comment(k))
+        out.append(f"::{gift_escape(k.ex.id)}::[html]{gift_escape(_gift_question_html(k, lang))}{block}"
+                   f"{{{answers} ####{gift_escape(_gift_feedback(k, lang))}{expect}}}")
         out.append("")
     return "\n".join(out)
 

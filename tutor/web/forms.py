@@ -256,7 +256,7 @@ class JoinForm(Form):
 class ImportForm(Form):
     """A quiz file to add to a teacher's quiz: uploaded, or its text pasted (the upload wins)."""
 
-    upload = FileField(lazy_gettext("Quiz file (YAML)"))
+    upload = FileField(lazy_gettext("Quiz file (YAML, Moodle XML or GIFT)"))
     text = TextAreaField(lazy_gettext("Or paste the file's text"), validators=[Optional(), Chars(most=200000)])
 
 

@@ -85,7 +85,9 @@ __all__ = [
     "digits",
     "fields_of",
     "is_none",
+    "misread_outcomes",
     "n_sides",
+    "near_misses",
     "players_of",
     "rulesets_with_categories",
     "seat_choices",
@@ -297,17 +299,31 @@ class ExerciseKind(Generic[A]):
         right = self.answer_text(ex, expected, names, answer)
         choices = [LmsChoice(right, 100)]
         seen = {right}
-        value = expected
+        for value in self.wrong_values(ex, expected):
+            if value == expected:  # never offer the right answer twice, as a "wrong" one
+                continue
+            text = self.answer_text(ex, value, names)
+            if text not in seen:
+                seen.add(text)
+                choices.append(LmsChoice(text, 0))
+            if len(choices) == 4:
+                break
+        return LmsKey("multichoice", tuple(choices))
+
+    def wrong_values(self, ex: Exercise, right: A) -> list[A]:
+        """Candidate wrong answers for a multiple choice (:meth:`lms_key`), best first: by default
+        :meth:`distractor` applied in turn, three times. A kind whose answers have many parts
+        overrides it with answers that differ from the right one in more than one place (e.g.
+        :func:`misread_outcomes`), so that the options do not give the answer away."""
+        out: list[A] = []
+        value = right
         for _ in range(3):
             try:
                 value = self.distractor(ex, value)
             except (NotImplementedError, LookupError, TypeError, ValueError):
                 break
-            text = self.answer_text(ex, value, names)
-            if text not in seen:
-                seen.add(text)
-                choices.append(LmsChoice(text, 0))
-        return LmsKey("multichoice", tuple(choices))
+            out.append(value)
+        return out
 
     # ---------------------------------------------------------------- generators
 
@@ -334,6 +350,54 @@ def seat_choices(ex: Exercise, right: int, names: Names, label: Callable[[int], 
     name = label or names.seat
     return LmsKey("multichoice", tuple(LmsChoice(name(s), 100 if s == right else 0)
                                        for s in range(players_of(ex.scenario))))
+
+
+def misread_outcomes(ex: Exercise) -> list[tuple[Exercise, EngineAnswer]]:
+    """The engine's outcomes of the same play misread the ways a learner misreads it: with each
+    other trump suit (the trump forgotten or mistaken), and with the first leader (``hakem`` or
+    ``dealer``, whichever the scenario names) on each other seat, so that every card is put to
+    another player. Each is ``(the variant exercise, the engine's answer to it)``; a variant the
+    engine rejects (a misreading that makes a seat revoke) is left out. Real outcomes of real
+    deals, so a wrong option built from one differs from the right answer in several places
+    (several trick winners, the points, the awards) and is consistent in itself."""
+    from ...engine.errors import TutorError
+
+    sc = ex.scenario
+    variants: list[ScenarioDict] = []
+    trump = sc.get("trump")
+    if isinstance(trump, str):
+        variants += [{**sc, "trump": s} for s in ("S", "H", "D", "C") if s != trump.upper()[:1]]
+    players = players_of(sc)
+    for key in ("hakem", "dealer"):
+        seat = sc.get(key)
+        if isinstance(seat, int) and not isinstance(seat, bool):
+            variants += [{**sc, key: (seat + k) % players} for k in range(1, players)]
+            break
+    out = []
+    for v in variants:
+        other = Exercise(id=ex.id, kind=ex.kind, scenario=json.loads(json.dumps(v)), you=ex.you)
+        try:
+            out.append((other, other.solve()))
+        except (TutorError, ValueError, KeyError, TypeError):
+            continue
+    return out
+
+
+def near_misses(ex: Exercise, kind: ExerciseKind[Any], right: Any, places: Callable[[Any, Any], int]) -> list[Any]:
+    """The kind's values of :func:`misread_outcomes` that differ from ``right`` in at least two
+    places (``places(value, right)`` counts them), the closest first, each once: plausible wrong
+    answers that do not give the right one away."""
+    ctx = Ctx(ex, ex.ruleset or "", players_of(ex.scenario), n_sides(ex.scenario))
+    found: list[tuple[int, int, Any]] = []
+    for i, (_other, answer) in enumerate(misread_outcomes(ex)):
+        try:
+            value = kind.expected(answer, ctx)
+        except (KeyError, TypeError, ValueError):
+            continue
+        n = places(value, right)
+        if value != right and n >= 2 and all(value != v for _, _, v in found):
+            found.append((n, i, value))
+    return [v for _, _, v in sorted(found, key=lambda t: (t[0], t[1]))]
 
 
 F = TypeVar("F", bound=AskModel)

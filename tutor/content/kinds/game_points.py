@@ -38,6 +38,7 @@ from .base import (
     as_side,
     digits,
     n_sides,
+    near_misses,
     rulesets_with_categories,
     side_from_key,
     side_key,
@@ -140,8 +141,53 @@ class GamePoints(ExerciseKind[GamePointsValue]):
         out["game"] = "none" if value["game"] is None else str(value["game"])
         return out
 
+    def wrong_values(self, ex: Exercise, right: GamePointsValue) -> list[GamePointsValue]:
+        """The Game points of the engine's outcomes of the play misread (another trump, another
+        first leader: :func:`~.base.near_misses`), each differing from the right answer in at
+        least two places (the points of two sides, or a side's points and who scores Game), the
+        closest first; then :meth:`distractor`'s."""
+        def places(value: GamePointsValue, exp: GamePointsValue) -> int:
+            return (sum(a != b for a, b in zip(value["points"], exp["points"], strict=False))
+                    + (value["game"] != exp["game"]))
+        return [*near_misses(ex, self, right, places), *self._misplaced_tricks(ex, right), self.distractor(ex, right)]
+
+    def _misplaced_tricks(self, ex: Exercise, right: GamePointsValue) -> list[GamePointsValue]:
+        """The count with one trick credited to the next side (the tricks worth most first): two
+        sides' points differ, and Game goes to the side with the most then (nobody on a tie)."""
+        from ...engine.allfours_state import GAME_VALUE
+        from ...engine.cards import Card
+        from .walk_through import real_winners
+
+        try:
+            winners = real_winners(ex)
+            tricks = [[Card.parse(c) for c in t] for t in ex.scenario.get("tricks") or []]
+        except (ValueError, TypeError, KeyError):
+            return []
+        sides = len(right["points"])
+        worth = sorted(((sum(GAME_VALUE.get(c.rank, 0) for c in t), i) for i, t in enumerate(tricks)), reverse=True)
+        out: list[GamePointsValue] = []
+        for value, i in worth:
+            if value == 0 or i >= len(winners):
+                continue
+            points = list(right["points"])
+            side = winners[i] % sides
+            points[side] -= value
+            points[(side + 1) % sides] += value
+            best = max(points)
+            game = points.index(best) if points.count(best) == 1 else None
+            out.append(GamePointsValue(points=points, game=game))
+        return out
+
     def distractor(self, ex: Exercise, right: GamePointsValue) -> GamePointsValue:
-        return GamePointsValue(points=[right["points"][0] + 1, *right["points"][1:]], game=right["game"])
+        """Two Game points counted for the next side instead of the side with the most (two
+        numbers differ; a total of 0 or 1 counts one more instead)."""
+        points = list(right["points"])
+        top = max(range(len(points)), key=lambda s: points[s])
+        if points[top] < 2:
+            return GamePointsValue(points=[points[0] + 1, *points[1:]], game=right["game"])
+        points[top] -= 2
+        points[(top + 1) % len(points)] += 2
+        return GamePointsValue(points=points, game=right["game"])
 
     def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[ScenarioDict, str]:
         """A whole hand played out: 1: two players; 2: more players; 3: the two best totals within

@@ -59,6 +59,7 @@ from .base import (
     digits,
     fields_of,
     is_none,
+    near_misses,
     players_of,
     seat_from_key,
 )
@@ -328,10 +329,25 @@ class WalkThrough(ExerciseKind[WalkThroughValue]):
             out.update(awards_form(value["awards"]))
         return out
 
+    def wrong_values(self, ex: Exercise, right: WalkThroughValue) -> list[WalkThroughValue]:
+        """The engine's outcomes of the play misread (another trump, another first leader:
+        :func:`~.base.near_misses`) whose trick winners differ from the right ones in at least
+        one trick and the whole in at least two places, the closest first; then
+        :meth:`distractor`'s."""
+        def places(value: WalkThroughValue, exp: WalkThroughValue) -> int:
+            tricks = sum(a != b for a, b in zip(value["trick_winners"], exp["trick_winners"], strict=False))
+            final = _final_key(ex.ask)
+            return tricks + (value.get(final) != exp.get(final)) if tricks else 0
+        return [*near_misses(ex, self, right, places), self.distractor(ex, right)]
+
     def distractor(self, ex: Exercise, right: WalkThroughValue) -> WalkThroughValue:
+        """The last trick given to the next seat, and another result (two places differ)."""
+        winners = list(right["trick_winners"])
+        if winners:
+            winners[-1] = (winners[-1] + 1) % players_of(ex.scenario)
         if "points" in right:
-            return {"trick_winners": right["trick_winners"], "points": 1 if right["points"] != 1 else 2}
-        return {"trick_winners": right["trick_winners"], "awards": awards_distractor(right["awards"])}
+            return {"trick_winners": winners, "points": 1 if right["points"] != 1 else 2}
+        return {"trick_winners": winners, "awards": awards_distractor(right["awards"])}
 
     def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[ScenarioDict, str]:
         """Hokm: a round played to 7 tricks (1: short, 2: 9-11 tricks, 3: long). All Fours and

@@ -61,16 +61,23 @@ def kind_label(kind: str) -> str:
     return _(k.label) if k is not None else kind
 
 
+#: The most bytes of an uploaded quiz or lesson file (the pasted text's limit, in characters).
+MAX_UPLOAD = 200000
+
+
 def import_text(form: ImportForm | LessonImportForm, empty: str) -> tuple[Any, str | None]:
     """``(the field that holds the file, its text)`` of an import form (the upload wins over the
-    pasted text); the text is None, with the message put on the field, when the upload is not
-    UTF-8 or there is nothing (``empty``)."""
+    pasted text); the text is None, with the message put on the field, when the upload is
+    bigger than :data:`MAX_UPLOAD` bytes, is not UTF-8 or there is nothing (``empty``)."""
     upload = form.upload.data
     field_: Any = form.text
     text = form.text.data or ""
     if upload is not None and getattr(upload, "filename", None):
         field_ = form.upload
-        raw = upload.read(200001)
+        raw = upload.read(MAX_UPLOAD + 1)
+        if len(raw) > MAX_UPLOAD:
+            field_.errors = [_("The file is too big: at most %(n)s bytes.", n=i18n.fmt_number(MAX_UPLOAD))]
+            return field_, None
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:

@@ -22,7 +22,7 @@ from tutor.content.exercise import Exercise
 from tutor.content.kinds import KINDS
 from tutor.domain.db import locked
 from tutor.domain.models import TeacherQuiz
-from tutor.export.files import import_quiz
+from tutor.export.lmsread import import_any
 from tutor.problems import ContentError
 from tutor.web.record import write
 
@@ -288,9 +288,10 @@ def question_preview(qid: int, n: int) -> ResponseReturnValue:
 @bp.post("/quizzes/<int:qid>/import")
 @login_required
 def import_file(qid: int) -> ResponseReturnValue:
-    """Add the questions of a quiz file (uploaded or pasted) to the quiz, after the same checks as
-    ``tutor check`` (structure, then every question by the engine); problems are listed beside
-    the field as ``Line N: message`` and nothing is added."""
+    """Add the questions of a quiz file (uploaded or pasted: the quiz YAML, Moodle XML or GIFT,
+    :func:`~tutor.export.lmsread.import_any`) to the quiz, after the same checks as ``tutor
+    check`` (structure, then every question by the engine); problems are listed beside the field
+    as ``Line N: message`` and nothing is added."""
     mine(TeacherQuiz, qid)  # 404 for another teacher's quiz; the questions are read under the lock
     form = ImportForm(prefix="import")
     if not form.validate():
@@ -298,8 +299,10 @@ def import_file(qid: int) -> ResponseReturnValue:
     field_, text = import_text(form, _("Choose a quiz file or paste its text."))
     if text is None:
         return quiz(qid, imported=form, status=400)
+    upload = form.upload.data
+    name = getattr(upload, "filename", None) or "quiz"  # the extension, or else the text, says its format
     try:
-        found = import_quiz(text, "quiz.yaml")
+        found = import_any(text, name)
     except ContentError as e:
         field_.errors = line_errors(e.problems)
         return quiz(qid, imported=form, status=400)
