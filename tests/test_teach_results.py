@@ -291,7 +291,7 @@ def test_results_page_in_persian_has_the_new_labels(app):
     page = lxml_html.fromstring(t.get(f"/fa/teach/classes/{cid}/assignments/{aid}").text)
     assert page.cssselect("#h-summary")[0].text_content() == "خلاصهٔ کلاس"
     assert [h.cssselect("a")[0].text_content().strip() for h in page.cssselect(".results-table thead th[aria-sort]")][1:] \
-        == ["امتیاز", "زمان"]
+        == ["امتیازها", "زمان"]
     assert page.cssselect(".figures dd")[0].text_content() == "۳"
     book = lxml_html.fromstring(t.get(f"/bg/teach/classes/{cid}/gradebook").text)
     assert book.cssselect("h2#h-book")[0].text_content() == "Всеки ученик, всяко задание"
