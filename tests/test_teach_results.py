@@ -226,7 +226,7 @@ def test_gradebook_page_and_xlsx_read_back_equal(app):
     """The gradebook lists every learner × every assignment (a quiz and a lesson unit); the wide
     XLSX, read back with openpyxl, holds the page's numbers; the long one a row per learner ×
     question with the answers' times; a nickname starting with "=" stays text."""
-    t, cid, aid, p2 = _class(app)
+    t, cid, _aid, p2 = _class(app)
     assert post(t, f"/en/teach/classes/{cid}", {"what": "unit:hokm:1"}).status_code == 302
     heads, body = _gradebook_page(t, cid)
     assert heads == ["Learner", "Trumps", "Lesson unit: Hokm 1, " + heads[2].split(", ", 1)[1]]
@@ -267,7 +267,7 @@ G_XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 def test_gradebook_csv_columns(app):
-    t, cid, aid, p2 = _class(app)
+    t, cid, _aid, p2 = _class(app)
     r = t.get(f"/en/teach/classes/{cid}/gradebook-wide.csv")
     assert r.status_code == 200 and r.mimetype == "text/csv" and r.mimetype_params["charset"] == "utf-8"
     assert r.data.startswith(codecs.BOM_UTF8)

@@ -133,16 +133,18 @@ def _chart(s: R.Summary) -> dict[str, Any]:
     """The score distribution's bars for the template's SVG: per bin its x, y, height, count and
     label (the bin's range of percentages in the page's digits)."""
     bar, gap, height, top = CHART["bar"], CHART["gap"], CHART["height"], CHART["top"]
+    gap0 = 2 * gap  # room at the start for the first tick's label
     tallest = max(s.largest_bin, 1)
     bars = []
     for i, count in enumerate(s.bins):
         h = round(height * count / tallest)
         lo, hi = i * 100 // R.BINS, (i + 1) * 100 // R.BINS
-        bars.append({"x": gap + i * (bar + gap), "y": top + height - h, "h": h, "count": i18n.fmt_number(count),
-                     "n": count, "label": i18n.fmt_number(lo), "range": _("%(low)s–%(high)s", low=i18n.fmt_percent(lo / 100),
+        bars.append({"x": gap0 + i * (bar + gap), "y": top + height - h, "h": h, "count": i18n.fmt_number(count),
+                     "n": count, "label": i18n.fmt_percent(lo / 100), "range": _("%(low)s–%(high)s", low=i18n.fmt_percent(lo / 100),
                                                                           high=i18n.fmt_percent(hi / 100))})
-    return {"bars": bars, "width": gap + R.BINS * (bar + gap), "height": top + height + CHART["bottom"],
-            "base": top + height, "bar": bar}
+    return {"bars": bars, "width": 2 * gap0 + R.BINS * (bar + gap), "height": top + height + CHART["bottom"],
+            "base": top + height, "bar": bar, "gap": gap, "end": gap0 - gap / 2 + R.BINS * (bar + gap),
+            "last": i18n.fmt_percent(1)}
 
 
 @bp.get("/classes/<int:cid>/assignments/<int:aid>/results.csv")
