@@ -19,6 +19,7 @@ from teach_support import (  # noqa: F401
     class_with_quiz,
     join,
     login,
+    new_class,
     post,
     quiz_doc,
     teachers,
@@ -295,3 +296,29 @@ def test_results_page_in_persian_has_the_new_labels(app):
     assert page.cssselect(".figures dd")[0].text_content() == "۳"
     book = lxml_html.fromstring(t.get(f"/bg/teach/classes/{cid}/gradebook").text)
     assert book.cssselect("h2#h-book")[0].text_content() == "Всеки ученик, всяко задание"
+
+
+def test_gradebook_counts_a_lessons_exercises_right_with_retries(app):
+    """A teacher's lesson in the gradebook: an exercise counts once any attempt at it was right
+    (unlike a quiz's first try), the long file has a row per exercise with its attempts."""
+    from test_teachlesson import assign_lesson, lesson_answer, new_lesson
+
+    t = login(app.test_client(), "ana")
+    lid = new_lesson(t)
+    cid, code = new_class(t)
+    aid = assign_lesson(t, cid, lid)
+    zari = app.test_client()
+    join(zari, code, "Zari")
+    lesson_answer(zari, cid, aid, 1, {"seat": "0"})  # wrong
+    lesson_answer(zari, cid, aid, 1, {"seat": "3"})  # right at the second try
+    join(app.test_client(), code, "Omid")
+    heads, body = _gradebook_page(t, cid)
+    assert heads == ["Learner", "Trumps"]
+    assert body == [["Zari", "1 of 2"], ["Omid", "–not started"]]
+    rows = list(csv.DictReader(io.StringIO(t.get(f"/en/teach/classes/{cid}/gradebook-long.csv").data.decode("utf-8-sig"))))
+    assert [(x["learner"], x["assignment_kind"], x["item"], x["points_scored"], x["attempts"]) for x in rows] == [
+        ("Zari", "lesson", "1", "1", "2"), ("Zari", "lesson", "2", "0", "0"),
+        ("Omid", "lesson", "1", "0", "0"), ("Omid", "lesson", "2", "0", "0")]
+    assert rows[0]["first_answer_at"] <= rows[0]["last_answer_at"] and rows[0]["last_answer_at"].endswith("Z")
+    assert rows[1]["first_answer_at"] == rows[1]["last_answer_at"] == ""
+
