@@ -222,16 +222,23 @@ def summary(rows: Sequence[LearnerRow], total: int) -> Summary:
 def discrimination(rows: Sequence[LearnerRow], n: int) -> float | None:
     """Kelley's upper-lower discrimination index of question ``n`` (from 1) over ``rows`` (see
     the module docstring); None with fewer than 2 learners started."""
+    groups = _groups(rows)
+    return _index(groups, n) if groups is not None else None
+
+
+def _groups(rows: Sequence[LearnerRow]) -> tuple[list[LearnerRow], list[LearnerRow]] | None:
+    """Kelley's upper and lower groups of ``rows`` (None with fewer than 2 learners started)."""
     started = [r for r in rows if r.status != "not-started"]
     if len(started) < 2:
         return None
     ranked = sorted(started, key=lambda r: (-r.got, r.member.id))
     k = max(1, round(GROUP_SHARE * len(started)))
+    return ranked[:k], ranked[-k:]
 
-    def right(group: Sequence[LearnerRow]) -> int:
-        return sum(1 for r in group if r.cells[n - 1].correct)
 
-    return (right(ranked[:k]) - right(ranked[-k:])) / k
+def _index(groups: tuple[list[LearnerRow], list[LearnerRow]], n: int) -> float:
+    upper, lower = groups
+    return (sum(1 for r in upper if r.cells[n - 1].correct) - sum(1 for r in lower if r.cells[n - 1].correct)) / len(upper)
 
 
 @dataclass(frozen=True)
@@ -254,6 +261,7 @@ class QuestionFigures:
 def question_figures(questions: Sequence[Mapping[str, Any]], rows: Sequence[LearnerRow],
                      attempts: Sequence[ClassAttempt]) -> list[QuestionFigures]:
     """The figures of every question; ``attempts`` oldest first, the members' only."""
+    groups = _groups(rows)
     return [QuestionFigures(s.n, points_of(q), s.learners, s.attempts, s.share, s.facility,
-                            discrimination(rows, s.n), s.wrong, s.wrong_count)
+                            _index(groups, s.n) if groups is not None else None, s.wrong, s.wrong_count)
             for q, s in zip(questions, question_stats(questions, attempts), strict=True)]

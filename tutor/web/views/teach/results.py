@@ -8,7 +8,8 @@ members' answers count. Any other assignment's results are a 404."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from flask import Response, abort, render_template, request, url_for
@@ -24,6 +25,7 @@ from tutor.domain import ratings
 from tutor.domain import results as R
 from tutor.domain.db import id_from_request
 from tutor.domain.models import Assignment, ClassAttempt, Classroom, Membership
+from tutor.domain.quizdoc import answer_text
 from tutor.rules import UnknownRulePoint
 from tutor.rules import get as rule_point
 
@@ -93,9 +95,14 @@ def results(cid: int, aid: int) -> ResponseReturnValue:
     every = R.learner_rows(questions, members, attempts)
     shown = R.filter_rows(R.sort_rows(every, sort, descending), show, name)
     summary = R.summary(every, sum(C.points_of(q) for q in questions))
+    exercises = [exercise_of(q) for q in questions]
+    meta = _cell_meta()
     learners = [{"r": r, "time": _time_label(r.seconds),
-                 "cells": [{"c": c, "text": C.given_text(questions[c.n - 1], c.first.given) if c.first else ""}
+                 "cells": [{"c": c, "text": answer_text(exercises[c.n - 1], c.first.given) if c.first else "",
+                            "meta": meta(c.points, c.attempts) if c.first else ""}
                            for c in r.cells]} for r in shown]
+    words = {"right": _("right"), "wrong": _("wrong"), "none": _("not answered"),
+             "q": [_("Q%(n)s", n=i18n.fmt_number(n)) for n in range(1, len(questions) + 1)]}
     stats = []
     db = get_session()
     for f in R.question_figures(questions, every, attempts):
@@ -115,9 +122,19 @@ def results(cid: int, aid: int) -> ResponseReturnValue:
             text = ""
         weak.append({"w": w, "text": text})
     return render_template("teach/results.html", cls=row, a=a, questions=questions, learners=learners, stats=stats,
-                           weak=weak, summary=summary, chart=_chart(summary), sort=sort, descending=descending,
+                           weak=weak, summary=summary, words=words, chart=_chart(summary), sort=sort, descending=descending,
                            show=show, name=name, sorts=_sort_links(cid, aid, sort, descending, show, name),
                            shown=len(shown), statuses=_status_labels())
+
+
+def _cell_meta() -> Callable[[int, int], str]:
+    """``meta(points, attempts)``: a cell's "2 points · 3 attempts" in the page's language, each
+    wording made once (a grid of 40 × 20 cells repeats a few)."""
+    @functools.cache
+    def meta(points: int, attempts: int) -> str:
+        return (i18n.ngettext("%(num)s point", "%(num)s points", points) + " · "
+                + i18n.ngettext("%(num)s attempt", "%(num)s attempts", attempts))
+    return meta
 
 
 def _status_labels() -> list[tuple[str, str]]:
