@@ -246,7 +246,7 @@ def test_teacher_journey(page: Page, live, browser):
     expect(row.locator("td.good")).to_have_count(1)
     stats = page.locator(".stats-table tbody tr")
     expect(stats.nth(0).locator("td").nth(1)).to_have_text("0%")   # share correct of Q1
-    expect(stats.nth(0).locator("td").nth(4)).to_contain_text("Winner:")  # most common wrong answer
+    expect(stats.nth(0).locator("td").nth(5)).to_contain_text("Winner:")  # most common wrong answer (after the discrimination index and the rating)
     expect(stats.nth(1).locator("td").nth(2)).to_have_text("100%")  # facility of Q2
     expect(page.locator(".weak")).to_contain_text("H")
     with page.expect_download() as dl:
@@ -365,9 +365,9 @@ def test_teacher_and_class_pages_pass_axe(page: Page, live, browser, lang):
 
 @pytest.mark.parametrize("lang", BOTH_DIRECTIONS)
 def test_results_class_and_learner_pages_fit_a_phone(page: Page, live, browser, lang):
-    """At 390 px the results, class and learner pages never scroll sideways: a wide table scrolls
-    inside its own region, which the keyboard can scroll (it takes the focus); a nickname starting
-    with "=" keeps its own direction in Persian."""
+    """At 390 px the results, class and learner pages never scroll sideways: the compact results
+    grid of two questions fits the phone (a wider one scrolls inside its own region:
+    test_browser_results.py); a nickname starting with "=" keeps its own direction in Persian."""
     base, app = live
     name = f"phone-{lang}"
     _teacher(app, name)
@@ -394,14 +394,13 @@ def test_results_class_and_learner_pages_fit_a_phone(page: Page, live, browser, 
         assert page.evaluate("document.documentElement.scrollWidth") == 390, url
     page.goto(f"{base}/{lang}/teach/classes/{cid}/assignments/{aid}")
     region = page.get_by_role("region", name={"en": "Learners", "fa": "یادگیرندگان"}[lang])
-    assert region.evaluate("e => e.scrollWidth > e.clientWidth")  # the table is wider than the phone
-    region.focus()
-    page.keyboard.press("ArrowLeft" if lang == "fa" else "ArrowRight")
-    expect(region).not_to_have_js_property("scrollLeft", 0)
+    # the compact grid of two questions fits the phone (issue 18); a grid of 20 questions scrolls
+    # inside its region, by keyboard too, the names sticky: tests/test_browser_results.py
+    assert region.evaluate("e => e.scrollWidth <= e.clientWidth")
     cell = page.locator(".results-table tbody th bdi").first
     expect(cell).to_have_text(nickname)
     # the "=" is drawn first, at the left of the name's first line, in both directions; both read in
-    # one frame (the region may still be scrolling from the key press)
+    # one frame
     line, first = page.evaluate(
         "() => { const b = document.querySelector('.results-table tbody th bdi'); const r = document.createRange();"
         " r.setStart(b.firstChild, 0); r.setEnd(b.firstChild, 1);"

@@ -23,6 +23,8 @@ kind; nothing else in the project branches on the kinds' names.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, ClassVar
 
 from sqlalchemy import select
@@ -33,7 +35,14 @@ from tutor.content.kinds.base import N_
 from tutor.content.store import ContentStore
 from tutor.domain import bank as B
 from tutor.domain import classes as C
-from tutor.domain.models import Assignment, ClassFingerprint, StepProgress, TeacherLesson, TeacherQuiz
+from tutor.domain.models import (
+    Assignment,
+    ClassAttempt,
+    ClassFingerprint,
+    StepProgress,
+    TeacherLesson,
+    TeacherQuiz,
+)
 from tutor.engine.rulesets import RULESETS
 from tutor.registry import Registry
 
@@ -41,6 +50,7 @@ __all__ = [
     "KINDS",
     "AssignmentKind",
     "DrawAssignment",
+    "GradeItem",
     "LessonAssignment",
     "NotFound",
     "QuizAssignment",
@@ -67,6 +77,21 @@ def isolated(text: object) -> str:
     """A name someone typed (a title) between the Unicode first-strong isolate and pop directional
     isolate marks, so that it keeps its own direction inside a label in another script."""
     return f"\u2068{text}\u2069"
+
+
+@dataclass(frozen=True)
+class GradeItem:
+    """One learner's mark on one item of an assignment (a quiz's question, a teacher's lesson's
+    exercise, a lesson unit's step), for the gradebook (:mod:`tutor.domain.gradebook`): ``item`` its
+    place (from 1) or step id, ``available`` and ``scored`` points, ``attempts`` made (0 for a step),
+    the first and last answer's times (naive UTC; None if none, a step: its last change)."""
+
+    item: str
+    available: int
+    scored: int
+    attempts: int
+    first_at: datetime | None
+    last_at: datetime | None
 
 
 class AssignmentKind:
@@ -103,6 +128,11 @@ class AssignmentKind:
 
     def progress(self, db: Session, a: Assignment, learners: Sequence[int], store: ContentStore) -> dict[int, str]:
         """Each learner's progress on ``a`` in words (current language), by learner id."""
+        raise NotImplementedError
+
+    def items(self, db: Session, a: Assignment, learners: Sequence[int], store: ContentStore) -> dict[int, list[GradeItem]]:
+        """Each learner's mark on each item of ``a`` (:class:`GradeItem`), by learner id, items in
+        their order: the gradebook's cells are their sums."""
         raise NotImplementedError
 
     def learner_link(self, a: Assignment, classroom_id: int) -> tuple[str, dict[str, Any], str]:
@@ -187,6 +217,11 @@ class QuizAssignment(AssignmentKind):
                                      got=i18n.fmt_number(got), answered=i18n.fmt_number(answered),
                                      questions=i18n.fmt_number(len(questions)))
         return out
+
+    def items(self, db: Session, a: Assignment, learners: Sequence[int], store: ContentStore) -> dict[int, list[GradeItem]]:
+        questions, attempts = _questions(a), C.attempts_of(db, a.id)
+        points, mine = [C.points_of(q) for q in questions], _by_learner(attempts)
+        return {lid: _attempt_items(points, mine.get(lid, []), first_scores=True) for lid in learners}
 
     def learner_link(self, a: Assignment, classroom_id: int) -> tuple[str, dict[str, Any], str]:
         return "classes.overview", {"cid": classroom_id, "aid": a.id}, ""
@@ -305,6 +340,11 @@ class LessonAssignment(AssignmentKind):
         exercises, attempts = len(C.lesson_exercises(a)), C.attempts_of(db, a.id)
         return {lid: i18n.exercises_right_label(*C.lesson_progress(exercises, attempts, lid)) for lid in learners}
 
+    def items(self, db: Session, a: Assignment, learners: Sequence[int], store: ContentStore) -> dict[int, list[GradeItem]]:
+        exercises, attempts = len(C.lesson_exercises(a)), C.attempts_of(db, a.id)
+        mine = _by_learner(attempts)
+        return {lid: _attempt_items([1] * exercises, mine.get(lid, []), first_scores=False) for lid in learners}
+
     def learner_link(self, a: Assignment, classroom_id: int) -> tuple[str, dict[str, Any], str]:
         return "classes.lesson", {"cid": classroom_id, "aid": a.id}, ""
 
@@ -350,8 +390,46 @@ class UnitAssignment(AssignmentKind):
         return {lid: i18n.steps_done_label(sum(1 for sid in steps if (lid, sid) in done), len(steps))
                 for lid in learners}
 
+    def items(self, db: Session, a: Assignment, learners: Sequence[int], store: ContentStore) -> dict[int, list[GradeItem]]:
+        steps = self._steps(a, store)
+        rows = {(p.learner_id, p.step_id): p for p in db.scalars(
+            select(StepProgress).where(StepProgress.learner_id.in_(learners), StepProgress.step_id.in_(steps)))} \
+            if learners and steps else {}
+        out: dict[int, list[GradeItem]] = {}
+        for lid in learners:
+            out[lid] = []
+            for sid in steps:
+                p = rows.get((lid, sid))
+                out[lid].append(GradeItem(sid, 1, 1 if p is not None and p.done else 0, 0, None,
+                                          p.updated_at if p is not None else None))
+        return out
+
+    def _steps(self, a: Assignment, store: ContentStore) -> list[str]:
+        path = store.lesson_path(a.ruleset or "", "en")
+        return [s.id for u in path.units if u.number == a.unit for s in u.steps]
+
     def learner_link(self, a: Assignment, classroom_id: int) -> tuple[str, dict[str, Any], str]:
         return "lessons.path", {"ruleset": a.ruleset}, f"#unit-{a.unit}"
+
+
+def _by_learner(attempts: Sequence[ClassAttempt]) -> dict[int, list[ClassAttempt]]:
+    out: dict[int, list[ClassAttempt]] = {}
+    for t in attempts:
+        out.setdefault(t.learner_id, []).append(t)
+    return out
+
+
+def _attempt_items(points: Sequence[int], attempts: Sequence[ClassAttempt], *, first_scores: bool) -> list[GradeItem]:
+    """One learner's :class:`GradeItem` at each place of ``points`` (the places' points, from 1)
+    from their class attempts (oldest first): with ``first_scores`` the first attempt scores (a
+    quiz), else a place scores once any attempt at it was right (a teacher's lesson)."""
+    out = []
+    for n, pts in enumerate(points, 1):
+        mine = [t for t in attempts if t.position == n]
+        right = (mine[0].correct if mine else False) if first_scores else any(t.correct for t in mine)
+        out.append(GradeItem(str(n), pts, pts if right else 0, len(mine), mine[0].created_at if mine else None,
+                             mine[-1].created_at if mine else None))
+    return out
 
 
 def kind_of(a: Assignment) -> AssignmentKind:
