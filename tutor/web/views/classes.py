@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import unicodedata
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
@@ -33,6 +34,7 @@ from tutor.content.exercise import Exercise
 from tutor.content.kinds import Verdict
 from tutor.domain import classes as C
 from tutor.domain import ratings
+from tutor.domain import settings as S
 from tutor.domain.assignments import AssignmentKind, LessonAssignment, QuizAssignment, kind_of
 from tutor.domain.db import now
 from tutor.domain.models import Assignment, ClassAttempt, Classroom, Membership
@@ -124,7 +126,8 @@ def mine() -> ResponseReturnValue:
     for m, cls in _member_classes():
         rows = []
         for a in db.scalars(select(Assignment).where(Assignment.classroom_id == cls.id).order_by(Assignment.id)):
-            item = {"a": a, "url": _assignment_url(cls, a), "due": a.due, "late": bool(a.due and a.due < now())}
+            item = {"a": a, "url": _assignment_url(cls, a), "due": a.due, "late": bool(a.due and a.due < now()),
+                    "held": not S.results_visible(a, now()), "state": S.state(a, now())}
             if learner is not None:
                 item |= kind_of(a).learner_summary(db, a, learner.id)
             rows.append(item)
@@ -152,15 +155,47 @@ def _member_assignment(cid: int, aid: int, kind: type[AssignmentKind] = QuizAssi
     return cls, a, learner.id
 
 
+# A quiz's questions are named in its addresses by their place in the learner's order (n, from 1;
+# shuffled per learner if the assignment says so: tutor.domain.settings.order); an answer is kept
+# under the question's stored place. The assignment's settings decide what may be answered when
+# (S.refusal) and what the learner is shown (S.results_visible: in test mode, "Answer saved" only).
+
+def _order(a: Assignment, lid: int) -> list[int]:
+    return S.order(a, lid, len((a.quiz_doc or {}).get("questions") or []))
+
+
+def _place(a: Assignment, lid: int, n: int) -> int:
+    """The stored place of the learner's question ``n``; 404 for none."""
+    places = _order(a, lid)
+    if not 1 <= n <= len(places):
+        abort(404)
+    return places[n - 1]
+
+
 @bp.get("/classes/<int:cid>/assignments/<int:aid>/")
 def overview(cid: int, aid: int) -> ResponseReturnValue:
-    _cls, a, lid = _member_assignment(cid, aid)
-    questions = (a.quiz_doc or {}).get("questions") or []
-    firsts = C.first_attempts(C.attempts_of(get_session(), a.id, lid))
-    nxt = next((n for n in range(1, len(questions) + 1) if (lid, n) not in firsts), None)
+    cls, a, lid = _member_assignment(cid, aid)
+    db = get_session()
+    when = S.state(a, now())
+    if when == "closed":
+        return redirect(url_for("classes.results", cid=cid, aid=aid))
+    if when == "not-open" or (a.time_limit and S.start_of(db, a, lid) is None):
+        return render_template("classes/start.html", cls=cls, a=a, state=when, total=len(_order(a, lid)),
+                               action=url_for("classes.start", cid=cid, aid=aid))
+    firsts = C.first_attempts(C.attempts_of(db, a.id, lid))
+    nxt = next((n for n, p in enumerate(_order(a, lid), 1) if (lid, p) not in firsts), None)
     if nxt is None:
         return redirect(url_for("classes.results", cid=cid, aid=aid))
     return redirect(url_for("classes.question", cid=cid, aid=aid, n=nxt))
+
+
+@bp.post("/classes/<int:cid>/assignments/<int:aid>/start")
+def start(cid: int, aid: int) -> ResponseReturnValue:
+    """Start a timed assignment: the learner's time limit runs from now (a second start changes nothing)."""
+    _cls, a, _lid = _member_assignment(cid, aid)
+    if S.state(a, now()) == "open":
+        write(lambda db: S.start(db, a, learner_for_write(db).id, now()))
+    return redirect(url_for("classes.overview", cid=cid, aid=aid))
 
 
 def _item(a: Assignment, n: int) -> tuple[Exercise, dict]:
@@ -170,22 +205,60 @@ def _item(a: Assignment, n: int) -> tuple[Exercise, dict]:
     return found
 
 
+def _shuffle_options(a: Assignment, lid: int, p: int, x: dict) -> dict:
+    """The exercise context ``x`` of stored question ``p`` with its options (the seats and sides a
+    learner picks from) in the learner's order (:func:`tutor.domain.settings.shuffled`)."""
+    for name in ("seat_choices", "sides"):
+        if name in x:
+            x[name] = S.shuffled(a, lid, p, x[name])
+    return x
+
+
+def _timer(a: Assignment, lid: int) -> datetime | None:
+    return S.deadline(a, S.start_of(get_session(), a, lid)) if a.time_limit else None
+
+
 @bp.get("/classes/<int:cid>/assignments/<int:aid>/<int:n>")
 def question(cid: int, aid: int, n: int, error: str | None = None, status: int = 200) -> ResponseReturnValue:
-    cls, a, _lid = _member_assignment(cid, aid)
-    ex, q = _item(a, n)
+    cls, a, lid = _member_assignment(cid, aid)
+    p = _place(a, lid, n)
+    ex, q = _item(a, p)
     total = len(a.quiz_doc.get("questions") or [])  # type: ignore[union-attr]
-    ctx = exercise_context(ex, f"class-{aid}-{n}", error=error)
+    refused = S.refusal(get_session(), a, lid, p, now())
+    if refused is not None and refused.code in ("not-started", "not-open"):
+        return redirect(url_for("classes.overview", cid=cid, aid=aid))
+    if refused is not None and refused.code == "answered":
+        return redirect(url_for("classes.feedback", cid=cid, aid=aid, n=n))
+    ctx = _shuffle_options(a, lid, p, exercise_context(ex, f"class-{aid}-{n}", error=error))
     return render_template("classes/question.html", cls=cls, a=a, n=n, total=total, x=ctx,
                            game=ruleset_name(ex.ruleset or ""), points=C.points_of(q),
+                           refused=refused, deadline=_timer(a, lid), results_url=url_for(
+                               "classes.results", cid=cid, aid=aid),
                            action=url_for("classes.answer", cid=cid, aid=aid, n=n)), status
+
+
+def _refused_page(cid: int, aid: int, n: int, refused: S.Refusal) -> ResponseReturnValue:
+    """The question's page with why its answer was not taken (403; nothing recorded)."""
+    cls, a, lid = _member_assignment(cid, aid)
+    p = _place(a, lid, n)
+    ex, q = _item(a, p)
+    total = len(a.quiz_doc.get("questions") or [])  # type: ignore[union-attr]
+    ctx = _shuffle_options(a, lid, p, exercise_context(ex, f"class-{aid}-{n}"))
+    return render_template("classes/question.html", cls=cls, a=a, n=n, total=total, x=ctx,
+                           game=ruleset_name(ex.ruleset or ""), points=C.points_of(q), refused=refused,
+                           deadline=None, results_url=url_for("classes.results", cid=cid, aid=aid),
+                           action=url_for("classes.answer", cid=cid, aid=aid, n=n)), 403
 
 
 @bp.post("/classes/<int:cid>/assignments/<int:aid>/<int:n>")
 @limited("answer")
 def answer(cid: int, aid: int, n: int) -> ResponseReturnValue:
-    _cls, a, _lid = _member_assignment(cid, aid)
-    ex, _q = _item(a, n)
+    _cls, a, lid = _member_assignment(cid, aid)
+    p = _place(a, lid, n)
+    ex, _q = _item(a, p)
+    refused = S.refusal(get_session(), a, lid, p, now())
+    if refused is not None:
+        return _refused_page(cid, aid, n, refused)
     try:
         given = X.read_form(ex, request.form)
         verdict = X.grade(ex, given)
@@ -196,8 +269,8 @@ def answer(cid: int, aid: int, n: int) -> ResponseReturnValue:
         learner = learner_for_write(db)
         first = db.scalar(select(ClassAttempt.id).where(ClassAttempt.assignment_id == a.id,
                                                         ClassAttempt.learner_id == learner.id,
-                                                        ClassAttempt.position == n).limit(1)) is None
-        C.record(db, a, learner.id, n, verdict)
+                                                        ClassAttempt.position == p).limit(1)) is None
+        C.record(db, a, learner.id, p, verdict)
         if first:  # the first attempt is the score, and what rates the question
             ratings.rate(db.connection(), learner.id, C.rating_ref(a, _q), ex, verdict.correct)
     write(work)
@@ -207,18 +280,25 @@ def answer(cid: int, aid: int, n: int) -> ResponseReturnValue:
 @bp.get("/classes/<int:cid>/assignments/<int:aid>/<int:n>/feedback")
 def feedback(cid: int, aid: int, n: int) -> ResponseReturnValue:
     cls, a, lid = _member_assignment(cid, aid)
-    ex, q = _item(a, n)
-    mine = [t for t in C.attempts_of(get_session(), a.id, lid) if t.position == n]
+    p = _place(a, lid, n)
+    ex, q = _item(a, p)
+    mine = [t for t in C.attempts_of(get_session(), a.id, lid) if t.position == p]
     if not mine:
         return redirect(url_for("classes.question", cid=cid, aid=aid, n=n))
-    verdict = X.grade(ex, mine[-1].given)
     total = len(a.quiz_doc.get("questions") or [])  # type: ignore[union-attr]
     nxt = url_for("classes.question", cid=cid, aid=aid, n=n + 1) if n < total else \
         url_for("classes.results", cid=cid, aid=aid)
-    return render_template("classes/question.html", cls=cls, a=a, n=n, total=total, game=ruleset_name(ex.ruleset or ""),
-                           x=exercise_context(ex, f"class-{aid}-{n}", verdict=verdict), points=C.points_of(q),
+    common = {"cls": cls, "a": a, "n": n, "total": total, "game": ruleset_name(ex.ruleset or ""),
+              "points": C.points_of(q), "next_url": nxt}
+    if not S.results_visible(a, now()):  # a test: the answer is kept, nothing of its verdict shown
+        return render_template("classes/question.html", saved=True, x={"ex": ex, "kind": ex.kind,
+                                                                      "prompt": X.prompt_of(ex)}, **common)
+    verdict = X.grade(ex, mine[-1].given)
+    again = S.state(a, now()) == "open" and S.attempts_left(a, len(mine)) != 0
+    return render_template("classes/question.html", **common,
+                           x=_shuffle_options(a, lid, p, exercise_context(ex, f"class-{aid}-{n}", verdict=verdict)),
                            first_counts=(not mine[0].correct and len(mine) > 1) or None,
-                           next_url=nxt, retry_url=url_for("classes.question", cid=cid, aid=aid, n=n))
+                           retry_url=url_for("classes.question", cid=cid, aid=aid, n=n) if again else None)
 
 
 @bp.get("/classes/<int:cid>/assignments/<int:aid>/results")
@@ -227,14 +307,17 @@ def results(cid: int, aid: int) -> ResponseReturnValue:
     questions = (a.quiz_doc or {}).get("questions") or []
     attempts = C.attempts_of(get_session(), a.id, lid)
     firsts = C.first_attempts(attempts)
+    visible = S.results_visible(a, now())
     rows = []
-    for n, q in enumerate(questions, 1):
-        first = firsts.get((lid, n))
-        rows.append({"n": n, "answered": first is not None, "correct": first.correct if first else None,
-                     "points": C.points_of(q), "url": url_for("classes.feedback" if first else "classes.question",
-                                                               cid=cid, aid=aid, n=n)})
+    for n, p in enumerate(_order(a, lid), 1):
+        first = firsts.get((lid, p))
+        rows.append({"n": n, "answered": first is not None,
+                     "correct": (first.correct if first else None) if visible else None,
+                     "points": C.points_of(questions[p - 1]),
+                     "url": url_for("classes.feedback" if first else "classes.question", cid=cid, aid=aid, n=n)})
     got, total = C.score(questions, attempts, lid)
-    return render_template("classes/results.html", cls=cls, a=a, rows=rows, got=got, total=total)
+    return render_template("classes/results.html", cls=cls, a=a, rows=rows, got=got, total=total, held=not visible,
+                           state=S.state(a, now()))
 
 
 # ------------------------------------------------------------------------------- a teacher's lesson

@@ -11,7 +11,7 @@ the field and the teacher's input kept; nothing is written.
 
 from __future__ import annotations
 
-from . import accounts, classes, exports, home, lessons, quizzes, results
+from . import accounts, classes, exports, home, lessons, quizzes, results, settings
 from ._common import bdi, bp, isolated
 
-__all__ = ["accounts", "bdi", "bp", "classes", "exports", "home", "isolated", "lessons", "quizzes", "results"]
+__all__ = ["accounts", "bdi", "bp", "classes", "exports", "home", "isolated", "lessons", "quizzes", "results", "settings"]
