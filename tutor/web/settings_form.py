@@ -24,8 +24,7 @@ __all__ = ["AssignSettingsForm", "SettingsFields", "SettingsForm", "check", "fil
 #: WTForms' message for a date and time that is not one, extracted into the app's catalogue.
 WTFORMS_MESSAGES = (N_("Not a valid datetime value."),)
 
-_MODES = [("practice", lazy_gettext("Practice: feedback and key after each answer")),
-          ("test", lazy_gettext("Test: results held back until the close date or until you release them"))]
+_MODES = [("practice", lazy_gettext("Practice")), ("test", lazy_gettext("Test"))]
 _WHEN = "%Y-%m-%dT%H:%M"
 
 
