@@ -19,15 +19,18 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("assignment") as batch:
-        batch.add_column(sa.Column("mode", sa.String(8), nullable=False, server_default="practice"))
-        batch.add_column(sa.Column("attempts_allowed", sa.Integer, nullable=True))
-        batch.add_column(sa.Column("time_limit", sa.Integer, nullable=True))
-        batch.add_column(sa.Column("opens_at", sa.DateTime, nullable=True))
-        batch.add_column(sa.Column("closes_at", sa.DateTime, nullable=True))
-        batch.add_column(sa.Column("released_at", sa.DateTime, nullable=True))
-        batch.add_column(sa.Column("shuffle_questions", sa.Boolean, nullable=False, server_default=sa.text("false")))
-        batch.add_column(sa.Column("shuffle_options", sa.Boolean, nullable=False, server_default=sa.text("false")))
+    # plain ADD COLUMNs (constant defaults): a batch would copy and drop ``assignment`` on SQLite,
+    # which its foreign keys (class attempts, fingerprints) refuse once it has rows
+    op.add_column("assignment", sa.Column("mode", sa.String(8), nullable=False, server_default="practice"))
+    op.add_column("assignment", sa.Column("attempts_allowed", sa.Integer, nullable=True))
+    op.add_column("assignment", sa.Column("time_limit", sa.Integer, nullable=True))
+    op.add_column("assignment", sa.Column("opens_at", sa.DateTime, nullable=True))
+    op.add_column("assignment", sa.Column("closes_at", sa.DateTime, nullable=True))
+    op.add_column("assignment", sa.Column("released_at", sa.DateTime, nullable=True))
+    op.add_column("assignment", sa.Column("shuffle_questions", sa.Boolean, nullable=False,
+                                          server_default=sa.text("false")))
+    op.add_column("assignment", sa.Column("shuffle_options", sa.Boolean, nullable=False,
+                                          server_default=sa.text("false")))
     op.create_table(
         "assignment_start",
         sa.Column("id", sa.Integer, primary_key=True),
