@@ -4,6 +4,7 @@ the app answers (a bounded schemathesis run against the Flask app in process).""
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 from pathlib import Path
 
@@ -58,7 +59,7 @@ def test_document_is_valid_openapi(doc):
 def test_every_api_route_is_documented(app, doc):
     for rule in app.url_map.iter_rules():
         if rule.rule.startswith("/api/"):
-            path = rule.rule.replace("<ref>", "{ref}")
+            path = re.sub(r"<(?:[a-z]+:)?(\w+)>", r"{\1}", rule.rule)
             for method in rule.methods - {"HEAD", "OPTIONS"}:
                 assert method.lower() in doc["paths"][path], (path, method)
 

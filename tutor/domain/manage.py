@@ -33,6 +33,7 @@ from .classes import new_code
 from .db import now
 from .models import (
     Assignment,
+    AssignmentStart,
     ClassAttempt,
     ClassFingerprint,
     Classroom,
@@ -175,6 +176,7 @@ def _delete_assignments(db: Session, ids: list[int]) -> None:
     if not ids:
         return
     db.execute(delete(ClassAttempt).where(ClassAttempt.assignment_id.in_(ids)))
+    db.execute(delete(AssignmentStart).where(AssignmentStart.assignment_id.in_(ids)))
     sessions = select(LiveSession.id).where(LiveSession.assignment_id.in_(ids)).scalar_subquery()
     db.execute(delete(LiveAnswer).where(LiveAnswer.session_id.in_(sessions)))
     db.execute(delete(LiveSession).where(LiveSession.assignment_id.in_(ids)))

@@ -35,6 +35,7 @@ from .db import Base, now
 
 __all__ = [
     "Assignment",
+    "AssignmentStart",
     "Attempt",
     "ClassAttempt",
     "ClassFingerprint",
@@ -355,6 +356,34 @@ class Assignment(Base):
     #: When the teacher unassigned it (naive UTC): the learners no longer see it, its answers are
     #: kept and the teacher can restore it (None again).
     archived_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
+    # The assignment's settings (:mod:`tutor.domain.settings`, which reads and checks them):
+    #: ``"practice"`` (feedback and key after each answer) or ``"test"`` (held back until
+    #: ``closes_at`` has passed or the teacher released them, ``released_at``).
+    mode: Mapped[str] = mapped_column(String(8), default="practice", server_default="practice")
+    #: How many times a learner may answer each question; None: as often as they like.
+    attempts_allowed: Mapped[int | None] = mapped_column(Integer, default=None)
+    #: Minutes from the learner's start (:class:`AssignmentStart`) to answer in; None: no limit.
+    time_limit: Mapped[int | None] = mapped_column(Integer, default=None)
+    #: Naive UTC: not answerable before ``opens_at`` nor after ``closes_at`` (``due`` is only the soft date).
+    opens_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
+    closes_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
+    #: When the teacher released a test's results (naive UTC); None: not released.
+    released_at: Mapped[datetime | None] = mapped_column(DateTime, default=None)
+    #: Questions, and the options of a question, in an order of each learner's own (seeded by learner).
+    shuffle_questions: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
+    shuffle_options: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
+
+
+class AssignmentStart(Base):
+    """When a learner started a timed assignment (naive UTC): their time limit runs from here."""
+
+    __tablename__ = "assignment_start"
+    __table_args__ = (UniqueConstraint("assignment_id", "learner_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    assignment_id: Mapped[int] = mapped_column(ForeignKey("assignment.id"), index=True)
+    learner_id: Mapped[int] = mapped_column(ForeignKey("learner.id"), index=True)
+    started_at: Mapped[datetime] = mapped_column(DateTime, default=now)
 
 
 class ClassAttempt(Base):

@@ -209,6 +209,7 @@ def create_app(config: dict | None = None, *, content: ContentStore | None = Non
     from .views import (
         api,
         ask,
+        class_api,
         classes,
         device,
         lessons,
@@ -244,5 +245,7 @@ def create_app(config: dict | None = None, *, content: ContentStore | None = Non
     live.init_app(app)
     accounts.init_app(app)
     csrf.exempt(api.bp)
+    app.register_blueprint(class_api.bp)  # a class member's quiz in JSON (JSON bodies only)
+    csrf.exempt(class_api.bp)
     limits.init_app(app)  # after the blueprints: it wraps the views marked with limits.limited
     return app

@@ -53,6 +53,8 @@ class Operation:
     limited: bool = False
     forbidden: Sequence[str] = ()
     params: Sequence[str] = ()
+    #: What a 403 means here.
+    forbidden_description: str = "Refused: the scenario is a question of a class quiz."
 
 
 def operation(op: Operation) -> Callable[[V], V]:
@@ -262,9 +264,15 @@ def _examples() -> dict[str, str]:
     return out
 
 
-def _operation(op: Operation, path_params: list[str]) -> dict[str, Any]:
+def _int_parameter(name: str) -> dict[str, Any]:
+    return {"name": name, "in": "path", "required": True, "description": "A row id or a place (from 1).",
+            "schema": {"type": "integer", "minimum": 0}}
+
+
+def _operation(op: Operation, path_params: list[tuple[str, str]]) -> dict[str, Any]:
     params = [_PARAMETERS[p] for p in op.params]
-    params += [_path_parameter(p, _examples()) for p in path_params]
+    params += [_int_parameter(p) if converter == "int" else _path_parameter(p, _examples())
+               for converter, p in path_params]
     out: dict[str, Any] = {"operationId": op.operation_id, "summary": op.summary}
     if params:
         out["parameters"] = params
@@ -279,7 +287,7 @@ def _operation(op: Operation, path_params: list[str]) -> dict[str, Any]:
     # (tutor.web.security, code ``bad-request``)
     responses["400"] = _error_response("Bad input.", [*(op.errors or ()), *(c for c in ANY_REQUEST if c not in (op.errors or ()))])
     if op.forbidden:
-        responses["403"] = _error_response("Refused: the scenario is a question of a class quiz.", op.forbidden)
+        responses["403"] = _error_response(op.forbidden_description, op.forbidden)
     if op.not_found:
         responses["404"] = _error_response("No such path.", ["not-found"])
     if op.limited:
@@ -291,7 +299,7 @@ def _operation(op: Operation, path_params: list[str]) -> dict[str, Any]:
     return out
 
 
-_CONVERTER = re.compile(r"<(?:[a-z]+:)?([A-Za-z_][A-Za-z0-9_]*)>")
+_CONVERTER = re.compile(r"<(?:([a-z]+):)?([A-Za-z_][A-Za-z0-9_]*)>")
 
 
 def build(app: Flask) -> dict[str, Any]:
@@ -301,7 +309,7 @@ def build(app: Flask) -> dict[str, Any]:
         op = getattr(app.view_functions.get(rule.endpoint), "__openapi__", None)
         if op is None:
             continue
-        path = _CONVERTER.sub(r"{\1}", rule.rule)
+        path = _CONVERTER.sub(r"{\2}", rule.rule)
         for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
             paths.setdefault(path, {})[method.lower()] = _operation(op, _CONVERTER.findall(rule.rule))
     schemas = scenario_schemas()
@@ -317,7 +325,8 @@ def build(app: Flask) -> dict[str, Any]:
                  "summary": "Rule engine and exercises of the Hokm / All Fours / Trinidad All Fours tutor.",
                  "description": "Every request body is JSON sent with `Content-Type: application/json`. Errors are "
                                 "`{\"error\": {\"code\", \"message\"}}`; each operation lists its codes. The API keeps "
-                                "no state. This document is generated from the app's models and routes.",
+                                "no state, but for a class member's answers to their class quizzes "
+                                "(`/api/v1/classes/...`, the session cookie's learner). This document is generated from the app's models and routes.",
                  "license": {"name": "see the repository"}},
         "servers": [{"url": "/"}],
         "paths": paths,

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import unicodedata
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
@@ -33,11 +34,11 @@ from tutor.content.exercise import Exercise
 from tutor.content.kinds import Verdict
 from tutor.domain import classes as C
 from tutor.domain import ratings
+from tutor.domain import settings as S
 from tutor.domain.assignments import AssignmentKind, LessonAssignment, QuizAssignment, kind_of
 from tutor.domain.db import now
 from tutor.domain.manage import restore_member
 from tutor.domain.models import Assignment, ClassAttempt, Classroom, Membership
-from tutor.domain.quizdoc import exercise_of
 
 from .. import exercises as X
 from ..db import current_learner, get_session, learner_for_write
@@ -134,7 +135,8 @@ def mine() -> ResponseReturnValue:
         rows = []
         for a in db.scalars(select(Assignment).where(Assignment.classroom_id == cls.id, Assignment.archived_at.is_(None))
                             .order_by(Assignment.id)):
-            item = {"a": a, "url": _assignment_url(cls, a), "due": a.due, "late": bool(a.due and a.due < now())}
+            item = {"a": a, "url": _assignment_url(cls, a), "due": a.due, "late": bool(a.due and a.due < now()),
+                    "held": not S.results_visible(a, now()), "state": S.state(a, now())}
             if learner is not None:
                 item |= kind_of(a).learner_summary(db, a, learner.id)
             rows.append(item)
@@ -164,49 +166,115 @@ def _member_assignment(cid: int, aid: int, kind: type[AssignmentKind] = QuizAssi
     return cls, a, learner.id
 
 
-def _mine(a: Assignment, lid: int) -> list[tuple[int, Mapping[str, Any]]]:
-    """The learner's questions of quiz-like ``a``: ``(place in the assignment, question)``, shown
-    as questions 1, 2... (all of a quiz's; a random draw's learner their own drawn ones:
-    :meth:`~tutor.domain.assignments.AssignmentKind.learner_questions`)."""
-    return kind_of(a).learner_questions(a, lid)
+# A quiz's questions are named in its addresses by their place in the learner's order (n, from 1;
+# shuffled per learner if the assignment says so: tutor.domain.settings.order); an answer is kept
+# under the question's stored place. The assignment's settings decide what may be answered when
+# (S.refusal) and what the learner is shown (S.results_visible: in test mode, "Answer saved" only).
+
+def _order(a: Assignment, lid: int) -> list[int]:
+    """The stored places of the learner's questions in their order: the kind's questions for them
+    (all of a quiz's; a random draw's learner their own drawn ones:
+    :meth:`~tutor.domain.assignments.AssignmentKind.learner_questions`), shuffled if the
+    assignment says so."""
+    places = [p for p, _q in kind_of(a).learner_questions(a, lid)]
+    return [places[i - 1] for i in S.order(a, lid, len(places))]
+
+
+def _place(a: Assignment, lid: int, n: int) -> int:
+    """The stored place of the learner's question ``n``; 404 for none."""
+    places = _order(a, lid)
+    if not 1 <= n <= len(places):
+        abort(404)
+    return places[n - 1]
 
 
 @bp.get("/classes/<int:cid>/assignments/<int:aid>/")
 def overview(cid: int, aid: int) -> ResponseReturnValue:
-    _cls, a, lid = _member_assignment(cid, aid)
-    firsts = C.first_attempts(C.attempts_of(get_session(), a.id, lid))
-    nxt = next((n for n, (pos, _q) in enumerate(_mine(a, lid), 1) if (lid, pos) not in firsts), None)
+    cls, a, lid = _member_assignment(cid, aid)
+    db = get_session()
+    when = S.state(a, now())
+    if when == "closed":
+        return redirect(url_for("classes.results", cid=cid, aid=aid))
+    if when == "not-open" or (a.time_limit and S.start_of(db, a, lid) is None):
+        return render_template("classes/start.html", cls=cls, a=a, state=when, total=len(_order(a, lid)),
+                               action=url_for("classes.start", cid=cid, aid=aid))
+    firsts = C.first_attempts(C.attempts_of(db, a.id, lid))
+    nxt = next((n for n, p in enumerate(_order(a, lid), 1) if (lid, p) not in firsts), None)
     if nxt is None:
         return redirect(url_for("classes.results", cid=cid, aid=aid))
     return redirect(url_for("classes.question", cid=cid, aid=aid, n=nxt))
 
 
-def _item(a: Assignment, lid: int, n: int) -> tuple[Exercise, Mapping[str, Any], int]:
-    """``(exercise, stored question, its place in the assignment)`` of the learner's question
-    ``n`` (from 1); 404 if they have none there."""
-    mine = _mine(a, lid)
-    if not 1 <= n <= len(mine):
+@bp.post("/classes/<int:cid>/assignments/<int:aid>/start")
+def start(cid: int, aid: int) -> ResponseReturnValue:
+    """Start a timed assignment: the learner's time limit runs from now (a second start changes nothing)."""
+    _cls, a, _lid = _member_assignment(cid, aid)
+    if S.state(a, now()) == "open":
+        write(lambda db: S.start(db, a, learner_for_write(db).id, now()))
+    return redirect(url_for("classes.overview", cid=cid, aid=aid))
+
+
+def _item(a: Assignment, n: int) -> tuple[Exercise, dict]:
+    found = C.class_exercise(a, n)
+    if found is None:
         abort(404)
-    pos, q = mine[n - 1]
-    return exercise_of(q), q, pos
+    return found
+
+
+def _shuffle_options(a: Assignment, lid: int, p: int, x: dict) -> dict:
+    """The exercise context ``x`` of stored question ``p`` with its options (the seats and sides a
+    learner picks from) in the learner's order (:func:`tutor.domain.settings.shuffled`)."""
+    for name in ("seat_choices", "sides"):
+        if name in x:
+            x[name] = S.shuffled(a, lid, p, x[name])
+    return x
+
+
+def _timer(a: Assignment, lid: int) -> datetime | None:
+    return S.deadline(a, S.start_of(get_session(), a, lid)) if a.time_limit else None
 
 
 @bp.get("/classes/<int:cid>/assignments/<int:aid>/<int:n>")
 def question(cid: int, aid: int, n: int, error: str | None = None, status: int = 200) -> ResponseReturnValue:
     cls, a, lid = _member_assignment(cid, aid)
-    ex, q, _pos = _item(a, lid, n)
-    total = len(_mine(a, lid))
-    ctx = exercise_context(ex, f"class-{aid}-{n}", error=error)
+    p = _place(a, lid, n)
+    ex, q = _item(a, p)
+    total = len(_order(a, lid))
+    refused = S.refusal(get_session(), a, lid, p, now())
+    if refused is not None and refused.code in ("not-started", "not-open"):
+        return redirect(url_for("classes.overview", cid=cid, aid=aid))
+    if refused is not None and refused.code == "answered":
+        return redirect(url_for("classes.feedback", cid=cid, aid=aid, n=n))
+    ctx = _shuffle_options(a, lid, p, exercise_context(ex, f"class-{aid}-{n}", error=error))
     return render_template("classes/question.html", cls=cls, a=a, n=n, total=total, x=ctx,
                            game=ruleset_name(ex.ruleset or ""), points=C.points_of(q),
+                           refused=refused, deadline=_timer(a, lid), results_url=url_for(
+                               "classes.results", cid=cid, aid=aid),
                            action=url_for("classes.answer", cid=cid, aid=aid, n=n)), status
+
+
+def _refused_page(cid: int, aid: int, n: int, refused: S.Refusal) -> ResponseReturnValue:
+    """The question's page with why its answer was not taken (403; nothing recorded)."""
+    cls, a, lid = _member_assignment(cid, aid)
+    p = _place(a, lid, n)
+    ex, q = _item(a, p)
+    total = len(_order(a, lid))
+    ctx = _shuffle_options(a, lid, p, exercise_context(ex, f"class-{aid}-{n}"))
+    return render_template("classes/question.html", cls=cls, a=a, n=n, total=total, x=ctx,
+                           game=ruleset_name(ex.ruleset or ""), points=C.points_of(q), refused=refused,
+                           deadline=None, results_url=url_for("classes.results", cid=cid, aid=aid),
+                           action=url_for("classes.answer", cid=cid, aid=aid, n=n)), 403
 
 
 @bp.post("/classes/<int:cid>/assignments/<int:aid>/<int:n>")
 @limited("answer")
 def answer(cid: int, aid: int, n: int) -> ResponseReturnValue:
     _cls, a, lid = _member_assignment(cid, aid)
-    ex, _q, pos = _item(a, lid, n)
+    p = _place(a, lid, n)
+    ex, _q = _item(a, p)
+    refused = S.refusal(get_session(), a, lid, p, now())
+    if refused is not None:
+        return _refused_page(cid, aid, n, refused)
     try:
         given = X.read_form(ex, request.form)
         verdict = X.grade(ex, given)
@@ -215,10 +283,12 @@ def answer(cid: int, aid: int, n: int) -> ResponseReturnValue:
 
     def work(db: Session) -> None:
         learner = learner_for_write(db)
+        if S.refusal(db, a, learner.id, p, now()) is not None:  # again inside the write: narrows the window of two posts at once
+            return
         first = db.scalar(select(ClassAttempt.id).where(ClassAttempt.assignment_id == a.id,
                                                         ClassAttempt.learner_id == learner.id,
-                                                        ClassAttempt.position == pos).limit(1)) is None
-        C.record(db, a, learner.id, pos, verdict)
+                                                        ClassAttempt.position == p).limit(1)) is None
+        C.record(db, a, learner.id, p, verdict)
         if first:  # the first attempt is the score, and what rates the question
             ratings.rate(db.connection(), learner.id, C.rating_ref(a, _q), ex, verdict.correct)
     write(work)
@@ -228,34 +298,44 @@ def answer(cid: int, aid: int, n: int) -> ResponseReturnValue:
 @bp.get("/classes/<int:cid>/assignments/<int:aid>/<int:n>/feedback")
 def feedback(cid: int, aid: int, n: int) -> ResponseReturnValue:
     cls, a, lid = _member_assignment(cid, aid)
-    ex, q, pos = _item(a, lid, n)
-    mine = [t for t in C.attempts_of(get_session(), a.id, lid) if t.position == pos]
+    p = _place(a, lid, n)
+    ex, q = _item(a, p)
+    mine = [t for t in C.attempts_of(get_session(), a.id, lid) if t.position == p]
     if not mine:
         return redirect(url_for("classes.question", cid=cid, aid=aid, n=n))
-    verdict = X.grade(ex, mine[-1].given)
-    total = len(_mine(a, lid))
+    total = len(_order(a, lid))
     nxt = url_for("classes.question", cid=cid, aid=aid, n=n + 1) if n < total else \
         url_for("classes.results", cid=cid, aid=aid)
-    return render_template("classes/question.html", cls=cls, a=a, n=n, total=total, game=ruleset_name(ex.ruleset or ""),
-                           x=exercise_context(ex, f"class-{aid}-{n}", verdict=verdict), points=C.points_of(q),
+    common = {"cls": cls, "a": a, "n": n, "total": total, "game": ruleset_name(ex.ruleset or ""),
+              "points": C.points_of(q), "next_url": nxt}
+    if not S.results_visible(a, now()):  # a test: the answer is kept, nothing of its verdict shown
+        return render_template("classes/question.html", saved=True, x={"ex": ex, "kind": ex.kind,
+                                                                      "prompt": X.prompt_of(ex)}, **common)
+    verdict = X.grade(ex, mine[-1].given)
+    again = S.state(a, now()) == "open" and S.attempts_left(a, len(mine)) != 0
+    return render_template("classes/question.html", **common,
+                           x=_shuffle_options(a, lid, p, exercise_context(ex, f"class-{aid}-{n}", verdict=verdict)),
                            first_counts=(not mine[0].correct and len(mine) > 1) or None,
-                           next_url=nxt, retry_url=url_for("classes.question", cid=cid, aid=aid, n=n))
+                           retry_url=url_for("classes.question", cid=cid, aid=aid, n=n) if again else None)
 
 
 @bp.get("/classes/<int:cid>/assignments/<int:aid>/results")
 def results(cid: int, aid: int) -> ResponseReturnValue:
     cls, a, lid = _member_assignment(cid, aid)
-    questions = _mine(a, lid)
+    questions = (a.quiz_doc or {}).get("questions") or []
     attempts = C.attempts_of(get_session(), a.id, lid)
     firsts = C.first_attempts(attempts)
+    visible = S.results_visible(a, now())
     rows = []
-    for n, (pos, q) in enumerate(questions, 1):
-        first = firsts.get((lid, pos))
-        rows.append({"n": n, "answered": first is not None, "correct": first.correct if first else None,
-                     "points": C.points_of(q), "url": url_for("classes.feedback" if first else "classes.question",
-                                                               cid=cid, aid=aid, n=n)})
-    got, total = C.score_at(questions, attempts, lid)
-    return render_template("classes/results.html", cls=cls, a=a, rows=rows, got=got, total=total)
+    for n, p in enumerate(_order(a, lid), 1):
+        first = firsts.get((lid, p))
+        rows.append({"n": n, "answered": first is not None,
+                     "correct": (first.correct if first else None) if visible else None,
+                     "points": C.points_of(questions[p - 1]),
+                     "url": url_for("classes.feedback" if first else "classes.question", cid=cid, aid=aid, n=n)})
+    got, total = C.score_at(kind_of(a).learner_questions(a, lid), attempts, lid)
+    return render_template("classes/results.html", cls=cls, a=a, rows=rows, got=got, total=total, held=not visible,
+                           state=S.state(a, now()))
 
 
 # ------------------------------------------------------------------------------- a teacher's lesson

@@ -11,8 +11,8 @@ the field and the teacher's input kept; nothing is written.
 
 from __future__ import annotations
 
-from . import accounts, bank, classes, exports, gradebook, home, lessons, manage, quizzes, results
+from . import accounts, bank, classes, exports, gradebook, home, lessons, manage, quizzes, results, settings
 from ._common import bdi, bp, isolated
 
 __all__ = ["accounts", "bank", "bdi", "bp", "classes", "exports", "gradebook", "home", "isolated", "lessons", "manage",
-           "quizzes", "results"]
+           "quizzes", "results", "settings"]

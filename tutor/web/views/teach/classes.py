@@ -20,13 +20,15 @@ from sqlalchemy.orm import Session
 from tutor import i18n
 from tutor.domain import assignments as A
 from tutor.domain import classes as C
+from tutor.domain import settings as S
 from tutor.domain.db import now
 from tutor.domain.models import Assignment, Classroom, Membership
 from tutor.web.record import write
 
 from ...db import get_session
 from ...exercises import content
-from ...forms import AssignForm, ClassForm, choices
+from ...forms import ClassForm, choices
+from ...settings_form import AssignSettingsForm, check
 from ._common import bp, me, mine
 from .home import home
 
@@ -56,7 +58,7 @@ def _join_url(row: Classroom) -> str:
     return url_for("classes.join", code=row.code, _external=True)
 
 
-def _assign(form: AssignForm, cid: int, label: str, assignments: Sequence[Assignment],
+def _assign(form: AssignSettingsForm, cid: int, label: str, assignments: Sequence[Assignment],
             unassigned: Sequence[Assignment] = ()) -> bool:
     """Assign the class ``cid`` the choice of a validated ``form`` (``label``: the choice's);
     False, with the messages put beside the form's fields, if it cannot be (nothing written then):
@@ -65,7 +67,10 @@ def _assign(form: AssignForm, cid: int, label: str, assignments: Sequence[Assign
     due = datetime.combine(form.due.data, time(23, 59)) if form.due.data else None
     if form.due.data and form.due.data < now().date():  # due at the end of the day (UTC), as "late" counts
         form.due.errors = [_("The due date has passed: choose today or a later day.")]
+    chosen = check(form, now=now(), new=True)  # the settings (domain.settings), messages beside their fields
     assignment = Assignment(classroom_id=cid, due=due, title="")
+    if chosen is not None:
+        S.apply(assignment, chosen)
     try:
         kind, parts = A.parse_choice(form.what.data or "")
         kind.fill(assignment, get_session(), me().id, parts, label)
@@ -77,7 +82,7 @@ def _assign(form: AssignForm, cid: int, label: str, assignments: Sequence[Assign
         form.what.errors = [_("This is already assigned to this class.")]
     elif not form.what.errors and A.assigned_already(unassigned, assignment):
         form.what.errors = [_("This was unassigned from this class: restore it below.")]
-    if form.what.errors or form.due.errors:
+    if form.what.errors or form.due.errors or chosen is None:
         return False
 
     def work(d: Session) -> None:
@@ -93,7 +98,7 @@ def _assign(form: AssignForm, cid: int, label: str, assignments: Sequence[Assign
 def classroom(cid: int) -> ResponseReturnValue:
     row = mine(Classroom, cid)
     db = get_session()
-    form = AssignForm()
+    form = AssignSettingsForm()
     options = _assign_choices()
     form.what.choices = choices(options)
     status = 200
