@@ -22,7 +22,7 @@ from tutor.engine.errors import BadJsonError
 from tutor.solve import parse_json
 
 from ..db import get_session
-from ..editor import check, editor_config
+from ..editor import check, editor_config, seating
 from ..limits import limited
 from .api import CLASS_QUESTION_MESSAGE
 
@@ -36,6 +36,7 @@ FIRST = {"ruleset": "hokm", "ask": "legal-plays", "trump": "S", "hand": ["QH", "
 @bp.record_once
 def _template_global(state: BlueprintSetupState) -> None:
     state.app.jinja_env.globals["editor_config"] = editor_config
+    state.app.jinja_env.globals["editor_seating"] = seating
 
 
 @bp.get("/ask")
