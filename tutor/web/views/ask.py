@@ -41,7 +41,8 @@ def _template_global(state: BlueprintSetupState) -> None:
 
 @bp.get("/ask")
 def page() -> ResponseReturnValue:
-    return render_template("ask.html", value=json.dumps(FIRST, ensure_ascii=False), result=None, error=None)
+    value = json.dumps(FIRST, ensure_ascii=False)
+    return render_template("ask.html", value=value, result=None, error=None, seating=seating(value))
 
 
 @bp.post("/ask")
@@ -59,7 +60,7 @@ def answer() -> ResponseReturnValue:
     result = check(scenario)
     labels = _labels(scenario)
     errors = [(labels.get(path.split("[")[0].split(".")[0], ""), message) for path, message in result["errors"].items()]
-    return render_template("ask.html", value=text, result=result, errors=errors, error=None)
+    return render_template("ask.html", value=text, result=result, errors=errors, error=None, seating=seating(text))
 
 
 def _labels(scenario: object) -> dict[str, str]:
