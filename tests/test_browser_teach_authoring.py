@@ -124,3 +124,64 @@ def test_wrong_input_keeps_the_teacher_in_place_with_messages_beside_the_fields(
     page.screenshot(path=str(SHOTS / f"edit-{lang}-{width}.png"), full_page=True)
     edited = axe.run(page)
     assert edited.violations_count == 0, edited.generate_report()
+
+
+# ------------------------------------------------------------------ the first paint (issue 18, fix18b)
+
+FIRST_SHOTS = Path("/tmp/fix18b-shots")
+
+
+def _import(page: Page, base: str, lang: str, qid: int) -> None:
+    """Two stored questions of LED_NINE: the kind's seat (question 1) and its own ``you: 3`` (2)."""
+    import yaml
+
+    def own(qid: str) -> dict:  # each question its own objects: the quiz files take no YAML aliases
+        return {"id": qid, "kind": "legal-cards", "difficulty": 1, "teaches": "hokm-follow-suit",
+                "scenario": json.loads(json.dumps(LED_NINE)), "expect": {"legal": ["2H", "KH"]}}
+    text = yaml.safe_dump({"ruleset": "hokm", "questions": [own("kind-seat"), {**own("own-seat"), "you": 3}]},
+                          sort_keys=False)
+    page.goto(f"{base}/{lang}/teach/quizzes/{qid}")
+    page.fill("#import-text", text)
+    page.locator("form[action$='/import'] button[type=submit]").click()
+    expect(page.locator("#question-2")).to_have_count(1)
+
+
+@pytest.mark.parametrize("lang", BOTH_DIRECTIONS)
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_editor_seats_the_learner_before_the_engine_answers(page: Page, live, lang, width):
+    """Right after DOMContentLoaded, with the engine's check held back, the editor already draws the
+    learner's seat at the bottom and the nine's seat as the preview does (the page's seating), for
+    the kind's seat and for a stored ``you``; the check's answer then changes nothing."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    base, app = live
+    page.set_viewport_size({"width": width, "height": 900})
+    qid = _new_quiz(page, base, app, f"first{lang}{width}", lang)
+    _import(page, base, lang, qid)
+    with i18n.using(lang):
+        nine = i18n.card_label("9H")
+        number = [i18n.seat_label(s, None, 4, "hokm") for s in range(4)]
+    axe = Axe()
+    held: list = []
+
+    def hold(route) -> None:  # the engine's check waits until the first paint has been looked at
+        held.append(route)
+    for n, want in ((1, (number[1], {nine: number[0]})), (2, (number[3], {nine: number[2]}))):
+        page.route("**/api/v1/table/check", hold)
+        page.goto(f"{base}/{lang}/teach/quizzes/{qid}/questions/{n}/edit", wait_until="domcontentloaded")
+        expect(page.locator(".table-editor.js .felt .seat.me")).to_have_count(1)
+        with i18n.using(lang):
+            expect(page.locator(".ed-answer")).to_have_text(i18n.gettext("Asking the engine…"))  # not answered yet
+        page.screenshot(path=str(FIRST_SHOTS / f"first-paint-q{n}-{lang}-{width}.png"), full_page=True)
+        first = _seats_on_table(page)
+        found = axe.run(page)
+        assert found.violations_count == 0, found.generate_report()
+        assert held, "the check was not held back"
+        for route in held:
+            route.continue_()
+        held.clear()
+        page.unroute("**/api/v1/table/check")
+        expect(page.locator(".table-editor:not([aria-busy]) .ed-answer dd[data-field=legal]")).to_have_count(1)
+        answered = _seats_on_table(page)
+        page.goto(f"{base}/{lang}/teach/quizzes/{qid}/questions/{n}/preview")
+        assert first == answered == _seats_on_table(page) == want, n

@@ -107,6 +107,7 @@ def test_stateless_endpoints_refuse_class_questions(app):
     page = learner.get("/en/ask").text
     r = learner.post("/en/ask", data={"csrf_token": csrf_of(page), "scenario": json.dumps(reordered)})
     assert r.status_code == 403 and "a question of a class quiz" in r.text and "The engine's answer" not in r.text
+    assert "data-seating" not in r.text  # nor its seating (a transcript's leaders are its trick winners)
     # the teacher authoring on the editor is not refused
     r = t.post("/api/v1/table/check", json={"scenario": TRICK, "kind": "trick-winner", "key": "4"})
     assert r.status_code == 200 and r.get_json()["ok"] is True

@@ -255,6 +255,19 @@ def edited(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict:
     return out
 
 
+def stored_you(q: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A stored question's own seat for the learner (its ``you``, from 0, as the learner's page
+    and the preview seat the learner), with the kind and game it holds for (:func:`edited` keeps
+    it while they stay): ``{"you", "kind", "ruleset"}``; ``None`` for a question without one
+    (the kind's default seat)."""
+    you = q.get("you")
+    if not isinstance(you, int) or isinstance(you, bool):
+        return None
+    scenario = q.get("scenario")
+    ruleset = scenario.get("ruleset") if isinstance(scenario, Mapping) else None
+    return {"you": you, "kind": q.get("kind"), "ruleset": ruleset}
+
+
 def generated_question(ruleset: str, kind_name: str, difficulty: int, seed: int, *, points: int = 1,
                        prompts: Mapping[str, str] | None = None) -> dict:
     """A generated question (the generator's English prompt is dropped: learners get the kind's

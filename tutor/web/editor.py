@@ -49,7 +49,7 @@ from tutor.engine.rulesets import RULESETS, RulesetInfo
 from tutor.solve import asks_of, solve
 from tutor.solve.asks import AskModel, Cards, IntList, Limits, OneOf, Tricks, bound_at, field_kind
 
-__all__ = ["check", "editor_config", "field_specs", "seat_names"]
+__all__ = ["check", "editor_config", "field_specs", "fixed_you", "seat_names", "seating"]
 
 #: The seat at the bottom of the editor's table before a scenario says otherwise (:func:`learner_seat`).
 YOU = 0
@@ -109,12 +109,16 @@ def seat_names(info: RulesetInfo, players: int, you: int = YOU) -> list[dict[str
     return [{"who": n.who, "number": n.number} for n in i18n.seat_names(you, players, info.name)]
 
 
-def learner_seat(kind: ExerciseKind[Any] | None, info: RulesetInfo, ask: str, scenario: Mapping) -> int:
+def learner_seat(kind: ExerciseKind[Any] | None, info: RulesetInfo, ask: str, scenario: Mapping,
+                 you: int | None = None) -> int:
     """The seat a learner of this scenario sits in, as the learner's page seats them
-    (:func:`tutor.domain.table.default_you`: legal-cards, the seat to play; the others, seat 0):
-    with ``kind`` that kind's; without (the "Ask the rules" sandbox) the first kind of the
-    registry that takes ``ask`` in this ruleset; :data:`YOU` if none does or the scenario cannot
-    say (a value of the wrong type)."""
+    (:func:`tutor.domain.table.default_you`): the question's own seat ``you`` if it has one (a
+    stored question's ``you``; the caller takes it modulo the players), else the kind's
+    (legal-cards, the seat to play; the others, seat 0): with ``kind`` that kind's; without (the
+    "Ask the rules" sandbox) the first kind of the registry that takes ``ask`` in this ruleset;
+    :data:`YOU` if none does or the scenario cannot say (a value of the wrong type)."""
+    if you is not None:
+        return you
     k = kind or next((k for k in KINDS.values() if ask in k.asks and info.name in k.rulesets), None)
     if k is None:
         return YOU
@@ -400,7 +404,8 @@ def _facts(answer: dict, ctx: i18n.ReasonContext) -> list[dict[str, str]]:
     return out
 
 
-def check(scenario: object, expect: object = None, kind: str | None = None, key: str | None = None) -> dict[str, Any]:
+def check(scenario: object, expect: object = None, kind: str | None = None, key: str | None = None,
+          you: int | None = None) -> dict[str, Any]:
     """Answer ``scenario`` for the table editor, in the current language.
 
     Returns ``{"ok", "answer", "why", "facts", "errors", "missing", "error", "you", "seats",
@@ -419,7 +424,10 @@ def check(scenario: object, expect: object = None, kind: str | None = None, key:
     scenario must use. ``key`` (optional, with ``kind``) is a teacher's answer key as a learner
     types it (the kind's answer format, :func:`tutor.web.authoring.authored_question`): it is read
     and graded by the engine exactly as when the question is saved, and a key the engine disagrees
-    with (or cannot read) is an error at ``expect``. Never raises for any JSON value.
+    with (or cannot read) is an error at ``expect``. ``you`` (optional, a seat from 0) is the
+    question's own seat for the learner (a stored question's ``you``, :func:`fixed_you`), which
+    seats the learner as the learner's page and the preview do instead of the kind's default.
+    Never raises for any JSON value.
     """
     errors = _Errors()
     missing: list[str] = []
@@ -449,7 +457,7 @@ def check(scenario: object, expect: object = None, kind: str | None = None, key:
             errors.add(str(field)[:40], _("%(name)s is not a field of this question.", name=str(field)[:30]))
     found = _limits(info, scenario, errors)
     players = found[0].players if found else info.default_players
-    you = learner_seat(k, info, ask.model.ask, scenario) % players
+    you = learner_seat(k, info, ask.model.ask, scenario, you) % players
     out.update(you=you, seats=seat_names(info, players, you),
                sides=[i18n.side_label(side, you, players, info.name) for side in range(info.sides(players))])
     ctx: i18n.ReasonContext = {"you": you, "players": players, "ruleset": info.name}
@@ -530,3 +538,36 @@ def _done(out: dict[str, Any]) -> dict[str, Any]:
     out["errors"] = dict(out["errors"])
     out["ok"] = out["answer"] is not None and not out["errors"]
     return out
+
+
+def fixed_you(fixed: Mapping[str, Any] | None, kind: str | None, scenario: Mapping[str, Any]) -> int | None:
+    """The stored question's own seat for the learner while the form still holds that question's
+    kind and game (as :func:`tutor.web.authoring.edited` keeps ``you`` on save), else ``None``.
+    ``fixed`` is :func:`tutor.web.authoring.stored_you`'s ``{"you", "kind", "ruleset"}`` (or
+    ``None`` for a question without its own seat)."""
+    if not fixed or fixed.get("kind") != kind or fixed.get("ruleset") != scenario.get("ruleset"):
+        return None
+    you = fixed.get("you")
+    return you if isinstance(you, int) and not isinstance(you, bool) and you >= 0 else None
+
+
+def seating(scenario_text: str | None, kind: str | None = None,
+            fixed: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
+    """The editor's first seating, drawn by the page before the first :func:`check` answers:
+    ``{"you", "seats", "sides", "leaders"}`` exactly as :func:`check` gives them for the
+    scenario in the form (JSON text), its ``kind`` and the stored question's own seat
+    (:func:`fixed_you`), so that the first paint seats the learner as the learner's page does.
+    ``None`` when the text is not a scenario object with a known game (the script's defaults
+    then, seat 0 at the bottom, until the check answers)."""
+    import json
+
+    try:
+        scenario = json.loads(scenario_text or "")
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(scenario, dict):
+        return None
+    got = check(scenario, kind=kind if kind in KINDS else None, you=fixed_you(fixed, kind, scenario))
+    if not got["seats"]:
+        return None
+    return {name: got[name] for name in ("you", "seats", "sides", "leaders")}

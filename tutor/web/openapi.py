@@ -129,7 +129,8 @@ def _enum_of(schema: dict[str, Any], values: list[str]) -> None:
 class TableCheckRequest(BaseModel):
     """A situation set up on the table editor: the ``scenario`` (any JSON: the editor reports what
     is wrong with it field by field), optionally an answer key ``expect`` to compare with the
-    engine's answer, an exercise ``kind`` the scenario must suit, and ``lang``."""
+    engine's answer, an exercise ``kind`` the scenario must suit, the question's own seat ``you``
+    and ``lang``."""
 
     model_config = ConfigDict(extra="forbid")
     scenario: Any = Field(description="The scenario (the contract's format), as far as it is set up.")
@@ -139,6 +140,9 @@ class TableCheckRequest(BaseModel):
                             "(the kind's answer format, e.g. \"3C KC\" or \"2\"); needs kind. A key the engine "
                             "disagrees with is an error at `expect`.")
     kind: str | None = Field(None, json_schema_extra=lambda s: _enum_of(s, list(KINDS)))
+    you: int | None = Field(None, ge=0, lt=100, description="The question's own seat for the learner (from 0; "
+                            "a stored question's `you`): the seat at the bottom, whom the reasons address, "
+                            "instead of the kind's default.")
     lang: str | None = Field(None, json_schema_extra=lambda s: _enum_of(s, list(i18n.LANGUAGES)))
 
 

@@ -41,6 +41,10 @@
     this.h = "h" + Math.min(6, Math.max(2, parseInt(box.dataset.heading, 10) || 2));
     this.seq = 0;
     this.result = null;
+    // the page's own seating of the scenario it was served with (tutor.web.editor.seating), drawn
+    // until the engine's first check answers; a stored question's own seat (fixed), sent with each check
+    this.initial = box.dataset.seating ? JSON.parse(box.dataset.seating) : null;
+    this.fixed = box.dataset.fixedYou ? JSON.parse(box.dataset.fixedYou) : null;
     this.s = null;
     this.target = null;
     // A fresh form says nothing is missing yet: "Set ..." messages wait until the form has been
@@ -83,10 +87,16 @@
   };
   Editor.prototype.players = function () { return this.s.players || this.rs().players[0]; };
   // The learner's seat, at the bottom, and every seat's name and number from there, as the
-  // learner's page shows them (the engine's check says; seat 0 until it has answered).
+  // learner's page shows them (the engine's check says; until it has answered, the page's seating;
+  // seat 0 without one).
   Editor.prototype.fresh = function () {
-    var r = this.result;
-    return r && Array.isArray(r.seats) && r.seats.length === this.players() ? r : null;
+    var p = this.players();
+    return [this.result, this.initial].filter(function (r) { return r && Array.isArray(r.seats) && r.seats.length === p; })[0] || null;
+  };
+  // The stored question's own seat while the form holds its kind and game (tutor.web.editor.fixed_you).
+  Editor.prototype.fixedYou = function () {
+    var f = this.fixed;
+    return f && f.kind === this.kind && f.ruleset === this.s.ruleset && typeof f.you === "number" ? f.you : null;
   };
   Editor.prototype.you = function () { var r = this.fresh(); return r ? r.you : 0; };
   Editor.prototype.seatNames = function () { var r = this.fresh(); return r ? r.seats : this.rs().seats[String(this.players())]; };
@@ -407,7 +417,7 @@
   Editor.prototype.trickOnTable = function () {
     var s = this.s;
     var p = this.players();
-    var r = this.result;
+    var r = this.result && this.result.leaders ? this.result : this.initial;
     var leaders = r && r.leaders ? r.leaders : [];
     if (Array.isArray(s.trick)) {
       var lead = leaders.length ? leaders[0] : (this.fieldSpec("leader") ? (s.leader || 0) : ((this.you() - s.trick.length) % p + p) % p);
@@ -529,7 +539,7 @@
       var list = el("div", { cls: "hand-cards" });
       if (f.widget === "tricks") {
         list = el("div", { cls: "ed-tricks" });
-        var leaders = self.result ? self.result.leaders : [];
+        var leaders = self.result ? self.result.leaders : (self.initial ? self.initial.leaders : []);
         var winners = answer && answer.trick_winners ? answer.trick_winners : [];
         (Array.isArray(v) ? v : []).forEach(function (t, ti) {
           var row = el("div", { cls: "trick-row", "data-path": f.name + "[" + ti + "]" }, [el("p", { cls: "ed-trick-n", text: fmt(T.trick_n, { n: num(ti + 1, lang) }) })]);
@@ -681,6 +691,7 @@
     var seq = ++this.seq;
     var body = { scenario: this.scenario(), lang: this.cfg.lang };
     if (this.kind) { body.kind = this.kind; }
+    if (this.fixedYou() !== null) { body.you = this.fixedYou(); }
     if (this.expectInput && this.expectInput.value.trim()) {
       if (this.box.dataset.expectFormat === "key") {
         body.key = this.expectInput.value;  // a teacher's key as a learner types it, judged by the engine

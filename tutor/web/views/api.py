@@ -218,10 +218,13 @@ def table_check() -> ResponseReturnValue:
     body = _json_body()
     if not isinstance(body, dict) or "scenario" not in body:
         raise BadInput('The body must be a JSON object with the field "scenario".', "bad-field")
-    extra = set(body) - {"scenario", "expect", "key", "kind", "lang"}
+    extra = set(body) - {"scenario", "expect", "key", "kind", "lang", "you"}
     if extra:
-        raise BadInput(f"Unknown field {show(min(extra), 30)}: send scenario, expect, key, kind and lang.",
+        raise BadInput(f"Unknown field {show(min(extra), 30)}: send scenario, expect, key, kind, you and lang.",
                        "bad-field")
+    you = body.get("you")
+    if you is not None and (not isinstance(you, int) or isinstance(you, bool) or not 0 <= you < 100):
+        raise BadInput("you must be a seat number from 0 (the question's own seat for the learner).", "bad-field")
     kind = body.get("kind")
     if kind is not None and (not isinstance(kind, str) or kind not in KINDS):
         raise BadInput(f"Unknown kind {show(kind, 30)}: use one of {', '.join(KINDS)}.", "bad-field")
@@ -236,7 +239,7 @@ def table_check() -> ResponseReturnValue:
         refused = _refuse_class_question(body["scenario"], translated=True)
         if refused is not None:
             return refused
-    return jsonify(check_table(body["scenario"], expect, kind, key))
+    return jsonify(check_table(body["scenario"], expect, kind, key, you))
 
 
 @bp.get("/openapi.json")

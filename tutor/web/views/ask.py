@@ -22,7 +22,7 @@ from tutor.engine.errors import BadJsonError
 from tutor.solve import parse_json
 
 from ..db import get_session
-from ..editor import check, editor_config
+from ..editor import check, editor_config, seating
 from ..limits import limited
 from .api import CLASS_QUESTION_MESSAGE
 
@@ -36,11 +36,13 @@ FIRST = {"ruleset": "hokm", "ask": "legal-plays", "trump": "S", "hand": ["QH", "
 @bp.record_once
 def _template_global(state: BlueprintSetupState) -> None:
     state.app.jinja_env.globals["editor_config"] = editor_config
+    state.app.jinja_env.globals["editor_seating"] = seating
 
 
 @bp.get("/ask")
 def page() -> ResponseReturnValue:
-    return render_template("ask.html", value=json.dumps(FIRST, ensure_ascii=False), result=None, error=None)
+    value = json.dumps(FIRST, ensure_ascii=False)
+    return render_template("ask.html", value=value, result=None, error=None, seating=seating(value))
 
 
 @bp.post("/ask")
@@ -58,7 +60,7 @@ def answer() -> ResponseReturnValue:
     result = check(scenario)
     labels = _labels(scenario)
     errors = [(labels.get(path.split("[")[0].split(".")[0], ""), message) for path, message in result["errors"].items()]
-    return render_template("ask.html", value=text, result=result, errors=errors, error=None)
+    return render_template("ask.html", value=text, result=result, errors=errors, error=None, seating=seating(text))
 
 
 def _labels(scenario: object) -> dict[str, str]:

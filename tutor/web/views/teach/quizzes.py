@@ -39,6 +39,7 @@ from ...authoring import (
     imported_questions,
     move,
     situation,
+    stored_you,
 )
 from ...forms import AuthoredForm, GeneratedForm, ImportForm, PointsForm, QuizForm
 from ..common import exercise_context, ruleset_name
@@ -270,7 +271,7 @@ def question_edit(qid: int, n: int) -> ResponseReturnValue:
             _edit_questions(qid, change)
             return redirect(url_for("teach.quiz", qid=qid) + f"#question-{n}")
     return render_template("teach/question_edit.html", quiz=row, n=n, total=len(questions), form=form,
-                           kind_guide=_kind_guide()), status
+                           kind_guide=_kind_guide(), fixed_you=stored_you(old)), status
 
 
 @bp.get("/quizzes/<int:qid>/questions/<int:n>/preview")
