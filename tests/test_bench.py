@@ -96,23 +96,50 @@ def test_bench_prints_the_calls_beside_the_bare_ones(capsys):
 
 
 def test_bench_pages_prints_a_ratio_per_page(capsys):
-    """``tutor bench --pages`` times the four pages of issue 9 and the rest of the mix against /healthz in process and
-    prints one row each with its ratio (the figures depend on the machine: not asserted)."""
-    from tutor.bench.pages import PAGES, TARGETS
+    """``tutor bench --pages`` times the references (a bare Flask route, a Flask app with a session and
+    CSRF), /healthz and the learner's mix in process and prints one row each: the references' cost, and
+    per page its ratios to each reference and to /healthz (the figures depend on the machine: only
+    their presence is asserted)."""
+    from tutor.bench.pages import PAGES, REFERENCES, TARGETS
 
     status = main(["bench", "--pages", "--repeats", "1", "--requests", "3"])
     out = capsys.readouterr().out
     assert status == 0
+    refs = [line for line in out.splitlines() if line.startswith("reference ")]
+    assert [line[10:41].strip() for line in refs] == list(REFERENCES) == ["bare Flask route", "Flask + session + CSRF"]
+    assert all(re.search(r" [\d,]+ us$", line) for line in refs), refs
     rows = {line[5:39].strip(): line for line in out.splitlines() if line.startswith("page ")}
     assert list(rows) == list(PAGES)
     for name, line in rows.items():
-        ratio = float(line.split("ratio")[1].split()[0])
-        assert ratio > 0, line
+        found = re.search(r"x bare +([\d.]+) +x session\+csrf +([\d.]+) +ratio +([\d.]+)", line)
+        assert found and all(float(x) > 0 for x in found.groups()), line
         assert ("target <=" in line) == (name in TARGETS), line
+    assert "target <= 2x bare Flask route" in rows["/healthz"] and "target <= 3x bare Flask route" in rows["step page"]
+    assert "target <= 1.5x floor: answer" in rows["answer (fetch)"]
     assert "10,000 attempts" in out and "review cards" in out
     beside = re.search(r"^beside its floor: answer \(fetch\) ([\d.]+)x floor: answer, step page ([\d.]+)x floor: page$",
                        out, re.MULTILINE)
     assert beside and float(beside[1]) > 0 and float(beside[2]) > 0, out
+
+
+def test_the_references_are_what_they_say():
+    """The bare reference has one route and no hook; the session reference checks CSRF on a post and
+    gives a token that passes it."""
+    from tutor.bench.pages import BARE, SESSION_CSRF, reference_apps
+
+    refs = reference_apps("r" * 40)
+    bare, path = refs[BARE]
+    assert [r.rule for r in bare.url_map.iter_rules() if r.endpoint != "static"] == [path] == ["/healthz"]
+    assert not any(bare.before_request_funcs.values()) and not any(bare.after_request_funcs.values())
+    assert bare.test_client().get(path).get_json() == {"status": "ok"}
+    app, path = refs[SESSION_CSRF]
+    app.add_url_rule("/post", "post", lambda: "ok", methods=["POST"])
+    c = app.test_client()
+    page = c.get(path)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True))
+    assert page.status_code == 200 and token and c.get_cookie("session") is not None
+    assert c.post("/post", data={}).status_code == 400  # CSRF checked
+    assert c.post("/post", data={"csrf_token": token[1]}).status_code == 200
 
 
 def test_the_floor_routes_are_only_in_the_benchmarks_app(tmp_path):
