@@ -180,3 +180,46 @@ def test_load_without_locust_names_the_bench_extra(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "locust", None)  # what importlib finds for a missing module
     assert main(["bench", "--load", "--seconds", "0.1"]) == 2
     assert capsys.readouterr().err == "tutor bench --load needs locust: pip install 'tutor[bench]'\n"
+
+
+def test_the_mixed_file_has_every_ask_of_every_ruleset_and_its_engine_call():
+    """The mixed file (issue 21) holds every ask of every ruleset, and the minimal loop has the engine
+    call of each: the verdict the handler gives, from the same engine functions."""
+    from tutor.bench.mixed import ENGINE_CALLS, engine_call, mixed_scenarios
+    from tutor.engine.rulesets import RULESETS
+    from tutor.solve import solve
+    from tutor.solve.common import asks_of, parse_scenario
+
+    scenarios = mixed_scenarios(2000)
+    assert len(scenarios) == 2000
+    assert {(s["ruleset"], s["ask"]) for s in scenarios} == {(r, a) for r in RULESETS for a in asks_of(r)}
+    assert set(ENGINE_CALLS) == {a for r in RULESETS for a in asks_of(r)}
+    for s in scenarios[:300]:
+        parsed, _ = parse_scenario(s)
+        got = engine_call(parsed)()
+        why = solve(s)["why"]
+        # the loop's reasons are the answer's (hand-score and round-playout: the tricks' ones first, the
+        # answer numbering them)
+        params = got if isinstance(got, list) else [got]
+        assert [dict(p) for p in params] == [{k: v for k, v in w["params"].items() if k != "trick" or
+                                              s["ask"] not in ("hand-score", "round-playout")}
+                                             for w in why][:len(params)], s
+        assert len(params) >= (len(why) - (s.get("scores") is not None)), s
+
+
+def test_bench_prints_tutor_solve_beside_the_minimal_loop_per_ask(capsys):
+    """``tutor bench --mixed N`` prints the mixed file's row and one row per ruleset and ask, each with
+    the minimal loop's time, solve's and their ratio (timings: present, not compared)."""
+    from tutor.bench.mixed import mixed_scenarios
+
+    status = main(["bench", "--seconds", "0.01", "--scenarios", "0", "--repeats", "0", "--mixed", "600"])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "tutor solve on a mixed file of 600 scenarios" in out
+    rows = re.findall(r"^solve (.+?) +([\d,]+) +loop +([\d.]+) us +solve +([\d.]+) us +ratio +([\d.]+)", out, re.MULTILINE)
+    names = [r[0] for r in rows]
+    kinds = sorted({f"{s['ruleset']} {s['ask']}" for s in mixed_scenarios(600)})
+    assert names == ["mixed file", *kinds]
+    assert int(rows[0][1].replace(",", "")) == 600 == sum(int(r[1].replace(",", "")) for r in rows[1:])
+    assert all(float(r[2]) > 0 and float(r[3]) > 0 and float(r[4]) > 0 for r in rows)
+    assert "target <= 2x" in out.splitlines()[out.splitlines().index(next(x for x in out.splitlines() if x.startswith("solve mixed file")))]
