@@ -85,12 +85,16 @@ __all__ = ["BENCHES", "CALLS", "REASON_CALLS_LIMIT", "REASON_RATIO_LIMIT", "REAS
            "main_web", "measure", "measure_calls", "play_rates",
            "reason_call_ratios", "reason_ratios", "reason_verdict", "run", "scenario_source", "solve_rate"]
 
+#: Back-to-back pairs of the mixed file's rows (their medians are printed).
+MIXED_REPEATS = 5
+
 # ---------------------------------------------------------------------------------------------
 
 def run(rulesets: Sequence[str] | None = None, budget: float = 1.0, scenarios: int = 5000,
         seed: int = 1, keep: str | None = None, repeats: int = 7, items: int = 2000) -> dict[str, dict]:
     """Run the benchmarks; ``{ruleset: {label: rate, ..., "calls": {label: {"bare ns", "ns",
-    "ratio"}}}}`` (``"calls"``: :func:`call_costs`, left out when ``repeats`` is 0)."""
+    "ratio"}}}}`` (``"calls"``: :func:`call_costs`, left out when ``repeats`` is 0). The mixed
+    file's rows are :func:`tutor.bench.mixed.mixed_costs`'s."""
     out: dict[str, dict] = {}
     for name in rulesets or list(BENCHES):
         rng = random.Random(seed)
@@ -116,17 +120,24 @@ def reason_verdict(results: dict[str, dict]) -> tuple[bool, list[str]]:
 
 
 def main(rulesets: Sequence[str] | None = None, budget: float = 1.0, scenarios: int = 5000,
-         as_json: bool = False, keep: str | None = None, repeats: int = 7, items: int = 2000) -> int:
+         as_json: bool = False, keep: str | None = None, repeats: int = 7, items: int = 2000,
+         mixed: int = 0) -> int:
     """Print the figures (a table, or JSON); returns the exit status: 2 for an unknown ruleset,
-    1 if a reason costs more than :data:`REASON_RATIO_LIMIT` times its bare call, else 0."""
+    1 if a reason costs more than :data:`REASON_RATIO_LIMIT` times its bare call, else 0.
+    ``mixed``: scenarios of the mixed file timed beside the minimal loop
+    (:func:`tutor.bench.mixed.mixed_costs`, median of 5 pairs; 0 skips, as does naming rulesets)."""
     unknown = [r for r in rulesets or () if r not in BENCHES and r not in SCENARIO_SOURCES]
     if unknown:
         print(f"no benchmark for: {', '.join(unknown)} (have: {', '.join(sorted(BENCHES))})")
         return 2
     results = run(rulesets, budget, scenarios, keep=keep, repeats=repeats, items=items)
     ok, over = reason_verdict(results)
+    mixed_rows = None
+    if mixed and not rulesets:
+        from .mixed import mixed_costs
+        mixed_rows = mixed_costs(mixed, MIXED_REPEATS)
     if as_json:
-        print(json.dumps(results, indent=2))
+        print(json.dumps(results | ({"mixed": mixed_rows} if mixed_rows else {}), indent=2))
         return 0 if ok else 1
     for name, figures in results.items():
         for label, rate in figures.items():
@@ -143,6 +154,9 @@ def main(rulesets: Sequence[str] | None = None, budget: float = 1.0, scenarios: 
             print(f"reason cost: at most {REASON_RATIO_LIMIT:g}x the bare call in every ruleset")
         else:
             print(f"reason cost OVER {REASON_RATIO_LIMIT:g}x the bare call: " + "; ".join(over))
+    if mixed_rows:
+        from .mixed import print_mixed
+        print_mixed(mixed_rows, MIXED_REPEATS)
     return 0 if ok else 1
 
 

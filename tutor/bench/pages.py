@@ -3,7 +3,10 @@
 The app is made as production makes it (CSRF on, the rate limiter counting, the request log
 written, to a stream kept in memory), on a new SQLite database migrated to head in a temporary
 folder, and driven by Flask's test client: no network, no server, so the figures are the app's
-own CPU time per request. Seven requests are timed, each beside ``GET /healthz`` in the same run:
+own CPU time per request. Every request is timed beside two references built here
+(:func:`reference_apps`: a bare Flask app with one route, and a Flask app with a signed session
+cookie and Flask-WTF's CSRF protection giving a form's token) and beside ``GET /healthz``, all in
+the same pass, with the same cookies:
 
 * ``step page`` — ``GET`` a Hokm lesson step with a ``legal-cards`` exercise, by a learner who has
   answered on it before;
@@ -32,10 +35,11 @@ own CPU time per request. Seven requests are timed, each beside ``GET /healthz``
   ``GET`` that reads one row of the learner's and gives a form's CSRF token. The answer's target is beside its floor:
   what is left between them is the grading, the progress and the verdict's section.
 
-A pass times ``batch`` requests of each kind back to back, ``/healthz`` first; the cost of a kind
+A pass times ``batch`` requests of each kind back to back, the references first; the cost of a kind
 is the median time of its requests in the pass, its ratio that over the median of ``/healthz``
-in the same pass, and the figure printed the median ratio over ``repeats`` passes. Targets
-(issue 9): step page at most 2x, answer at most 1.5x, the heavy progress page at most 3x.
+in the same pass (and over each reference's), and the figure printed the median ratio over
+``repeats`` passes. Targets (issue 21, :data:`TARGETS`): ``/healthz`` at most 2x the bare Flask
+route, the step page at most 3x it, the answer at most 1.5x its floor.
 """
 
 from __future__ import annotations
@@ -52,16 +56,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["FLOOR_ANSWER", "FLOOR_PAGE", "FLOOR_POST", "PAGES", "TARGETS", "add_floor_routes", "floor_app", "main", "page_costs",
-           "seed_learner"]
+__all__ = ["BARE", "FLOOR_ANSWER", "FLOOR_PAGE", "FLOOR_POST", "PAGES", "REFERENCES", "SESSION_CSRF", "TARGETS",
+           "add_floor_routes", "floor_app", "main", "page_costs", "reference_apps", "seed_learner"]
 
+#: The references, apps of their own built here (:func:`reference_apps`), timed in every pass.
+BARE, SESSION_CSRF = "bare Flask route", "Flask + session + CSRF"
+REFERENCES = (BARE, SESSION_CSRF)
 #: The rows printed, in order.
-PAGES = ("step page", "question page", "answer (fetch)", "progress page (10,000 attempts)", "quiz answer",
+PAGES = ("/healthz", "step page", "question page", "answer (fetch)", "progress page (10,000 attempts)", "quiz answer",
          "quiz feedback", "quiz results", "floor: post", "floor: answer", "floor: page")
 #: The floor routes (:func:`add_floor_routes`).
 FLOOR_POST, FLOOR_ANSWER, FLOOR_PAGE = "/bench-floor/post", "/bench-floor/answer", "/bench-floor/page"
-#: Largest ratio to /healthz wanted per row (issue 9); a row without one is only reported.
-TARGETS = {"step page": 2.0, "answer (fetch)": 1.5, "progress page (10,000 attempts)": 3.0}
+#: Largest ratio wanted per row, and to what (issue 21): ``{row: (reference row, ratio)}``; a row
+#: without one is only reported.
+TARGETS = {"/healthz": (BARE, 2.0), "step page": (BARE, 3.0), "answer (fetch)": ("floor: answer", 1.5)}
 #: The answer's body as ``tutor.js`` sends it (:func:`page_costs` ``answer_body="multipart/form-data"``
 #: measures the body the script sent before, for comparison).
 ANSWER_BODY = "application/x-www-form-urlencoded"
@@ -171,12 +179,48 @@ def floor_app() -> Any:
     return app
 
 
+def reference_apps(secret_key: str) -> dict[str, Any]:
+    """The references every page is measured against, built here and nowhere else: ``{name: (app,
+    path)}`` for :data:`REFERENCES`:
+
+    * :data:`BARE` — a Flask app with one route, ``GET /healthz`` answering ``{"status": "ok"}``
+      as the tutor's does, and nothing else (no extension, no hook);
+    * :data:`SESSION_CSRF` — a Flask app with Flask-WTF's CSRF protection and the signed session
+      cookie, whose one route ``GET /page`` reads a value of the session and answers a form's CSRF
+      token (``<input name="csrf_token" value="...">``): what every page with a form must do.
+    """
+    from flask import Flask, session
+    from flask_wtf.csrf import CSRFProtect, generate_csrf
+    from markupsafe import escape
+
+    bare = Flask("tutor-bench-bare")
+
+    @bare.get("/healthz")
+    def bare_healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    with_session = Flask("tutor-bench-session")
+    with_session.config.update(SECRET_KEY=secret_key, WTF_CSRF_TIME_LIMIT=None)
+    CSRFProtect(with_session)
+
+    @with_session.get("/page")
+    def session_page() -> str:
+        session.get("learner")
+        return f'<input name="csrf_token" value="{escape(generate_csrf())}">'
+
+    return {BARE: (bare, "/healthz"), SESSION_CSRF: (with_session, "/page")}
+
+
 def _timed(fn: Callable[[], Any], batch: int, expect: tuple[int, ...]) -> float:
+    """The median CPU time of this process (``time.process_time``) of ``batch`` calls of ``fn``:
+    the app's own cost, which a loaded machine does not stretch as it stretches the wall-clock time
+    of a request that the scheduler interrupts (the longer the request, the likelier)."""
     times = []
+    clock = time.process_time
     for _ in range(batch):
-        t0 = time.perf_counter()
+        t0 = clock()
         status = fn()
-        times.append(time.perf_counter() - t0)
+        times.append(clock() - t0)
         if status not in expect:
             raise RuntimeError(f"a timed request answered {status}, not {' or '.join(map(str, expect))}")
     return statistics.median(times)
@@ -242,7 +286,15 @@ def _measure(app: Any, repeats: int, batch: int, attempts: int, answer_body: str
     with heavy.session_transaction() as sess:
         sess["learner"] = "bench-heavy-learner"
         sess.permanent = True
+    refs = {}
+    for name, (ref_app, path) in reference_apps(app.config["SECRET_KEY"]).items():
+        client = ref_app.test_client()
+        for cookie in list(getattr(c, "_cookies", {}).values()):  # the same cookies as the app's client sends
+            client.set_cookie(cookie.key, cookie.value)
+        refs[name] = (lambda client=client, path=path: client.get(path).status_code)
     runs: dict[str, Callable[[], int]] = {
+        **refs,
+        "/healthz": lambda: c.get("/healthz").status_code,
         "step page": lambda: c.get(step_url).status_code,
         "question page": lambda: c.get(question_url).status_code,
         "answer (fetch)": answer,
@@ -257,24 +309,30 @@ def _measure(app: Any, repeats: int, batch: int, attempts: int, answer_body: str
         "floor: page": lambda: c.get(FLOOR_PAGE).status_code,
     }
     expect = {"answer (fetch)": (200, 302), "quiz answer": (302,)}  # the answer: its section, or a redirect
-    health = lambda: c.get("/healthz").status_code  # noqa: E731
     for name, fn in runs.items():  # warm-up: imports, compiled templates, caches
-        _timed(fn, 2, expect.get(name, (200,)))
-    _timed(health, 20, (200,))
-    ratios: dict[str, list[float]] = {p: [] for p in PAGES}
-    costs: dict[str, list[float]] = {p: [] for p in PAGES}
-    healths = []
+        _timed(fn, 20 if name in REFERENCES or name == "/healthz" else 2, expect.get(name, (200,)))
+    rows = REFERENCES + PAGES
+    costs: dict[str, list[float]] = {p: [] for p in rows}
+    ratios: dict[str, dict[str, list[float]]] = {p: {r: [] for r in (*REFERENCES, "/healthz")} for p in rows}
+    floor_ratio: list[float] = []
     for _ in range(max(1, repeats)):
-        h = _timed(health, batch, (200,))
-        healths.append(h)
-        for name, fn in runs.items():
-            t = _timed(fn, batch if name != "progress page (10,000 attempts)" else max(3, batch // 10),
-                       expect.get(name, (200,)))
-            costs[name].append(t)
-            ratios[name].append(t / h)
-    return {"healthz us": 1e6 * statistics.median(healths),
-            "pages": {p: {"us": 1e6 * statistics.median(costs[p]), "ratio": statistics.median(ratios[p])}
+        seen = {}
+        for name, fn in runs.items():  # the references first, then /healthz, then the pages: back to back
+            seen[name] = _timed(fn, batch if name != "progress page (10,000 attempts)" else max(3, batch // 10),
+                                expect.get(name, (200,)))
+            costs[name].append(seen[name])
+        for name in rows:
+            for ref in ratios[name]:
+                ratios[name][ref].append(seen[name] / seen[ref])
+        floor_ratio.append(seen["answer (fetch)"] / seen["floor: answer"])
+    return {"healthz us": 1e6 * statistics.median(costs["/healthz"]),
+            "references": {r: {"us": 1e6 * statistics.median(costs[r])} for r in REFERENCES},
+            "pages": {p: {"us": 1e6 * statistics.median(costs[p]),
+                          "ratio": statistics.median(ratios[p]["/healthz"]),
+                          "bare ratio": statistics.median(ratios[p][BARE]),
+                          "session ratio": statistics.median(ratios[p][SESSION_CSRF])}
                       for p in PAGES},
+            "answer/floor ratio": statistics.median(floor_ratio),
             "mistakes": mistakes}
 
 
@@ -301,21 +359,31 @@ def _quiz_answers(app: Any, question_url: str, token: str) -> list[dict]:
 
 
 def main(repeats: int = 5, batch: int = 60, as_json: bool = False) -> int:
-    """Print :func:`page_costs`: one line per page with its cost and ratio to ``/healthz`` and the
-    target; returns 0 (the ratios depend on the machine and are reported, not enforced)."""
+    """Print :func:`page_costs`: the references, then one line per page with its cost and its
+    ratios to the bare Flask route, to the session + CSRF app and to ``/healthz`` (each the median
+    over the passes of the ratio within a pass), and its target; returns 0 (the ratios depend on
+    the machine and are reported, not enforced)."""
     results = page_costs(repeats, batch)
     if as_json:
         print(json.dumps(results, indent=2))
         return 0
-    print(f"in-process cost per request (Flask test client; median of {repeats} passes of {batch} requests; "
-          f"GET /healthz {results['healthz us']:,.0f} us)")
-    for name in PAGES:
-        f = results["pages"][name]
-        target = TARGETS.get(name)
-        verdict = "" if target is None else (f"  target <= {target:g}x: " + ("met" if f["ratio"] <= target else "NOT met"))
-        print(f"page {name:34} {f['us']:>9,.0f} us   ratio {f['ratio']:5.2f}{verdict}")
-    print(f"(the progress page's learner: {HEAVY_ATTEMPTS:,} attempts, {results['mistakes']:,} review cards)")
+    print(f"in-process CPU time per request (Flask test client; median of {repeats} passes of {batch} requests, "
+          "each page beside the references timed in the same pass)")
+    for name in REFERENCES:
+        print(f"reference {name:30} {results['references'][name]['us']:>9,.0f} us")
     pages = results["pages"]
-    print(f"beside its floor: answer (fetch) {pages['answer (fetch)']['us'] / pages['floor: answer']['us']:.2f}x "
-          f"floor: answer, step page {pages['step page']['us'] / pages['floor: page']['us']:.2f}x floor: page")
+    for name in PAGES:
+        f = pages[name]
+        target = TARGETS.get(name)
+        verdict = ""
+        if target is not None:
+            ref, most = target
+            got = f["bare ratio"] if ref == BARE else results["answer/floor ratio"]
+            verdict = f"  target <= {most:g}x {ref}: " + ("met" if got <= most else "NOT met")
+        print(f"page {name:34} {f['us']:>9,.0f} us   x bare {f['bare ratio']:5.2f}   "
+              f"x session+csrf {f['session ratio']:5.2f}   ratio {f['ratio']:5.2f}{verdict}")
+    print(f"(ratio: to /healthz; the progress page's learner: {HEAVY_ATTEMPTS:,} attempts, "
+          f"{results['mistakes']:,} review cards)")
+    print(f"beside its floor: answer (fetch) {results['answer/floor ratio']:.2f}x floor: answer, "
+          f"step page {pages['step page']['us'] / pages['floor: page']['us']:.2f}x floor: page")
     return 0

@@ -17,6 +17,10 @@ from .registry import command
              (("--scenarios",), {"type": int, "default": 5000,
                                  "help": "scenarios in the generated JSON Lines file (default 5000; 0 skips)"}),
              (("--keep",), {"metavar": "FILE", "help": "keep the generated JSON Lines file (one ruleset)"}),
+             (("--mixed",), {"type": int, "default": 20_000,
+                             "help": "scenarios of the mixed file (every ruleset, every ask) that `tutor solve` "
+                                     "answers beside a minimal loop of the same engine calls on the parsed "
+                                     "scenarios, per ask and in all (default 20,000; 0 skips)"}),
              (("--repeats",), {"type": int, "default": None,
                                "help": "repeats of each timed call beside its bare call; the median is "
                                        "reported (default 7; 0 skips these rows); with --load, runs of the "
@@ -77,5 +81,6 @@ def _bench(args: argparse.Namespace) -> int:
         return main_web(max(1, 2000 if args.requests is None else args.requests), args.json)
     from ..bench import main as bench_main
     return bench_main(args.rulesets, 1.0 if args.seconds is None else args.seconds, args.scenarios, args.json,
-                      args.keep, max(0, 7 if args.repeats is None else args.repeats), max(1, args.items))
+                      args.keep, max(0, 7 if args.repeats is None else args.repeats), max(1, args.items),
+                      max(0, args.mixed))
 

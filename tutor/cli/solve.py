@@ -7,6 +7,8 @@ import json
 import sys
 from typing import TextIO
 
+import orjson
+
 from .registry import command
 
 # tutor solve
@@ -26,21 +28,41 @@ def solve_stream(data: str | bytes, out: TextIO) -> int:
     data = data.removeprefix("\ufeff") if isinstance(data, str) else data.removeprefix(b"\xef\xbb\xbf")
     if not data.strip():
         return 0
+    write = out.write
     try:
-        answers = [answer(parse_json(data))]  # one object, possibly spread over several lines
+        one = answer(parse_json(data))  # one object, possibly spread over several lines
     except BadJsonError:
-        lines: list[str | bytes]
-        if isinstance(data, str):
-            lines = [line.removesuffix("\r") for line in data.split("\n")]
-        else:
-            lines = [line.removesuffix(b"\r") for line in data.split(b"\n")]
-        answers = [_numbered(answer_text(line), n) for n, line in enumerate(lines, 1) if line.strip()]
+        pass
+    else:
+        write(_line(one))
+        return 1 if "error" in one else 0
+    lines: list[str | bytes]
+    if isinstance(data, str):
+        lines = [line.removesuffix("\r") for line in data.split("\n")]
+    else:
+        lines = [line.removesuffix(b"\r") for line in data.split(b"\n")]
     failed = 0
-    for a in answers:
-        if "error" in a:
-            failed += 1
-        out.write(json.dumps(a) + "\n")  # ASCII-escaped; messages hold no lone surrogates
+    for n, line in enumerate(lines, 1):  # each answer written as it is made: none kept (nor traced by the GC)
+        if line.strip():
+            a = _numbered(answer_text(line), n)
+            if "error" in a:
+                failed += 1
+            write(_line(a))
     return failed
+
+
+def _line(a: dict) -> str:
+    """One answer as a line of JSON, ASCII only (non-ASCII escaped, as :func:`json.dumps` writes
+    it): encoded by orjson where that gives ASCII (every answer but an error quoting non-ASCII
+    input; faster, measured in issue 21), else by :mod:`json`."""
+    try:
+        text = orjson.dumps(a)
+    except TypeError:
+        pass
+    else:
+        if text.isascii():
+            return text.decode("ascii") + "\n"
+    return json.dumps(a) + "\n"  # ASCII-escaped; messages hold no lone surrogates
 
 
 def _numbered(a: dict, n: int) -> dict:

@@ -84,17 +84,32 @@ def select_locale(url_lang: str | None = None, cookie_lang: str | None = None,
         if lang:
             return lang
     if accept_language_header:
-        from werkzeug.datastructures import LanguageAccept
-        from werkzeug.http import parse_accept_header
+        if len(accept_language_header) <= _ACCEPT_MOST:
+            return _accepted(accept_language_header)
+        return _accepted.__wrapped__(accept_language_header)
+    return DEFAULT_LANGUAGE
 
-        accepted = parse_accept_header(accept_language_header, LanguageAccept)
-        ranked = sorted(enumerate(accepted), key=lambda item: (-item[1][1], item[0]))
-        for _pos, (tag, quality) in ranked:
-            if quality <= 0:
-                continue
-            lang = normalize_lang(tag)
-            if lang:
-                return lang
+
+#: Longest ``Accept-Language`` header whose choice is kept (a browser's is far shorter; longer
+#: ones are read each time, so a client cannot fill the cache with long headers).
+_ACCEPT_MOST = 200
+
+
+@functools.lru_cache(maxsize=256)
+def _accepted(header: str) -> str:
+    """The language an ``Accept-Language`` header picks (see :func:`select_locale`), worked out
+    once per header text: browsers send a handful of distinct ones."""
+    from werkzeug.datastructures import LanguageAccept
+    from werkzeug.http import parse_accept_header
+
+    accepted = parse_accept_header(header, LanguageAccept)
+    ranked = sorted(enumerate(accepted), key=lambda item: (-item[1][1], item[0]))
+    for _pos, (tag, quality) in ranked:
+        if quality <= 0:
+            continue
+        lang = normalize_lang(tag)
+        if lang:
+            return lang
     return DEFAULT_LANGUAGE
 
 

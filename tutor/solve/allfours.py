@@ -31,7 +31,7 @@ from typing import Any
 
 from ..engine.allfours import AllFoursFamily
 from ..engine.allfours_state import Award, tally
-from ..engine.cards import mask_of
+from ..engine.cards import CARD_NAMES, mask_of
 from ..engine.errors import ImpossibleStateError
 from ..engine.reasons import Reason
 from .asks import HandScore, LegalPlays, MakeTrump, TrickWinner, TurnUp
@@ -54,7 +54,7 @@ def legal_plays(s: Scenario[LegalPlays]) -> dict[str, Any]:
     """
     hand = s.fields.hand
     legal, why = s.rules.legal(mask_of(hand), s.fields.trick, s.fields.trump)
-    return {"legal": [str(c) for c in hand if legal >> c & 1], "why": [why.to_json()]}
+    return {"legal": [CARD_NAMES[c] for c in hand if legal >> c & 1], "why": [why.to_json()]}
 
 
 @register_ask(TrickWinner, *RULESETS)

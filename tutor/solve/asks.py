@@ -41,7 +41,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, GetCoreSchemaHandler, GetJsonSchemaHandler, model_validator
 from pydantic_core import PydanticCustomError, core_schema
 
-from ..engine.cards import Card, Suit
+from ..engine.cards import CARDS, Card, Suit
 from ..engine.errors import TutorError, show
 
 __all__ = [
@@ -242,22 +242,34 @@ class CardOf(FieldKind):
         return dict(CARD_SCHEMA)
 
 
-def _card_list(value: object, what: str, min_len: int, max_len: int) -> list[Card]:
-    """Distinct cards, ``min_len..max_len`` of them (``what`` names the list in messages)."""
+def _card_list(value: object, what: str | int, min_len: int, max_len: int) -> list[Card]:
+    """Distinct cards, ``min_len..max_len`` of them (``what`` names the list in messages; a number
+    ``n`` names trick ``n``, formatted only for a message)."""
     if not isinstance(value, list):
-        raise _fail("bad-field", f"{what} must be a list of cards, not {show(value)}.")
+        raise _fail("bad-field", f"{_what(what)} must be a list of cards, not {show(value)}.")
     if not min_len <= len(value) <= max_len:
         n = f"{min_len}" if min_len == max_len else f"{min_len} to {max_len}"
-        raise _fail("bad-field", f"{what} must have {n} cards, not {len(value)}.")
+        raise _fail("bad-field", f"{_what(what)} must have {n} cards, not {len(value)}.")
     out: list[Card] = []
     seen = 0
+    by_name = _CARD_BY_NAME
     for item in value:
-        c = Card.parse(item)
+        c = by_name.get(item) if type(item) is str else None  # the canonical spelling: one look-up
+        if c is None:
+            c = Card.parse(item)
         if seen >> c & 1:
-            raise _fail("duplicate-card", f"{c} appears twice in {what}.")
+            raise _fail("duplicate-card", f"{c} appears twice in {_what(what)}.")
         seen |= 1 << c
         out.append(c)
     return out
+
+
+def _what(what: str | int) -> str:
+    return what if isinstance(what, str) else f"trick {what}"
+
+
+#: Each card by its canonical name (what :meth:`Card.parse` looks up first).
+_CARD_BY_NAME: dict[str, Card] = {str(c): c for c in CARDS}
 
 
 def _cards_schema(min_items: int, max_items: int) -> dict[str, Any]:
@@ -278,7 +290,9 @@ class Cards(FieldKind):
     unordered: bool = field(default=False, kw_only=True)
 
     def parse(self, value: object, name: str, lim: Limits) -> list[Card]:
-        return _card_list(value, f"field {name}", _at(self.minimum, lim), _at(self.maximum, lim))
+        lo, hi = self.minimum, self.maximum
+        return _card_list(value, f"field {name}", lo if type(lo) is int else _at(lo, lim),
+                          hi if type(hi) is int else _at(hi, lim))
 
     def json_schema(self, lo: Limits, hi: Limits) -> dict[str, Any]:
         return _cards_schema(_at(self.minimum, lo), _at(self.maximum, hi))
@@ -303,7 +317,7 @@ class Tricks(FieldKind):
         out = []
         seen: dict[int, int] = {}
         for n, t in enumerate(value, 1):
-            trick = _card_list(t, f"trick {n}", lim.players, lim.players)
+            trick = _card_list(t, n, lim.players, lim.players)
             for c in trick:
                 if c in seen:
                     where = f"trick {seen[c]}" + ("" if seen[c] == n else f" and trick {n}")
@@ -361,6 +375,15 @@ def field_kind(model: type[AskModel], name: str) -> FieldKind:
 
 def _disjoint(**groups: Sequence[int]) -> None:
     """``duplicate-card`` if a card is in two of the named groups (e.g. ``hand`` and ``trick``)."""
+    seen = overlap = 0
+    for cards in groups.values():  # each group's cards are distinct (checked by its field)
+        mask = 0
+        for c in cards:
+            mask |= 1 << c
+        overlap |= seen & mask
+        seen |= mask
+    if not overlap:
+        return
     owner: dict[int, str] = {}
     for name, cards in groups.items():
         for c in cards:

@@ -165,18 +165,36 @@ def parse_scenario(scenario: object) -> tuple[Scenario[Any], Callable[[Scenario[
             allowed = ", ".join(sorted(COMMON_FIELDS + fields))
             raise BadFieldError(f"unknown field {show(key)} for ask {ask.model.ask} (fields: {allowed}).")
     raw, target, players = scenario.get("options"), scenario.get("target"), scenario.get("players")
-    key = _key(raw), _key(target), _key(players)
-    if None in key:
-        options, players = _options(info, raw, target, players)
+    if raw is None and target is None and players is None:  # the common case: the ruleset's defaults
+        found = _DEFAULTS.get(info.name)
+        options, players, rules, limits = found if found is not None else _defaults(info)
     else:
-        options, players = _cached_options(info, *key)
-    rules = _rules(info, options)
-    values = {k: scenario[k] for k in fields if scenario.get(k) is not None}
+        key = _key(raw), _key(target), _key(players)
+        if None in key:
+            options, players = _options(info, raw, target, players)
+        else:
+            options, players = _cached_options(info, *key)
+        rules = _rules(info, options)
+        limits = _limits(info, players, rules)
+    values = {k: v for k in fields if (v := scenario.get(k)) is not None}
     try:
-        parsed = ask.model.model_validate(values, context=_limits(info, players, rules))
+        parsed = ask.model.model_validate(values, context=limits)
     except ValidationError as e:
         raise _field_error(ask.model, e) from None
     return Scenario(info, ask.model.ask, options, players, rules, parsed), ask.handler
+
+
+#: ruleset name -> :func:`_defaults` (by name: a RulesetInfo hashes all its fields each time).
+_DEFAULTS: dict[str, tuple[Any, int, Any, Limits]] = {}
+
+
+def _defaults(info: RulesetInfo) -> tuple[Any, int, Any, Limits]:
+    """``(options, players, rules, limits)`` of a scenario of ``info`` without ``options``,
+    ``target`` or ``players`` (steps 5 and 6 for the defaults), worked out once."""
+    options, players = _options(info, None, None, None)
+    rules = _rules(info, options)
+    found = _DEFAULTS[info.name] = (options, players, rules, _limits(info, players, rules))
+    return found
 
 
 def _key(value: object) -> tuple[Any, ...] | None:

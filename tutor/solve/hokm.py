@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine.cards import CARDS, Suit, mask_of
+from ..engine.cards import CARD_NAMES, CARDS, Suit, mask_of
 from ..engine.errors import IllegalPlayError, ImpossibleStateError
 from ..engine.hokm_rules import TRICKS_TO_WIN, RoundResult
 from ..engine.reasons import Reason
@@ -38,7 +38,7 @@ def legal_plays(s: Scenario[LegalPlays]) -> dict[str, Any]:
     """
     trump, hand, trick = s.fields.trump, s.fields.hand, s.fields.trick
     legal, why = s.rules.legal(mask_of(hand), trick, trump)
-    return {"legal": [str(c) for c in hand if legal >> c & 1], "why": [why.to_json()]}
+    return {"legal": [CARD_NAMES[c] for c in hand if legal >> c & 1], "why": [why.to_json()]}
 
 
 @register_ask(TrickWinner, "hokm")

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -137,6 +138,30 @@ def _secret_key(app: Flask, env: str) -> str:
     return key
 
 
+class TutorFlask(Flask):
+    """Flask, with the check of each hook and view for a coroutine made once per function: Flask
+    asks ``inspect`` again for every hook of every request (some twenty a request here). At most
+    :attr:`SYNC_KEPT` functions are kept (the app's hooks and views; a function made per request,
+    as ``after_this_request`` takes, is checked each time once that many are kept)."""
+
+    SYNC_KEPT = 1024
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._sync: dict[Callable[..., Any], Callable[..., Any]] = {}
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        try:
+            found = self._sync.get(func)
+        except TypeError:  # an unhashable callable: asked each time, as Flask does
+            return super().ensure_sync(func)
+        if found is None:
+            found = super().ensure_sync(func)
+            if len(self._sync) < self.SYNC_KEPT:
+                self._sync[func] = found
+        return found
+
+
 def configure(config: dict | None = None) -> Flask:
     """A bare app with its configuration and instance folder, nothing else (no secret key made,
     no content loaded): what :func:`create_app` starts from, and how ``tutor db`` finds the
@@ -146,7 +171,7 @@ def configure(config: dict | None = None) -> Flask:
     instance = os.environ.get("TUTOR_INSTANCE_PATH") or config.pop("INSTANCE_PATH", None)
     if instance and not os.path.isabs(instance):
         raise ConfigError(f"TUTOR_INSTANCE_PATH must be an absolute path, not {instance[:80]!r}.")
-    app = Flask(__name__, instance_path=instance, instance_relative_config=True)
+    app = TutorFlask(__name__, instance_path=instance, instance_relative_config=True)
     try:
         Path(app.instance_path).mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as e:
@@ -205,7 +230,7 @@ def create_app(config: dict | None = None, *, content: ContentStore | None = Non
     app.config["SECRET_KEY"] = secret_key(app)
     private_sqlite_file(app.config["DATABASE_URL"])
 
-    from . import accounts, db, lang, limits, reqlog, security
+    from . import accounts, db, lang, limits, reqlog, security, sessions
     from .views import (
         api,
         ask,
@@ -223,6 +248,7 @@ def create_app(config: dict | None = None, *, content: ContentStore | None = Non
         worksheet,
     )
 
+    sessions.init_app(app)
     db.init_app(app)
     app.extensions["tutor_content"] = content or ContentStore.load()
     reqlog.init_app(app)

@@ -59,7 +59,7 @@ def _choose() -> str:
     url_lang = (request.view_args or {}).get("lang")
     if url_lang is None and request.path.startswith("/api/"):
         url_lang = request.args.get("lang")
-    return i18n.select_locale(url_lang, request.cookies.get(COOKIE), request.headers.get("Accept-Language", ""))
+    return i18n.select_locale(url_lang, request.cookies.get(COOKIE), request.environ.get("HTTP_ACCEPT_LANGUAGE", ""))
 
 
 def _begin() -> None:

@@ -35,7 +35,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from flask import Flask, Response, g, request, session
 from flask_limiter import Limiter
@@ -194,12 +194,34 @@ def init_app(app: Flask) -> Limiter:
         chosen[action] = value
     limiter = Limiter(by_address, strategy="sliding-window-counter", headers_enabled=True,
                       in_memory_fallback_enabled=True)
+    hooks: list[dict[Any, list[Any]]] = [app.before_request_funcs, app.after_request_funcs,
+                                         app.teardown_request_funcs]
+    before = [len(h.get(None, ())) for h in hooks]
     limiter.init_app(app)
     app.extensions["tutor_limiter"] = limiter
     app.extensions["tutor_limits"] = chosen
-    app.extensions["tutor_limited"] = set()
+    done: set[str] = set()
+    app.extensions["tutor_limited"] = done
+    # Every limit here is on a marked view (no default or application limit), so Flask-Limiter's
+    # hooks have nothing to do for any other endpoint: they run for the marked ones only (they
+    # resolved, evaluated and cleared an empty set of limits on every other request).
+    for kind, (h, n) in enumerate(zip(hooks, before, strict=True)):
+        h[None][n:] = [_for_marked(fn, done, returns_response=kind == 1) for fn in h[None][n:]]
     apply(app)
     return limiter
+
+
+def _for_marked(hook: Callable, done: set[str], returns_response: bool) -> Callable:
+    """``hook`` (one of Flask-Limiter's request hooks) run only for the endpoints in ``done``."""
+    if returns_response:
+        def after(response: Response) -> Response:
+            return hook(response) if request.endpoint in done else response
+        return after
+
+    def other(*args: object) -> None:
+        if request.endpoint in done:
+            hook(*args)
+    return other
 
 
 def apply(app: Flask) -> None:

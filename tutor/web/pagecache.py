@@ -46,8 +46,9 @@ from datetime import datetime
 from typing import Generic, TypeVar
 
 from flask import current_app, g
-from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
+
+from .sessions import csrf_token
 
 __all__ = ["DEFAULT_LEARNER_SIZE", "DEFAULT_OPEN_SIZE", "DEFAULT_SIZE", "STORES", "PageCache", "cached",
            "cached_for_learner", "csrf_placeholder", "here", "here_placeholder", "learner_page_cache", "page_cache"]
@@ -218,7 +219,7 @@ def cached(key: Hashable, render: Callable[[], str], fill: Mapping[str, str] | N
 def _real_token() -> str:
     token = g.get("tutor_csrf")
     if token is None:
-        token = g.tutor_csrf = generate_csrf()
+        token = g.tutor_csrf = csrf_token()
     return token
 
 

@@ -37,7 +37,7 @@ def request_id() -> str:
     """This request's id (made on first use)."""
     rid = g.get("request_id")
     if rid is None:
-        given = request.headers.get(HEADER, "")
+        given = request.environ.get("HTTP_X_REQUEST_ID", "")  # the header HEADER
         rid = given if _SAFE_ID.fullmatch(given) else secrets.token_hex(16)
         g.request_id = rid
     return rid
@@ -48,19 +48,25 @@ def _start() -> None:
     request_id()
 
 
+#: The log line's encoder, made once (``json.dumps`` with an option makes a new one per call).
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+
+
 def _finish(response: Response) -> Response:
-    response.headers[HEADER] = request_id()
-    start = g.get("request_start")
-    LOGGER.info(json.dumps({
-        "event": "request",
-        "id": request_id(),
-        "method": request.method,
-        "path": request.path,
-        "status": response.status_code,
-        "ms": round((time.perf_counter() - start) * 1000, 1) if start is not None else None,
-        "addr": request.remote_addr,
-        "bytes": response.calculate_content_length(),
-    }, ensure_ascii=False))
+    rid = request_id()
+    response.headers[HEADER] = rid
+    if LOGGER.isEnabledFor(logging.INFO):
+        start = g.get("request_start")
+        LOGGER.info(_ENCODE({
+            "event": "request",
+            "id": rid,
+            "method": request.method,
+            "path": request.path,
+            "status": response.status_code,
+            "ms": round((time.perf_counter() - start) * 1000, 1) if start is not None else None,
+            "addr": request.remote_addr,
+            "bytes": response.calculate_content_length(),
+        }))
     return response
 
 

@@ -22,6 +22,7 @@ from flask import Flask, Response, current_app, jsonify, render_template, reques
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 from flask_wtf.csrf import CSRFError
+from werkzeug.datastructures import Headers
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, SecurityError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -45,22 +46,40 @@ class BadInput(Exception):
         self.code = code
 
 
+#: The headers of every response, set in one go (:func:`_headers`).
+_EVERY_RESPONSE = (
+    ("Content-Security-Policy", CSP),
+    ("X-Content-Type-Options", "nosniff"),
+    ("X-Frame-Options", "DENY"),
+    ("Referrer-Policy", "same-origin"),
+    ("Cross-Origin-Opener-Policy", "same-origin"),
+    ("Permissions-Policy", "camera=(), microphone=(), geolocation=()"),
+)
+_EVERY_NAME = frozenset(name.lower() for name, _ in _EVERY_RESPONSE)
+#: The same, checked once by werkzeug (no new line in a value): appended as they are, since
+#: ``Headers.extend`` checks every value again on every response (some 130 calls a response).
+_EVERY_CHECKED = tuple(Headers(_EVERY_RESPONSE).items())
+
+
 def _headers(response: Response) -> Response:
     h = response.headers
-    h["Content-Security-Policy"] = CSP
-    h["X-Content-Type-Options"] = "nosniff"
-    h["X-Frame-Options"] = "DENY"
-    h["Referrer-Policy"] = "same-origin"
-    h["Cross-Origin-Opener-Policy"] = "same-origin"
-    h["Permissions-Policy"] = "camera=(), microphone=(), geolocation=()"
-    if request.is_secure:
+    names = {name.lower() for name, _ in h.items()}  # looked at once: a missed look-up raises inside werkzeug
+    if names & _EVERY_NAME:  # a view set one of them: replaced, as before
+        for name, value in _EVERY_RESPONSE:
+            h[name] = value
+    elif isinstance(getattr(h, "_list", None), list):
+        h._list.extend(_EVERY_CHECKED)
+    else:  # a werkzeug whose Headers keep their items otherwise
+        h.extend(_EVERY_CHECKED)
+    req = request._get_current_object()  # type: ignore[attr-defined]
+    if req.is_secure:
         h["Strict-Transport-Security"] = "max-age=31536000"
-    if request.path.startswith("/api/") or response.mimetype == "text/html":
-        h.setdefault("Cache-Control", "no-store")
+    if "cache-control" not in names and (_is_html(h.get("Content-Type", "")) or req.path.startswith("/api/")):
+        h["Cache-Control"] = "no-store"
     # Flask-Limiter puts Retry-After (whole seconds to the window's reset, 0 in its last second) on
     # every response of a limited view: it belongs to a 429 only, and there says wait at least 1 s
-    retry = h.get("Retry-After")
-    if retry is not None:
+    if "retry-after" in names:
+        retry = h.get("Retry-After", "")
         if response.status_code != 429:
             del h["Retry-After"]
         elif retry.isdigit() and int(retry) < 1:
@@ -68,7 +87,15 @@ def _headers(response: Response) -> Response:
         wait_page = getattr(response, "wait_page", None)
         if response.status_code == 429 and wait_page is not None and h["Retry-After"].isdigit():
             response.set_data(wait_page(int(h["Retry-After"])))
+    if "location" in names:
+        _relative_location(response)
     return response
+
+
+def _is_html(content_type: str) -> bool:
+    """Whether a ``Content-Type`` value is ``text/html`` (``Response.mimetype``, without parsing
+    its parameters)."""
+    return content_type.split(";", 1)[0].strip().lower() == "text/html"
 
 
 def _relative_location(response: Response) -> Response:
@@ -127,7 +154,11 @@ def _body_limit() -> int:
 
 
 def _refuse_large_body() -> None:
-    """Refuse an over-long body before any view or hook reads it (a view may not read it at all)."""
+    """Refuse an over-long body before any view or hook reads it (a view may not read it at all).
+    A request without a body (no length, or 0: :class:`BodyLimit` gives a chunked one its length)
+    has nothing to refuse or limit."""
+    if not request.content_length:
+        return
     limit = _body_limit()
     if (request.content_length or 0) > limit:
         raise RequestEntityTooLarge()
@@ -137,8 +168,8 @@ def _refuse_large_body() -> None:
 def _refuse_nul() -> None:
     """Refuse a NUL character anywhere in the path, query or form (400): no one types one, and
     PostgreSQL cannot store one in a text column, so it must never reach a query."""
-    if "\x00" in request.path or any("\x00" in k or "\x00" in v
-                                      for d in (request.args, request.form) for k, v in d.items(multi=True)):
+    if "\x00" in request.path or any("\x00" in k or "\x00" in v for d in _sent_values()
+                                      for k, v in d.items(multi=True)):
         raise BadInput(_("The request contains a character that is not allowed (NUL)."), "bad-request")
 
 
@@ -153,6 +184,14 @@ def _same_site_referrer() -> str | None:
             or parts.path.startswith("//"):
         return None
     return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
+def _sent_values() -> list[Any]:
+    """The query's values and, for a request with a body, the form's (none to parse otherwise)."""
+    sent = [request.args] if request.query_string else []
+    if request.content_length:
+        sent.append(request.form)
+    return sent
 
 
 def _is_api() -> bool:
@@ -222,8 +261,7 @@ def init_app(app: Flask) -> None:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)  # type: ignore[method-assign]
     app.before_request(_refuse_large_body)
     app.before_request(_refuse_nul)
-    app.after_request(_headers)
-    app.after_request(_relative_location)
+    app.after_request(_headers)  # with _relative_location
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(BadInput, _bad_input)
     app.register_error_handler(Exception, _unexpected)
