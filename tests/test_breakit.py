@@ -234,7 +234,7 @@ def test_an_altered_answer_form_gets_the_learners_language_not_the_engines_words
     r = learner.post(f"/fa/learn/hokm/{step.id}/{ex.id}", data={"csrf_token": csrf_of(page.text), "seat": "abc"})
     assert r.status_code == 400
     text = lxml_html.fromstring(r.text).cssselect(".form-error")[0].text_content().strip()
-    assert text == "این پاسخ خوانا نیست: یکی از پاسخ‌های نشان‌داده‌شده را برگزینید و دوباره بسنجید."
+    assert text == "این پاسخ خوانا نیست: یکی از پاسخ‌های نشان‌داده‌شده را برگزین و دوباره بسنج."
     api = learner.post(f"/api/v1/exercises/{X.ref_of(ex)}/answer", json={"answer": "abc"})
     assert api.status_code == 400 and api.get_json()["error"]["code"] == "bad-answer"
     assert "whole number" in api.get_json()["error"]["message"]

@@ -211,7 +211,8 @@ def test_awards_choices_are_marked(page: Page, live, lang):
     step = walk_step("trinidad", lang)
     ex = next(e for e in step.exercises if e.kind == "walk-through")
     right = expected(ex)
-    wrong = wrong_value(ex, right)  # Game given to another side
+    # the tricks right, Game given to the other side (the kind's distractor changes the tricks too)
+    wrong = {**right, "awards": {**right["awards"], "game": 1 - right["awards"]["game"]}}
     page.goto(f"{base}/{lang}/learn/trinidad/{step.id}")
     section = page.locator(f"#ex-{ex.id}")
     give(section, ex, wrong)

@@ -146,7 +146,7 @@ def test_a_nickname_taken_in_the_class_is_refused_and_joining_again_still_works(
     other = app.test_client()
     for lang, typed, message in (
             ("en", "Zari", "Another learner in this class goes by this nickname: choose another one."),
-            ("fa", "zari", "یادگیرندهٔ دیگری در این کلاس همین نام مستعار را دارد: نام دیگری برگزینید."),
+            ("fa", "zari", "یادگیرندهٔ دیگری در این کلاس همین نام مستعار را دارد: نام دیگری برگزین."),
             ("bg", "  ZARI ", "Друг ученик в този клас вече използва този прякор: изберете друг."),
             ("te", "Zari", "ఈ తరగతిలో మరో అభ్యాసకుడు ఇదే ముద్దుపేరుతో ఉన్నారు: వేరొకటి ఎంచుకోండి.")):
         r = post(other, f"/{lang}/join", {"code": code.lower(), "nickname": typed}, page=f"/{lang}/join")
@@ -188,7 +188,7 @@ def test_assigning_again_or_a_due_date_gone_by_is_refused_beside_the_field(app):
     today = datetime.now(UTC).date()
     yesterday = (today - timedelta(days=1)).isoformat()
     messages = {"en": "The due date has passed: choose today or a later day.",
-                "fa": "این مهلت گذشته است: امروز یا روزی پس از آن را برگزینید.",
+                "fa": "این مهلت گذشته است: امروز یا روزی پس از آن را برگزین.",
                 "te": "ఈ గడువు తేదీ దాటిపోయింది: ఈ రోజు లేదా తర్వాతి రోజును ఎంచుకోండి."}
     for lang, message in messages.items():
         r = post(t, url.format(lang), {"what": "unit:hokm:2", "due": yesterday})
