@@ -42,12 +42,13 @@ from tutor.content.check import same_answer
 from tutor.content.kinds import KINDS
 from tutor.content.kinds.base import N_, ExerciseKind
 from tutor.domain.table import default_you
-from tutor.engine.cards import CARDS, Card, Suit
-from tutor.engine.errors import IllegalPlayError, TutorError
-from tutor.engine.options import choices_of, labels_of, option_fields, range_of, validate_options
+from tutor.engine.cards import CARDS, Suit
+from tutor.engine.errors import TutorError
+from tutor.engine.options import choices_of, labels_of, option_fields, range_of
 from tutor.engine.rulesets import RULESETS, RulesetInfo
 from tutor.solve import asks_of, solve
-from tutor.solve.asks import AskModel, Cards, IntList, Limits, OneOf, Tricks, bound_at, field_kind
+
+from .editor_fields import Errors, card_lists, engine_error, field_specs, limits, num, other_fields, tr
 
 __all__ = ["check", "editor_config", "field_specs", "fixed_you", "seat_names", "seating"]
 
@@ -55,38 +56,13 @@ __all__ = ["check", "editor_config", "field_specs", "fixed_you", "seat_names", "
 YOU = 0
 
 
-def _tr(message: str) -> str:
-    return _(message) if message else message
-
-
-def _leader_fields() -> set[str]:
-    return {r.leader_field for r in RULESETS.values()}
-
-
-def field_specs(info: RulesetInfo, model: type[AskModel]) -> list[dict[str, Any]]:
-    """The ask's fields as the editor shows them, in check order: ``name``, ``widget``, ``label``
-    (translated), ``required`` and, for a choice, ``choices`` (``[value, label]``). A seat field
-    that is another ruleset's leader field (``hakem`` in All Fours) is left out."""
-    out = []
-    others = _leader_fields() - {info.leader_field}
-    for name, f in model.model_fields.items():
-        if name in others:
-            continue
-        kind = field_kind(model, name)
-        spec: dict[str, Any] = {"name": name, "widget": kind.widget, "label": _tr(kind.label) or name,
-                                "required": f.is_required() or name == info.leader_field}
-        if isinstance(kind, OneOf):
-            labels = kind.value_labels or kind.values
-            spec["choices"] = [[v, _tr(lab)] for v, lab in zip(kind.values, labels, strict=False)]
-        out.append(spec)
-    return out
 
 
 def _options(info: RulesetInfo) -> list[dict[str, Any]]:
     model = info.options_model
     out = []
     for name, f in option_fields(model).items():
-        spec: dict[str, Any] = {"name": name, "label": _tr(f.title or "") or name.replace("_", " "),
+        spec: dict[str, Any] = {"name": name, "label": tr(f.title or "") or name.replace("_", " "),
                                 "default": f.default}
         choices = choices_of(model, name)
         if f.annotation is bool:
@@ -95,7 +71,7 @@ def _options(info: RulesetInfo) -> list[dict[str, Any]]:
             labels = labels_of(model, name) or tuple(i18n.fmt_number(c) if isinstance(c, int) else str(c)
                                                      for c in choices)
             spec["type"] = "choice"
-            spec["choices"] = [[c, _tr(lab)] for c, lab in zip(choices, labels, strict=False)]
+            spec["choices"] = [[c, tr(lab)] for c, lab in zip(choices, labels, strict=False)]
         else:
             lo, hi = range_of(model, name) or (1, 999)
             spec.update(type="range", min=lo, max=hi)
@@ -146,7 +122,7 @@ def editor_config(kind: str | None = None) -> dict[str, Any]:
         seats = {str(p): seat_names(info, p) for p in info.players}
         sides = {str(p): [i18n.side_label(s, YOU, p, info.name) for s in range(info.sides(p))]
                  for p in info.players}
-        asks = [{"ask": a, "title": _tr(spec.model.title) or a, "fields": field_specs(info, spec.model)}
+        asks = [{"ask": a, "title": tr(spec.model.title) or a, "fields": field_specs(info, spec.model)}
                 for a, spec in asks_of(info.name).items()]
         rulesets.append({"name": info.name, "title": _(info.title), "players": list(info.players),
                          "anticlockwise": info.anticlockwise, "leader_field": info.leader_field,
@@ -180,176 +156,6 @@ def _words() -> dict[str, str]:
     }
 
 
-# ----------------------------------------------------------------------------- checking
-
-def _num(n: object) -> str:
-    return i18n.fmt_number(n) if isinstance(n, int) and not isinstance(n, bool) else str(n)
-
-
-class _Errors(dict):
-    """Field path -> message; the first problem found at a path is kept."""
-
-    def add(self, path: str, message: str) -> None:
-        self.setdefault(path, message)
-
-
-def _limits(info: RulesetInfo, scenario: Mapping, errors: _Errors) -> tuple[Limits, Any] | None:
-    """The scenario's limits and rules object, or None after noting the field at fault."""
-    players = scenario.get("players")
-    if players is None:
-        players = info.default_players
-    elif not (isinstance(players, int) and not isinstance(players, bool) and players in info.players):
-        errors.add("players", _("Choose %(allowed)s players.",
-                                allowed=i18n.join_list([_num(p) for p in info.players], "or")))
-        return None
-    raw = scenario.get("options")
-    if raw is not None and not isinstance(raw, Mapping):
-        errors.add("options", _("The options must be a set of named values."))
-        return None
-    raw = dict(raw or {})
-    if scenario.get("target") is not None:
-        raw.setdefault("target", scenario["target"])
-    fixed = {"players": players} if "players" in option_fields(info.options_model, scenario=False) else {}
-    try:
-        options = validate_options(info.options_model, raw, **fixed)
-    except TutorError:
-        allowed = option_fields(info.options_model)
-        for key, value in raw.items():
-            if key not in allowed:
-                errors.add(f"options.{key}", _("%(game)s has no option %(name)s.", game=_(info.title), name=str(key)[:30]))
-                continue
-            try:
-                validate_options(info.options_model, {key: value}, **fixed)
-            except TutorError:
-                errors.add(f"options.{key}", _("This value is not allowed here."))
-        errors.add("options", _("This value is not allowed here."))
-        return None
-    rules = info.rules(options)
-    return Limits(players, info.sides(players), max(rules.hand_sizes())), rules
-
-
-def _where(label: str, index: int | None) -> str:
-    return label if index is None else _("%(field)s, trick %(n)s", field=label, n=_num(index + 1))
-
-
-def _card_lists(model: type[AskModel], scenario: Mapping, lim: Limits, rules: Any, errors: _Errors) -> None:
-    """Bad cards, cards in two places, lists of the wrong length, and a whole hand of the wrong
-    number of tricks, at their paths."""
-    seen: dict[int, str] = {}
-    for name in model.model_fields:
-        kind = field_kind(model, name)
-        value = scenario.get(name)
-        if value is None:
-            continue
-        label = _tr(kind.label) or name
-        if kind.widget == "card":
-            _one_card(name, value, label, None, seen, errors)
-        elif isinstance(kind, Cards):
-            if not isinstance(value, list):
-                errors.add(name, _("Place the cards on the table (a list of cards)."))
-                continue
-            lo, hi = bound_at(kind.minimum, lim), bound_at(kind.maximum, lim)
-            for i, v in enumerate(value):
-                _one_card(f"{name}[{i}]", v, label, None, seen, errors)
-            _count(name, len(value), lo, hi, lim, errors)
-        elif isinstance(kind, Tricks):
-            if not isinstance(value, list):
-                errors.add(name, _("Place the cards on the table (a list of tricks)."))
-                continue
-            if len(value) > kind.max_count:
-                errors.add(name, _("Too many tricks: at most %(n)s.", n=_num(kind.max_count)))
-            sizes = rules.hand_sizes()
-            if kind.whole_hand and len(value) not in sizes:
-                errors.add(name, _("A whole hand is %(n)s tricks here; %(have)s are placed.",
-                                   n=i18n.join_list([_num(n) for n in sizes], "or"), have=_num(len(value))))
-            for t, trick in enumerate(value):
-                if not isinstance(trick, list):
-                    errors.add(f"{name}[{t}]", _("Place the cards on the table (a list of cards)."))
-                    continue
-                for i, v in enumerate(trick):
-                    _one_card(f"{name}[{t}][{i}]", v, label, t, seen, errors)
-                if len(trick) != lim.players:
-                    errors.add(f"{name}[{t}]", _("A trick needs exactly %(n)s cards, one from each player; "
-                                                 "this one has %(have)s.", n=_num(lim.players), have=_num(len(trick))))
-
-
-def _one_card(path: str, value: object, label: str, trick: int | None, seen: dict[int, str],
-              errors: _Errors) -> None:
-    try:
-        if not isinstance(value, str):
-            raise TypeError
-        c = Card.parse(value)
-    except (TutorError, TypeError):
-        errors.add(path, _("%(value)s is not a card.", value=str(value)[:12]))
-        return
-    if c in seen:
-        errors.add(path, _("Placed twice: %(card)s is already in %(where)s.",
-                           card=i18n.card_label(c, prose=True), where=seen[c]))
-        return
-    seen[c] = _where(label, trick)
-
-
-def _count(name: str, n: int, lo: int, hi: int, lim: Limits, errors: _Errors) -> None:
-    if lo == hi == lim.players and n != lo:
-        errors.add(name, _("A trick needs exactly %(n)s cards, one from each player; this one has %(have)s.",
-                           n=_num(lo), have=_num(n)))
-    elif hi == lim.players - 1 and n > hi:
-        errors.add(name, _("A trick in progress holds at most %(n)s cards (one player still has to play); "
-                           "this one has %(have)s.", n=_num(hi), have=_num(n)))
-    elif n > hi:
-        errors.add(name, _("Too many cards: a hand here holds at most %(n)s, not %(have)s.",
-                           n=_num(hi), have=_num(n)))
-    elif n < lo:
-        errors.add(name, _("Place at least %(n)s cards here.", n=_num(lo)))
-
-
-def _other_fields(info: RulesetInfo, model: type[AskModel], scenario: Mapping, lim: Limits,
-                  errors: _Errors, missing: list[str]) -> None:
-    """Missing fields (their paths also put in ``missing``), seats out of range, per-side numbers
-    and choices."""
-    for spec in field_specs(info, model):
-        name = spec["name"]
-        kind = field_kind(model, name)
-        value = scenario.get(name)
-        if value is None:
-            if spec["required"] and name not in errors:
-                errors.add(name, _("Set %(field)s.", field=spec["label"]))
-                missing.append(name)
-            continue
-        if kind.widget == "seat":
-            if not (isinstance(value, int) and not isinstance(value, bool) and 0 <= value < lim.players):
-                errors.add(name, _("Choose one of the %(n)s seats.", n=_num(lim.players)))
-        elif kind.widget == "suit":
-            try:
-                Suit.parse(value)
-            except TutorError:
-                errors.add(name, _("Choose a suit."))
-        elif isinstance(kind, IntList):
-            n = bound_at(kind.length, lim)
-            if not (isinstance(value, list) and len(value) == n and all(
-                    isinstance(x, int) and not isinstance(x, bool) and kind.minimum <= x <= kind.maximum
-                    for x in value)):
-                errors.add(name, _("Give %(n)s whole numbers from %(lo)s to %(hi)s.",
-                                   n=_num(n), lo=_num(kind.minimum), hi=_num(kind.maximum)))
-        elif isinstance(kind, OneOf) and value not in kind.values:
-            errors.add(name, _("Choose one of the answers offered."))
-
-
-def _engine_error(e: TutorError, model: type[AskModel], errors: _Errors, ctx: i18n.ReasonContext) -> None:
-    """Place an error the engine found (after the editor's own checks passed) at a field."""
-    lists = [n for n in model.model_fields if field_kind(model, n).widget in ("tricks", "cards", "side-list")]
-    main = lists[0] if lists else ""
-    if isinstance(e, IllegalPlayError):
-        params = e.reason.params if e.reason is not None else {}
-        trick = params.get("later_trick") or params.get("trick")
-        path = f"{main}[{int(trick) - 1}]" if isinstance(trick, int) and main == "tricks" else main
-        text = i18n.render_reason(e.reason, **ctx) if e.reason is not None else ""
-        errors.add(path, _("An illegal play: %(why)s", why=text) if text else _("A play here breaks the rules."))
-    elif e.code == "impossible-state":
-        path = "scores" if e.message.startswith("scores") and "scores" in model.model_fields else main
-        errors.add(path, _("The rules cannot reach this situation (%(detail)s)", detail=e.message.rstrip(".")))
-    else:
-        errors.add(main, _("The engine cannot read this (%(detail)s)", detail=e.message.rstrip(".")))
 
 
 def _show(name: str, value: Any, ctx: i18n.ReasonContext, side: bool) -> str:
@@ -368,7 +174,7 @@ def _show(name: str, value: Any, ctx: i18n.ReasonContext, side: bool) -> str:
             if name == "trick_winners":
                 return i18n.join_list(i18n.seat_label(v, you, players, ruleset) for v in value)
             # a number per side (team_tricks, points, game_points, scores_after)
-            return i18n.join_list(_("%(side)s: %(n)s", side=i18n.side_label(side_no, you, players, ruleset), n=_num(v))
+            return i18n.join_list(_("%(side)s: %(n)s", side=i18n.side_label(side_no, you, players, ruleset), n=num(v))
                                   for side_no, v in enumerate(value))
         return str(value)
     if name in ("card",):
@@ -381,7 +187,7 @@ def _show(name: str, value: Any, ctx: i18n.ReasonContext, side: bool) -> str:
         return i18n.side_label(value, you, players, ruleset)
     if name in ("winner", "next_hakem", "leader"):
         return i18n.seat_label(value, you, players, ruleset)
-    return _num(value)
+    return num(value)
 
 
 #: The answer fields shown as facts, with their labels (message ids), in this order.
@@ -429,7 +235,7 @@ def check(scenario: object, expect: object = None, kind: str | None = None, key:
     seats the learner as the learner's page and the preview do instead of the kind's default.
     Never raises for any JSON value.
     """
-    errors = _Errors()
+    errors = Errors()
     missing: list[str] = []
     out: dict[str, Any] = {"ok": False, "answer": None, "why": [], "facts": [], "errors": errors, "missing": missing,
                            "error": None, "you": YOU, "seats": [], "sides": [], "leaders": []}
@@ -455,22 +261,22 @@ def check(scenario: object, expect: object = None, kind: str | None = None, key:
     for field in scenario:
         if field not in known:
             errors.add(str(field)[:40], _("%(name)s is not a field of this question.", name=str(field)[:30]))
-    found = _limits(info, scenario, errors)
+    found = limits(info, scenario, errors)
     players = found[0].players if found else info.default_players
     you = learner_seat(k, info, ask.model.ask, scenario, you) % players
     out.update(you=you, seats=seat_names(info, players, you),
                sides=[i18n.side_label(side, you, players, info.name) for side in range(info.sides(players))])
     ctx: i18n.ReasonContext = {"you": you, "players": players, "ruleset": info.name}
     if found is not None:
-        _card_lists(model, scenario, found[0], found[1], errors)
-        _other_fields(info, model, scenario, found[0], errors, missing)
+        card_lists(model, scenario, found[0], found[1], errors)
+        other_fields(info, model, scenario, found[0], errors, missing)
     if errors:
         return _done(out)
     try:
         answer = solve(dict(scenario))
     except TutorError as e:
         out["error"] = e.to_json()["error"]
-        _engine_error(e, model, errors, ctx)
+        engine_error(e, model, errors, ctx)
         return _done(out)
     except Exception:  # noqa: BLE001 - an engine bug is reported, never a traceback
         out["error"] = {"code": "internal-error", "message": "The engine failed on this scenario."}
@@ -487,7 +293,7 @@ def check(scenario: object, expect: object = None, kind: str | None = None, key:
     return _done(out)
 
 
-def _check_typed_key(scenario: Mapping, kind: str, key: str, errors: _Errors) -> None:
+def _check_typed_key(scenario: Mapping, kind: str, key: str, errors: Errors) -> None:
     """The teacher's typed key, judged as :func:`tutor.web.authoring.authored_question` judges it
     on save (the same messages); its problems go to ``expect``."""
     import json
@@ -517,7 +323,7 @@ def _leaders(scenario: Mapping, answer: dict, info: RulesetInfo, players: int, y
     return []
 
 
-def _check_key(expect: object, answer: dict, errors: _Errors, ctx: i18n.ReasonContext) -> None:
+def _check_key(expect: object, answer: dict, errors: Errors, ctx: i18n.ReasonContext) -> None:
     if not isinstance(expect, Mapping):
         errors.add("expect", _("The answer key must name the answer's fields."))
         return
