@@ -52,3 +52,57 @@ def test_each_answer_is_the_same_object_in_the_same_order(start):
     for line, want in PAIRS[start:start + 2000]:
         if not want.startswith('{"error"'):
             assert orjson.dumps(answer(parse_json(line))).decode() == want, line
+
+
+def test_the_fast_check_of_each_ask_model_is_pydantics_validation():
+    """:func:`tutor.solve.asks.compiled` (the fast path) gives what ``model_validate`` gives — the
+    same values, types and fields given — and ``None`` wherever pydantic finds a problem."""
+    from pydantic import ValidationError
+
+    from tutor.engine.rulesets import RULESETS
+    from tutor.solve.common import asks_of, parse_scenario
+    checked = failed = 0
+    for line, _ in PAIRS:
+        try:
+            s, _handler = parse_scenario(parse_json(line))
+        except Exception:  # noqa: BLE001 - an error answer: its check is the next loop's
+            continue
+        model = type(s.fields)
+        raw = json.loads(line)
+        values = {k: v for k in model.model_fields if (v := raw.get(k)) is not None}
+        slow = model.model_validate(values, context=_limits_of(s))
+        assert s.fields == slow and s.fields.model_fields_set == slow.model_fields_set, line
+        assert [type(v) for v in s.fields.__dict__.values()] == [type(v) for v in slow.__dict__.values()]
+        assert s.fields.model_dump() == slow.model_dump()
+        checked += 1
+    for line, want in PAIRS:  # the defaults' settings: each scenario with the fields of an ask
+        raw = json.loads(line) if '"bad-json"' not in want else None
+        if not isinstance(raw, dict) or not isinstance(raw.get("ruleset"), str) or any(raw.get(k) is not None for k in ("options", "players", "target")):
+            continue
+        name = raw.get("ask")
+        ask = asks_of(raw["ruleset"]).get(name) if raw.get("ruleset") in RULESETS and isinstance(name, str) else None
+        if ask is None or not ask.allowed.issuperset(raw):
+            continue
+        limits = _default_limits(raw["ruleset"])
+        assert ask.check is not None
+        fast = ask.check(raw, limits)
+        values = {k: v for k in ask.fields if (v := raw.get(k)) is not None}
+        try:
+            slow = ask.model.model_validate(values, context=limits)
+        except ValidationError:
+            assert fast is None, line
+            failed += 1
+        else:
+            assert fast == slow and fast.model_fields_set == slow.model_fields_set, line
+    assert checked > 5000 and failed > 500
+
+
+def _default_limits(ruleset):
+    from tutor.solve.common import _limits, parse_scenario
+    s, _ = parse_scenario({"ruleset": ruleset, "ask": "first-lead", "hakem" if ruleset == "hokm" else "dealer": 0})
+    return _limits(s.info, s.players, s.rules)
+
+
+def _limits_of(s):
+    from tutor.solve.common import _limits
+    return _limits(s.info, s.players, s.rules)
