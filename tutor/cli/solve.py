@@ -69,12 +69,12 @@ def _line(a: dict) -> str:
     it): encoded by orjson where that gives ASCII (every answer but an error quoting non-ASCII
     input; faster, measured in issue 21), else by :mod:`json`."""
     try:
-        text = orjson.dumps(a)
+        text = orjson.dumps(a, option=orjson.OPT_APPEND_NEWLINE)
     except TypeError:
         pass
     else:
         if text.isascii():
-            return text.decode("ascii") + "\n"
+            return text.decode("ascii")
     return json.dumps(a) + "\n"  # ASCII-escaped; messages hold no lone surrogates
 
 

@@ -33,7 +33,6 @@ from ..engine.allfours import AllFoursFamily
 from ..engine.allfours_state import Award, tally
 from ..engine.cards import CARD_NAMES, mask_of
 from ..engine.errors import ImpossibleStateError
-from ..engine.reasons import Reason
 from .asks import HandScore, LegalPlays, MakeTrump, TrickWinner, TurnUp
 from .common import Scenario, register_ask
 
@@ -133,7 +132,7 @@ def hand_score(s: Scenario[HandScore]) -> dict[str, Any]:
     why: list[dict[str, Any]] = []
     for n, (t, lead) in enumerate(zip(tricks, leaders, strict=True), 1):
         _, _, r = eng.trick_winner(t, trump, lead)
-        why.append(Reason(r.code, r.rule, {**r.params, "trick": n}).to_json())
+        why.append(r.to_json(trick=n))
     why += [r.to_json() for r in hs.why]
     out = {"trick_winners": list(hs.trick_winners), "awards": [a.to_json() for a in hs.awards],
            "game_points": list(hs.game_points), "points": list(hs.points)}

@@ -249,8 +249,8 @@ class CardOf(FieldKind):
 
 
 def _card_list(value: object, what: str | int, min_len: int, max_len: int) -> list[Card]:
-    """Distinct cards, ``min_len..max_len`` of them (``what`` names the list in messages; a number
-    ``n`` names trick ``n``, formatted only for a message)."""
+    """Distinct cards, ``min_len..max_len`` of them (``what`` names the list in messages: a name
+    is field ``name``, a number ``n`` trick ``n``; formatted only for a message)."""
     if not isinstance(value, list):
         raise _fail("bad-field", f"{_what(what)} must be a list of cards, not {show(value)}.")
     if not min_len <= len(value) <= max_len:
@@ -278,7 +278,7 @@ def _card_list(value: object, what: str | int, min_len: int, max_len: int) -> li
 
 
 def _what(what: str | int) -> str:
-    return what if isinstance(what, str) else f"trick {what}"
+    return f"field {what}" if isinstance(what, str) else f"trick {what}"
 
 
 #: Each card by its canonical name (what :meth:`Card.parse` looks up first).
@@ -304,7 +304,7 @@ class Cards(FieldKind):
 
     def parse(self, value: object, name: str, lim: Limits) -> list[Card]:
         lo, hi = self.minimum, self.maximum
-        return _card_list(value, f"field {name}", lo if type(lo) is int else lo(lim),  # type: ignore[operator]
+        return _card_list(value, name, lo if type(lo) is int else lo(lim),  # type: ignore[operator]
                           hi if type(hi) is int else hi(lim))  # type: ignore[operator]
 
     def json_schema(self, lo: Limits, hi: Limits) -> dict[str, Any]:
@@ -444,8 +444,11 @@ def compiled(model: type[AskModel]) -> Callable[[Mapping[str, object], Limits], 
 
 def _disjoint(**groups: Sequence[int]) -> None:
     """``duplicate-card`` if a card is in two of the named groups (e.g. ``hand`` and ``trick``)."""
+    lists = groups.values()
+    if len(set().union(*lists)) == sum(map(len, lists)):  # each group's cards are distinct (checked by its field)
+        return
     seen = overlap = 0
-    for cards in groups.values():  # each group's cards are distinct (checked by its field)
+    for cards in lists:
         mask = 0
         for c in cards:
             mask |= 1 << c

@@ -65,11 +65,13 @@ __all__ = [
 
 #: Top-level fields every scenario may carry, whatever the ask.
 COMMON_FIELDS = ("ruleset", "ask", "options", "players", "target")
+#: The common fields that set the game up (step 5 and 6).
+_SETTINGS = frozenset(COMMON_FIELDS[2:])
 
 F = TypeVar("F", bound=AskModel)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Scenario(Generic[F]):
     """A scenario after every field check: ``info`` (the ruleset), ``ask``, ``options`` (an
     instance of the ruleset's options model, defaults filled in, ``players`` included where the
@@ -84,10 +86,23 @@ class Scenario(Generic[F]):
     rules: Any
     fields: F
 
+    def __init__(self, info: RulesetInfo, ask: str, options: Any, players: int, rules: Any, fields: F) -> None:
+        # one per scenario answered: the slots set directly, not through the frozen __setattr__ (issue 21)
+        _set_info(self, info)
+        _set_ask(self, ask)
+        _set_options(self, options)
+        _set_players(self, players)
+        _set_rules(self, rules)
+        _set_fields(self, fields)
+
     @property
     def ruleset(self) -> str:
         """The ruleset's name."""
         return self.info.name
+
+
+_set_info, _set_ask, _set_options, _set_players, _set_rules, _set_fields = (
+    vars(Scenario)[f.name].__set__ for f in dataclasses.fields(Scenario))
 
 
 @dataclass(frozen=True)
@@ -170,7 +185,10 @@ def parse_scenario(scenario: object) -> tuple[Scenario[Any], Callable[[Scenario[
         if key not in COMMON_FIELDS and key not in fields:
             allowed = ", ".join(sorted(COMMON_FIELDS + fields))
             raise BadFieldError(f"unknown field {show(key)} for ask {ask.model.ask} (fields: {allowed}).")
-    raw, target, players = scenario.get("options"), scenario.get("target"), scenario.get("players")
+    if _SETTINGS.isdisjoint(scenario):
+        raw = target = players = None
+    else:
+        raw, target, players = scenario.get("options"), scenario.get("target"), scenario.get("players")
     if raw is None and target is None and players is None:  # the common case: the ruleset's defaults
         found = _DEFAULTS.get(info.name)
         options, players, rules, limits = found if found is not None else _defaults(info)

@@ -117,7 +117,7 @@ def round_playout(s: Scenario[RoundPlayout]) -> dict[str, Any]:
                 f"after trick {n - 1}.")
         i = winning_index(trick, trump)
         r = winner_reason(trick, trump, leader, 4, "H16")
-        why.append(Reason(r.code, r.rule, {**r.params, "trick": n}).to_json())
+        why.append(r.to_json(trick=n))
         leader = (leader + i) % 4
         winners.append(leader)
         counts[leader % 2] += 1
