@@ -61,7 +61,7 @@ def trick_winner(s: Scenario[TrickWinner]) -> dict[str, Any]:
     """``{"winner": seat, "card": card, "why": [reason]}`` for ``players`` cards led by
     ``leader`` (default 0); reason ``highest-trump-wins`` or ``highest-of-suit-led-wins``."""
     seat, card, why = s.rules.trick_winner(s.fields.trick, s.fields.trump, s.fields.leader)
-    return {"winner": seat, "card": str(card), "why": [why.to_json()]}
+    return {"winner": seat, "card": CARD_NAMES[card], "why": [why.to_json()]}
 
 
 @register_ask(TurnUp, *RULESETS)

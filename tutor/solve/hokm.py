@@ -46,7 +46,7 @@ def trick_winner(s: Scenario[TrickWinner]) -> dict[str, Any]:
     """``{"winner": seat, "card": card, "why": [reason]}`` for 4 cards led by ``leader``
     (default 0). Reason ``highest-trump-wins`` or ``highest-of-suit-led-wins`` (H16)."""
     seat, card, reason = s.rules.trick_winner(s.fields.trick, s.fields.trump, s.fields.leader)
-    return {"winner": seat, "card": str(card), "why": [reason.to_json()]}
+    return {"winner": seat, "card": CARD_NAMES[card], "why": [reason.to_json()]}
 
 
 def _scores(s: Scenario[Any]) -> list[int] | None:
