@@ -16,7 +16,7 @@ import orjson
 import pytest
 
 from tutor.cli.solve import solve_stream
-from tutor.solve import answer, parse_json
+from tutor.solve import answer, has_long_number, parse_json
 
 with gzip.open(Path(__file__).parent / "data" / "solve_golden.jsonl.gz", "rt", encoding="utf-8") as _f:
     INPUT, OUTPUT = (json.loads(line) for line in _f)
@@ -43,6 +43,27 @@ def test_tutor_solve_writes_the_same_bytes():
     assert len(got) == len(PAIRS)
     for (line, want), have in zip(PAIRS, got, strict=True):
         assert have == want, line
+
+
+def test_without_long_numbers_each_line_is_read_by_orjson_and_the_bytes_are_the_same():
+    """The file has numbers of 30 digits, so `tutor solve` reads it line by line with parse_json;
+    without those lines (left blank: the others keep their numbers) it reads each line with orjson
+    after one look at the whole file, and writes the same answers."""
+    assert has_long_number(INPUT.encode())
+    kept = [(line, want) if not has_long_number(line) else ("", None) for line, want in PAIRS]
+    data = "\n".join(line for line, _ in kept) + "\n"
+    assert not has_long_number(data.encode()) and sum(want is None for _, want in kept) > 20
+    out = io.StringIO()
+    solve_stream(data.encode(), out)
+    assert out.getvalue().splitlines() == [want for _, want in kept if want is not None]
+
+
+@pytest.mark.parametrize(("text", "long"), [("1234567890123456789", True), ("123456789012345678", False),
+                                            ('{"a": [1, 23456789012345678901]}', True), ("9" * 18 + " 9", False),
+                                            ('"0000000000000000000"', True), ("", False)])
+def test_a_long_number_is_found_in_bytes_and_in_text(text, long):
+    assert has_long_number(text) is long
+    assert has_long_number(text.encode()) is long
 
 
 @pytest.mark.parametrize("start", range(0, len(PAIRS), 2000))
