@@ -434,8 +434,8 @@ def compiled(model: type[AskModel]) -> Callable[[Mapping[str, object], Limits], 
             _set_fields_set(m, {k for k in every if scenario.get(k) is not None} if defaulted else set(every))
             _set_extra(m, None)
             _set_private(m, None)
-            for fn in after:
-                fn(m)
+            for fn in after:  # an after-validator gives the instance kept, as pydantic keeps it
+                m = fn(m)
         except Exception:  # noqa: BLE001 - pydantic's validation, run next, raises it the contract's way
             return None
         return m
