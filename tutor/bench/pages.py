@@ -57,7 +57,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = ["BARE", "FLOOR_ANSWER", "FLOOR_PAGE", "FLOOR_POST", "PAGES", "REFERENCES", "SESSION_CSRF", "TARGETS",
-           "add_floor_routes", "floor_app", "main", "page_costs", "reference_apps", "seed_learner"]
+           "add_floor_routes", "bare_app", "floor_app", "main", "page_costs", "reference_apps", "seed_learner"]
 
 #: The references, apps of their own built here (:func:`reference_apps`), timed in every pass.
 BARE, SESSION_CSRF = "bare Flask route", "Flask + session + CSRF"
@@ -177,6 +177,13 @@ def floor_app() -> Any:
     app = create_app()
     add_floor_routes(app)
     return app
+
+
+def bare_app() -> Any:
+    """The :data:`BARE` reference of :func:`reference_apps` as a WSGI app of its own: what the load
+    test serves beside the app, with the same gunicorn settings (``tutor.bench.pages:bare_app()``)."""
+    import secrets
+    return reference_apps(secrets.token_hex(32))[BARE][0]
 
 
 def reference_apps(secret_key: str) -> dict[str, Any]:

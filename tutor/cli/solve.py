@@ -24,7 +24,7 @@ def solve_stream(data: str | bytes, out: TextIO) -> int:
     the spec's shape (``code`` and ``message`` only).
     """
     from ..engine.errors import BadJsonError
-    from ..solve import answer, answer_text, parse_json
+    from ..solve import answer, answer_text, has_long_number, parse_json
     data = data.removeprefix("\ufeff") if isinstance(data, str) else data.removeprefix(b"\xef\xbb\xbf")
     if not data.strip():
         return 0
@@ -42,11 +42,24 @@ def solve_stream(data: str | bytes, out: TextIO) -> int:
     else:
         lines = [line.removesuffix(b"\r") for line in data.split(b"\n")]
     failed = 0
+    # No run of 19 digits in the whole input: none in any line, so each line is what orjson reads
+    # (parse_json's first choice); a line it refuses goes to answer_text, which says why.
+    loads = None if has_long_number(data) else orjson.loads
     for n, line in enumerate(lines, 1):  # each answer written as it is made: none kept (nor traced by the GC)
         if line.strip():
-            a = _numbered(answer_text(line), n)
+            a = None
+            if loads is not None:
+                try:
+                    value = loads(line)
+                except orjson.JSONDecodeError:
+                    pass
+                else:
+                    a = answer(value)
+            if a is None:
+                a = answer_text(line)
             if "error" in a:
                 failed += 1
+                a = _numbered(a, n)
             write(_line(a))
     return failed
 
@@ -56,12 +69,12 @@ def _line(a: dict) -> str:
     it): encoded by orjson where that gives ASCII (every answer but an error quoting non-ASCII
     input; faster, measured in issue 21), else by :mod:`json`."""
     try:
-        text = orjson.dumps(a)
+        text = orjson.dumps(a, option=orjson.OPT_APPEND_NEWLINE)
     except TypeError:
         pass
     else:
         if text.isascii():
-            return text.decode("ascii") + "\n"
+            return text.decode("ascii")
     return json.dumps(a) + "\n"  # ASCII-escaped; messages hold no lone surrogates
 
 

@@ -72,9 +72,10 @@ class Reason(_Deferred):
                 return params
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
-    def to_json(self) -> dict[str, Any]:
-        """``{"code": ..., "rule": ..., "params": {...}}`` with JSON-ready values."""
-        return {"code": self.code, "rule": self.rule, "params": dict(self.params)}
+    def to_json(self, **more: object) -> dict[str, Any]:
+        """``{"code": ..., "rule": ..., "params": {...}}`` with JSON-ready values; ``more`` params
+        added after the reason's own (e.g. ``trick=3`` for one trick of a transcript)."""
+        return {"code": self.code, "rule": self.rule, "params": {**self.params, **more} if more else dict(self.params)}
 
     def text(self) -> str:
         """The English explanation (untranslated template filled with raw params): a list of

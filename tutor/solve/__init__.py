@@ -27,7 +27,7 @@ from ..engine.errors import BadJsonError, TutorError
 from . import allfours, hokm, leads  # noqa: F401 - each registers its asks
 from .common import asks_of, parse_scenario, register_ask
 
-__all__ = ["answer", "answer_text", "asks_of", "parse_json", "register_ask", "solve", "solve_text"]
+__all__ = ["answer", "answer_text", "asks_of", "has_long_number", "parse_json", "register_ask", "solve", "solve_text"]
 
 
 def solve(scenario: dict[str, Any]) -> dict[str, Any]:
@@ -55,8 +55,20 @@ def answer(scenario: object) -> dict[str, Any]:
 
 
 #: A run of digits too long for a 64-bit integer (orjson reads such an integer as a float).
-_LONG_NUMBER = re.compile(rb"[0-9]{19}")
 _LONG_TEXT = re.compile(r"[0-9]{19}")
+#: Bytes with every digit made ``0``: a run of 19 digits is then a plain substring, found by a
+#: byte search many times faster than the regular expression (issue 21).
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_LONG_ZEROS = b"0" * 19
+
+
+def has_long_number(text: str | bytes) -> bool:
+    """Whether ``text`` holds a run of 19 digits or more (which :func:`parse_json` reads with
+    :mod:`json`: orjson turns an integer beyond 64 bits into a float). A text without one has no
+    part with one: ``tutor solve`` asks once for a whole file of JSON Lines."""
+    if isinstance(text, str):
+        return _LONG_TEXT.search(text) is not None
+    return _LONG_ZEROS in text.translate(_DIGITS_AS_ZERO)
 
 
 def parse_json(text: str | bytes) -> object:
@@ -67,8 +79,7 @@ def parse_json(text: str | bytes) -> object:
     Read by orjson (strict RFC 8259 too, about twice as fast as :mod:`json` here: issue 21); a text
     orjson refuses, or one with a number of 19 digits or more (orjson turns an integer beyond 64
     bits into a float), is read again by :mod:`json`, whose value and messages the contract keeps."""
-    long = _LONG_TEXT.search(text) if isinstance(text, str) else _LONG_NUMBER.search(text)
-    if long is None:
+    if not has_long_number(text):
         try:
             return orjson.loads(text)
         except orjson.JSONDecodeError:  # refused (a str with a lone surrogate too): json says why

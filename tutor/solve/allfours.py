@@ -33,7 +33,6 @@ from ..engine.allfours import AllFoursFamily
 from ..engine.allfours_state import Award, tally
 from ..engine.cards import CARD_NAMES, mask_of
 from ..engine.errors import ImpossibleStateError
-from ..engine.reasons import Reason
 from .asks import HandScore, LegalPlays, MakeTrump, TrickWinner, TurnUp
 from .common import Scenario, register_ask
 
@@ -62,7 +61,7 @@ def trick_winner(s: Scenario[TrickWinner]) -> dict[str, Any]:
     """``{"winner": seat, "card": card, "why": [reason]}`` for ``players`` cards led by
     ``leader`` (default 0); reason ``highest-trump-wins`` or ``highest-of-suit-led-wins``."""
     seat, card, why = s.rules.trick_winner(s.fields.trick, s.fields.trump, s.fields.leader)
-    return {"winner": seat, "card": str(card), "why": [why.to_json()]}
+    return {"winner": seat, "card": CARD_NAMES[card], "why": [why.to_json()]}
 
 
 @register_ask(TurnUp, *RULESETS)
@@ -133,7 +132,7 @@ def hand_score(s: Scenario[HandScore]) -> dict[str, Any]:
     why: list[dict[str, Any]] = []
     for n, (t, lead) in enumerate(zip(tricks, leaders, strict=True), 1):
         _, _, r = eng.trick_winner(t, trump, lead)
-        why.append(Reason(r.code, r.rule, {**r.params, "trick": n}).to_json())
+        why.append(r.to_json(trick=n))
     why += [r.to_json() for r in hs.why]
     out = {"trick_winners": list(hs.trick_winners), "awards": [a.to_json() for a in hs.awards],
            "game_points": list(hs.game_points), "points": list(hs.points)}

@@ -51,7 +51,7 @@ from ..engine.errors import (
 )
 from ..engine.options import choices_of, option_fields, validate_options
 from ..engine.rulesets import RULESETS, RulesetInfo, get_ruleset
-from .asks import AskModel, Limits, field_kind
+from .asks import AskModel, Limits, compiled, field_kind
 
 __all__ = [
     "COMMON_FIELDS",
@@ -65,11 +65,13 @@ __all__ = [
 
 #: Top-level fields every scenario may carry, whatever the ask.
 COMMON_FIELDS = ("ruleset", "ask", "options", "players", "target")
+#: The common fields that set the game up (step 5 and 6).
+_SETTINGS = frozenset(COMMON_FIELDS[2:])
 
 F = TypeVar("F", bound=AskModel)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Scenario(Generic[F]):
     """A scenario after every field check: ``info`` (the ruleset), ``ask``, ``options`` (an
     instance of the ruleset's options model, defaults filled in, ``players`` included where the
@@ -84,10 +86,23 @@ class Scenario(Generic[F]):
     rules: Any
     fields: F
 
+    def __init__(self, info: RulesetInfo, ask: str, options: Any, players: int, rules: Any, fields: F) -> None:
+        # one per scenario answered: the slots set directly, not through the frozen __setattr__ (issue 21)
+        _set_info(self, info)
+        _set_ask(self, ask)
+        _set_options(self, options)
+        _set_players(self, players)
+        _set_rules(self, rules)
+        _set_fields(self, fields)
+
     @property
     def ruleset(self) -> str:
         """The ruleset's name."""
         return self.info.name
+
+
+_set_info, _set_ask, _set_options, _set_players, _set_rules, _set_fields = (
+    vars(Scenario)[f.name].__set__ for f in dataclasses.fields(Scenario))
 
 
 @dataclass(frozen=True)
@@ -98,6 +113,10 @@ class Ask:
     handler: Callable[[Scenario[Any]], dict[str, Any]]
     #: The top-level fields the ask reads besides :data:`COMMON_FIELDS`, in check order.
     fields: tuple[str, ...] = ()
+    #: Every top-level field a scenario of the ask may have (:data:`COMMON_FIELDS` and ``fields``).
+    allowed: frozenset[str] = frozenset()
+    #: The ask model's fast check (:func:`~tutor.solve.asks.compiled`).
+    check: Callable[[Mapping[str, object], Limits], AskModel | None] | None = None
 
 
 _ASKS: dict[str, dict[str, Ask]] = {name: {} for name in RULESETS}
@@ -108,7 +127,9 @@ def register_ask(model: type[F], *rulesets: str) -> Callable[[Callable[[Scenario
     """Decorator: register ``handler(Scenario) -> dict`` as ``model.ask`` of each of ``rulesets``."""
     def deco(fn: Callable[[Scenario[F]], dict[str, Any]]) -> Callable[[Scenario[F]], dict[str, Any]]:
         for name in rulesets:
-            _ASKS[get_ruleset(name).name][model.ask] = Ask(model, fn, tuple(model.model_fields))
+            fields = tuple(model.model_fields)
+            _ASKS[get_ruleset(name).name][model.ask] = Ask(model, fn, fields, frozenset(COMMON_FIELDS + fields),
+                                                           compiled(model))
         return fn
     return deco
 
@@ -160,11 +181,14 @@ def parse_scenario(scenario: object) -> tuple[Scenario[Any], Callable[[Scenario[
         known = ", ".join(sorted(asks)) or "none yet"
         raise UnknownAskError(f"ruleset {info.name} has no ask {show(name)} (its asks: {known}).")
     fields = ask.fields
-    for key in scenario:
+    for key in () if ask.allowed.issuperset(scenario) else scenario:
         if key not in COMMON_FIELDS and key not in fields:
             allowed = ", ".join(sorted(COMMON_FIELDS + fields))
             raise BadFieldError(f"unknown field {show(key)} for ask {ask.model.ask} (fields: {allowed}).")
-    raw, target, players = scenario.get("options"), scenario.get("target"), scenario.get("players")
+    if _SETTINGS.isdisjoint(scenario):
+        raw = target = players = None
+    else:
+        raw, target, players = scenario.get("options"), scenario.get("target"), scenario.get("players")
     if raw is None and target is None and players is None:  # the common case: the ruleset's defaults
         found = _DEFAULTS.get(info.name)
         options, players, rules, limits = found if found is not None else _defaults(info)
@@ -172,15 +196,18 @@ def parse_scenario(scenario: object) -> tuple[Scenario[Any], Callable[[Scenario[
         key = _key(raw), _key(target), _key(players)
         if None in key:
             options, players = _options(info, raw, target, players)
+            rules = _rules(info, options)
+            limits = _limits(info, players, rules)
         else:
-            options, players = _cached_options(info, *key)
-        rules = _rules(info, options)
-        limits = _limits(info, players, rules)
-    values = {k: v for k in fields if (v := scenario.get(k)) is not None}
-    try:
-        parsed = ask.model.model_validate(values, context=limits)
-    except ValidationError as e:
-        raise _field_error(ask.model, e) from None
+            found = _SETUPS.get((info.name, key))
+            options, players, rules, limits = found if found is not None else _setup(info, key)
+    parsed = ask.check(scenario, limits) if ask.check is not None else None
+    if parsed is None:  # a problem (or no fast check): pydantic finds the first and says it
+        values = {k: v for k in fields if (v := scenario.get(k)) is not None}
+        try:
+            parsed = ask.model.model_validate(values, context=limits)
+        except ValidationError as e:
+            raise _field_error(ask.model, e) from None
     return Scenario(info, ask.model.ask, options, players, rules, parsed), ask.handler
 
 
@@ -194,6 +221,22 @@ def _defaults(info: RulesetInfo) -> tuple[Any, int, Any, Limits]:
     options, players = _options(info, None, None, None)
     rules = _rules(info, options)
     found = _DEFAULTS[info.name] = (options, players, rules, _limits(info, players, rules))
+    return found
+
+
+#: ``(ruleset name, option keys)`` -> :func:`_setup` (at most :data:`_SETUPS_KEPT` of them).
+_SETUPS: dict[tuple[str, tuple[Any, ...]], tuple[Any, int, Any, Limits]] = {}
+_SETUPS_KEPT = 1024
+
+
+def _setup(info: RulesetInfo, key: tuple[Any, ...]) -> tuple[Any, int, Any, Limits]:
+    """``(options, players, rules, limits)`` for the :func:`_key` of ``options``, ``target`` and
+    ``players`` (steps 5 and 6), kept: a scenario path checks the same few settings again and again."""
+    options, players = _cached_options(info, *key)
+    rules = _rules(info, options)
+    if len(_SETUPS) >= _SETUPS_KEPT:
+        _SETUPS.clear()
+    found = _SETUPS[info.name, key] = (options, players, rules, _limits(info, players, rules))
     return found
 
 

@@ -46,7 +46,7 @@ def trick_winner(s: Scenario[TrickWinner]) -> dict[str, Any]:
     """``{"winner": seat, "card": card, "why": [reason]}`` for 4 cards led by ``leader``
     (default 0). Reason ``highest-trump-wins`` or ``highest-of-suit-led-wins`` (H16)."""
     seat, card, reason = s.rules.trick_winner(s.fields.trick, s.fields.trump, s.fields.leader)
-    return {"winner": seat, "card": str(card), "why": [reason.to_json()]}
+    return {"winner": seat, "card": CARD_NAMES[card], "why": [reason.to_json()]}
 
 
 def _scores(s: Scenario[Any]) -> list[int] | None:
@@ -117,7 +117,7 @@ def round_playout(s: Scenario[RoundPlayout]) -> dict[str, Any]:
                 f"after trick {n - 1}.")
         i = winning_index(trick, trump)
         r = winner_reason(trick, trump, leader, 4, "H16")
-        why.append(Reason(r.code, r.rule, {**r.params, "trick": n}).to_json())
+        why.append(r.to_json(trick=n))
         leader = (leader + i) % 4
         winners.append(leader)
         counts[leader % 2] += 1

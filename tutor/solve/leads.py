@@ -19,13 +19,17 @@ from .common import Scenario, register_ask
 __all__ = ["first_lead"]
 
 
+#: The seat fields of the ask (read once: ``model_fields`` is a property of the class).
+_SEAT_FIELDS = tuple(FirstLead.model_fields)
+
+
 @register_ask(FirstLead, *RULESETS)
 def first_lead(s: Scenario[FirstLead]) -> dict[str, Any]:
     """``{"leader": seat, "why": [reason]}``: the hakem leads (H6), or the next player after the
     dealer in the order of play (C19, T13). Raises :class:`BadFieldError` when the ruleset's seat
     field is missing or the other one is given."""
     wanted = s.info.leader_field
-    for name in FirstLead.model_fields:
+    for name in _SEAT_FIELDS:
         if name != wanted and getattr(s.fields, name) is not None:
             raise BadFieldError(f"field {name} is not a field of ask first-lead for {s.info.name}: give {wanted}.")
     seat = getattr(s.fields, wanted)
