@@ -18,8 +18,8 @@ from ..engine.rulesets import get_ruleset
 from .kinds.base import Reject, players_of
 
 __all__ = [
-    "SUITS", "cap", "hand_trap", "hokm_round", "make_trump", "pick", "round_counts", "same_colour", "solve",
-    "suit_cards", "suits_prose", "tricks_prose", "turn_ups", "whole_hand",
+    "SUITS", "TRICK_SHAPES", "cap", "hand_trap", "hokm_round", "make_trump", "pick", "round_counts", "same_colour",
+    "solve", "steered_trick", "suit_cards", "suits_prose", "tricks_prose", "turn_ups", "whole_hand",
 ]
 
 SUITS: tuple[Suit, ...] = tuple(Suit)
@@ -63,6 +63,66 @@ def pick(rng: random.Random, pool: list[Any], n: int) -> list[Any]:
     return rng.sample(pool, n)
 
 
+#: The shapes of a trick :func:`steered_trick` builds: everyone follows; one card or more of
+#: another plain suit (no trump); one trump played by a player void in the suit led; two trumps
+#: or more so played (three players or more); trump led and trumped again.
+TRICK_SHAPES = ("follow", "discard", "one-trump", "trumps", "trump-led")
+
+
+def steered_trick(rng: random.Random, players: int, trump: Suit, shape: str, win_at: int) -> list[Card]:
+    """A complete trick of ``players`` cards of ``shape`` (:data:`TRICK_SHAPES`) whose winning
+    card is the ``win_at``-th played (0: the card led), drawn from ``rng``; :class:`Reject` when
+    the shape cannot put the winner there (a trump played to a plain suit never is the card
+    led). The winner is the engine's (:func:`tutor.engine.tricks.trick_winner`)."""
+    from ..engine.tricks import trick_winner
+
+    if shape in ("one-trump", "trumps") and win_at == 0:
+        raise Reject
+    led = trump if shape == "trump-led" else rng.choice([s for s in SUITS if s != trump])
+    n_trumps = {"one-trump": 1, "trumps": rng.randint(2, max(2, players - 1)), "trump-led": rng.randint(1, players - 1)
+                }.get(shape, 0)
+    n_off = rng.randint(1, players - 1) if shape == "discard" else 0
+    if shape == "trumps" and n_trumps > players - 1:
+        raise Reject
+    first = rng.choice(suit_cards(led))
+    used = {first}
+    others = pick(rng, suit_cards(trump, used), n_trumps) if shape != "trump-led" else []
+    used |= set(others)
+    if shape == "trump-led":
+        others = pick(rng, suit_cards(trump, used), n_trumps)
+        used |= set(others)
+        rest_pool = [c for c in CARDS if c.suit != trump and c not in used]
+    else:
+        off = pick(rng, [c for c in CARDS if c.suit not in (led, trump) and c not in used], n_off)
+        others += off
+        used |= set(off)
+        rest_pool = suit_cards(led, used)
+    others += pick(rng, rest_pool, players - 1 - len(others))
+    trick = [first, *others]
+    if win_at == 0:  # the card led must win: lead the best of them
+        best = trick_winner(trick, trump, 0, players)[1]
+        if best.suit != led:
+            raise Reject
+        trick.remove(best)
+        trick = [best, *trick]
+    else:
+        if trick_winner(trick, trump, 0, players)[0] == 0:  # the card led would win: lead another
+            lead_pool = [c for c in trick[1:] if c.suit == led]
+            if not lead_pool:
+                raise Reject
+            new_first = rng.choice(lead_pool)
+            trick.remove(new_first)
+            trick = [new_first, *trick]
+        rest = trick[1:]
+        rng.shuffle(rest)
+        trick = [trick[0], *rest]
+        i = trick_winner(trick, trump, 0, players)[0]
+        if i == 0:
+            raise Reject
+        trick[i], trick[win_at] = trick[win_at], trick[i]
+    return trick
+
+
 def round_counts(rng: random.Random, hakem: int, d: int) -> list[int]:
     """Hokm tricks per team at the end of a round (H20): 1: the hakem's team wins normally; 2: kot,
     or the hakem's team loses; 3: the other team wins, often by kot (hakem-kot, H22)."""
@@ -97,12 +157,14 @@ def turn_ups(rng: random.Random, runs: int, repeats: int) -> list[Card]:
     return out
 
 
-def make_trump(ruleset: str, rng: random.Random, d: int, scores: bool) -> dict[str, Any]:
+def make_trump(ruleset: str, rng: random.Random, d: int, scores: bool, players: int | None = None) -> dict[str, Any]:
     """A make-trump scenario: 1: the eldest stands; 2: begs and the dealer gives one; 3: begs and
-    the dealer runs the pack (sometimes gives). With ``scores``, both sides near the target."""
+    the dealer runs the pack (sometimes gives). With ``scores``, both sides near the target.
+    ``players``: the table (by default the ruleset's first count at 1, any at 2 and 3)."""
     r = get_ruleset(ruleset)
     players_choice = list(r.players)
-    players = players_choice[0] if d == 1 else rng.choice(players_choice)
+    if players is None:
+        players = players_choice[0] if d == 1 else rng.choice(players_choice)
     dealer = rng.randrange(players)
     decision, choice = ("stand", None) if d == 1 else ("beg", "give" if d == 2 else "run")
     if d == 3 and rng.random() < 0.25:
@@ -166,11 +228,14 @@ def hand_trap(sc: dict[str, Any], ans: dict[str, Any]) -> bool:
     return high is not None and low is not None and high != low and jack is not None and jack != high
 
 
-def whole_hand(ruleset: str, rng: random.Random, d: int) -> tuple[dict[str, Any], dict[str, Any]]:
+def whole_hand(ruleset: str, rng: random.Random, d: int, players: int | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
     """An All Fours / Trinidad hand played out, with the engine's answer: 1: two players; 2: more
-    players; 3: a hand with a trap (:func:`hand_trap`), sometimes under a scoring option."""
+    players; 3: a hand with a trap (:func:`hand_trap`), sometimes under a scoring option.
+    ``players``: the table, instead of the difficulty's."""
     r = get_ruleset(ruleset)
-    if len(r.players) > 2:
+    if players is not None:
+        pass
+    elif len(r.players) > 2:
         players = 2 if d == 1 else rng.choice([3, 4]) if d == 2 else rng.choice([2, 3, 4])
     else:
         players = 2 if d == 1 else 4

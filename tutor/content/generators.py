@@ -44,10 +44,14 @@ from ..solve.common import parse_scenario
 from .exercise import Exercise
 from .kinds import KINDS, ExerciseError, Reject, kinds_for
 
-__all__ = ["ATTEMPTS", "GeneratorError", "generate", "kinds_for", "to_yaml"]
+__all__ = ["AIM_ATTEMPTS", "ATTEMPTS", "GeneratorError", "generate", "kinds_for", "to_yaml"]
 
 #: How many candidates one call may draw before giving up (never reached in practice).
 ATTEMPTS = 400
+#: How many of them must have the answer class aimed at; the later ones may have any class (a
+#: kind whose aimed class is rare there still gives a question: ``tutor check --quality`` shows
+#: how balanced the answers come out).
+AIM_ATTEMPTS = 200
 
 
 class GeneratorError(ExerciseError):
@@ -87,14 +91,21 @@ def generate(ruleset: str, kind: str, seed: int, difficulty: int = 1) -> Exercis
     if isinstance(difficulty, bool) or difficulty not in (1, 2, 3):
         raise ValueError(f"difficulty must be 1, 2 or 3, not {difficulty!r}")
     rng = random.Random(f"{ruleset}/{kind}/{seed}/{difficulty}")
+    classes = k.answer_classes(ruleset, difficulty)
+    want = classes[seed % len(classes)] if classes else None  # each class as often, seed by seed
     last_error: TutorError | None = None
     rejected = 0
-    for _ in range(ATTEMPTS):
+    for attempt in range(ATTEMPTS):
+        aim = want if attempt < AIM_ATTEMPTS else None
         try:
             with i18n.using("en"):  # the prompt is an English authoring aid, also during a request
-                scenario, prompt = k.generate(ruleset, rng, difficulty)
+                scenario, prompt = k.generate(ruleset, rng, difficulty, aim)
             parsed = parse_scenario(copy.deepcopy(scenario))
             answer = parsed[1](parsed[0])
+            if k.features and k.level(k.measure(scenario, answer)) != difficulty:
+                raise Reject
+            if aim is not None and k.answer_class(scenario, answer) != aim:
+                raise Reject
         except Reject:
             rejected += 1
             continue
