@@ -10,6 +10,7 @@ exercise on every machine. A candidate that does not fit raises
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from .. import i18n
@@ -18,7 +19,7 @@ from ..engine.rulesets import get_ruleset
 from .kinds.base import Reject, players_of
 
 __all__ = [
-    "SUITS", "TRICK_SHAPES", "cap", "hand_trap", "hokm_round", "make_trump", "pick", "round_counts", "same_colour",
+    "SUITS", "TRICK_SHAPES", "aimed_hand", "cap", "hand_players", "hand_trap", "hokm_round", "make_trump", "pick", "round_counts", "same_colour",
     "solve", "steered_trick", "suit_cards", "suits_prose", "tricks_prose", "turn_ups", "whole_hand",
 ]
 
@@ -185,10 +186,11 @@ def make_trump(ruleset: str, rng: random.Random, d: int, scores: bool, players: 
 
 
 def _play_hand(ruleset: str, rng: random.Random, players: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A hand-score scenario: 6 cards each, random trump, random legal play."""
+    """A hand-score scenario: 6 cards each, random trump, random legal play (the engine's rules
+    object answers which cards are legal and who wins each trick)."""
     deck = list(CARDS)
     rng.shuffle(deck)
-    hands = [deck[i * 6:(i + 1) * 6] for i in range(players)]
+    hands = [mask_of(deck[i * 6:(i + 1) * 6]) for i in range(players)]
     trump = rng.choice(SUITS)
     dealer = rng.randrange(players)
     base: dict[str, Any] = {"ruleset": ruleset}
@@ -196,19 +198,17 @@ def _play_hand(ruleset: str, rng: random.Random, players: int, options: dict[str
         base["players"] = players
     if options:
         base["options"] = options
+    rules = get_ruleset(ruleset).rules({**(options or {}), "players": players})
     leader = (dealer + 1) % players
     tricks = []
     for _ in range(6):
         trick: list[Card] = []
         for i in range(players):
             seat = (leader + i) % players
-            legal = solve(base | {"ask": "legal-plays", "trump": trump.letter,
-                                  "hand": [str(c) for c in hands[seat]], "trick": [str(c) for c in trick]})["legal"]
-            card = Card.parse(rng.choice(legal))
-            hands[seat].remove(card)
+            card = rng.choice(cards_of(rules.legal_plays(hands[seat], trick, trump)))
+            hands[seat] &= ~card.mask
             trick.append(card)
-        leader = solve(base | {"ask": "trick-winner", "trump": trump.letter, "trick": [str(c) for c in trick],
-                               "leader": leader})["winner"]
+        leader = rules.winner_seat(trick, trump, leader)
         tricks.append([str(c) for c in trick])
     return base | {"ask": "hand-score", "dealer": dealer, "trump": trump.letter, "tricks": tricks}
 
@@ -279,3 +279,38 @@ def hokm_round(rng: random.Random, d: int) -> dict[str, Any]:
         counts[leader % 2] += 1
         tricks.append([str(c) for c in trick])
     return {"ruleset": "hokm", "ask": "round-playout", "hakem": hakem, "trump": trump.letter, "tricks": tricks}
+
+
+def hand_players(ruleset: str, d: int, sides_needed: int, rng: random.Random) -> int:
+    """The table of a whole hand at difficulty ``d``: two players at 1; at 2 any larger table,
+    at 3 the largest (three players where a third side is needed, ``sides_needed``)."""
+    r = get_ruleset(ruleset)
+    if d == 1:
+        return 2
+    more = [p for p in r.players if p > 2 and r.sides(p) >= sides_needed]
+    if not more:
+        raise Reject
+    return rng.choice(more) if d == 2 else max(more)
+
+
+def aimed_hand(ruleset: str, rng: random.Random, d: int, want: str | None,
+               classify: Callable[[dict[str, Any], dict[str, Any]], str],
+               sides_needed: int = 2, hand_d: int | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A whole hand (:func:`whole_hand` at ``d``, on the table of :func:`hand_players`) with the
+    engine's answer, whose ``classify(scenario, answer)`` is ``want``: the same play is tried with
+    the deal passed on by each seat in turn (every card then played by the next seat: the same
+    hand seen from another side), and :class:`Reject` if none fits. ``hand_d``: the difficulty
+    of the hand played (its trap), if not ``d``."""
+    sc, ans = whole_hand(ruleset, rng, d if hand_d is None else hand_d, players=hand_players(ruleset, d, sides_needed, rng))
+    if want is None:
+        return sc, ans
+    n = players_of(sc)
+    shifts = list(range(n))
+    rng.shuffle(shifts)
+    for k in shifts:
+        turned = sc if k == 0 else {**sc, "dealer": (sc["dealer"] + k) % n}
+        answer = ans if k == 0 else solve(turned)
+        if classify(turned, answer) == want:
+            return turned, answer
+    raise Reject
+

@@ -5,7 +5,8 @@ For every kind, ruleset and difficulty it generates the questions of ``seeds`` s
 measures, from the kind's own declarations (:class:`~tutor.content.kinds.base.ExerciseKind`'s
 ``features``, ``measure``, ``answer_class``, ``condition``):
 
-* the share of the largest answer class (target: at most :data:`MAX_CLASS_SHARE`);
+* the share of the largest answer class (target: at most :data:`MAX_CLASS_SHARE`, or an even
+  split where the kind says only two answers are possible at that difficulty: :func:`class_limit`);
 * the share of questions meeting the kind's condition, where it has one (legal-cards: at least
   2 legal and 1 illegal card; target: the kind's ``condition_target``);
 * the distinct scenarios among them;
@@ -28,7 +29,7 @@ from typing import Any, TextIO
 from .exercise import RULESETS, Exercise
 from .kinds import KINDS, ExerciseKind, kinds_for
 
-__all__ = ["MAX_CLASS_SHARE", "Cell", "report", "scenario_key", "survey"]
+__all__ = ["MAX_CLASS_SHARE", "Cell", "class_limit", "report", "scenario_key", "survey"]
 
 #: The largest share one answer class may have at any difficulty.
 MAX_CLASS_SHARE = 0.40
@@ -97,6 +98,14 @@ def survey(ruleset: str, kind: str, difficulty: int, seeds: Iterable[int],
     return cell
 
 
+def class_limit(kind: ExerciseKind[Any], ruleset: str, difficulty: int) -> float:
+    """The largest share one answer class may have: :data:`MAX_CLASS_SHARE`, or an even split
+    where the kind's question has only two possible answers at this difficulty (the classic
+    turn-up on the default scale: a jack scores 1, every other card 0)."""
+    possible = len(kind.answer_classes(ruleset, difficulty))
+    return 1 / possible if 0 < possible < 3 else MAX_CLASS_SHARE
+
+
 def _misses(cells: Sequence[Cell]) -> list[str]:
     """The targets the cells of one kind and ruleset (difficulties in order) miss, in words."""
     out: list[str] = []
@@ -104,9 +113,10 @@ def _misses(cells: Sequence[Cell]) -> list[str]:
         return out
     k = KINDS[cells[0].kind]
     for c in cells:
-        if c.top_share > MAX_CLASS_SHARE + _EPS:
+        limit = class_limit(k, c.ruleset, c.difficulty)
+        if c.top_share > limit + _EPS:
             out.append(f"difficulty {c.difficulty}: answer class {c.top_class!r} is {c.top_share:.0%} "
-                       f"(at most {MAX_CLASS_SHARE:.0%})")
+                       f"(at most {limit:.0%})")
         if k.condition_target is not None and c.condition is not None and c.condition < k.condition_target - _EPS:
             out.append(f"difficulty {c.difficulty}: {k.condition_text} in {c.condition:.0%} "
                        f"(at least {k.condition_target:.0%})")
@@ -136,8 +146,11 @@ def report(out: TextIO, seeds: int = 500, kinds: Sequence[str] | None = None,
             cells = [survey(ruleset, kind, d, range(seeds), generate) for d in (1, 2, 3)]
             out.write(f"\n{ruleset} {kind}\n")
             for c in cells:
+                limit = class_limit(k, ruleset, c.difficulty)
                 parts = [f"  d{c.difficulty}: largest class {c.top_share:4.0%} ({c.top_class}; "
-                         f"{len(c.classes)} classes)",
+                         f"{len(c.classes)} classes"
+                         + (f"; only {round(1 / limit)} answers possible, limit {limit:.0%}" if limit != MAX_CLASS_SHARE else "")
+                         + ")",
                          f"distinct {c.distinct}/{c.n}"]
                 if c.condition is not None:
                     parts.append(f"{k.condition_text} {c.condition:.0%}")
