@@ -40,9 +40,9 @@ Generate = Callable[[str, str, int, int], Exercise]
 
 
 def scenario_key(ex: Exercise) -> str:
-    """The exercise's scenario as one canonical text: two questions with the same key are the
-    same question (a session never shows one twice)."""
-    return json.dumps(ex.scenario, sort_keys=True, ensure_ascii=False)
+    """The exercise's kind and scenario as one canonical text: two questions with the same key
+    are the same question (a session never shows one twice)."""
+    return json.dumps([ex.kind, ex.scenario], sort_keys=True, ensure_ascii=False)
 
 
 @dataclass

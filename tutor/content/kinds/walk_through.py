@@ -380,13 +380,20 @@ class WalkThrough(ExerciseKind[WalkThroughValue]):
         return awards_class(answer)
 
     def answer_classes(self, ruleset: str, difficulty: int) -> tuple[str, ...]:
-        return awards_classes(ruleset, difficulty) if get_ruleset(ruleset).categories else ()
+        if get_ruleset(ruleset).categories:
+            return awards_classes(ruleset, difficulty)
+        return tuple(f"most tricks {s}" for s in range(4))
 
     def generate(self, ruleset: str, rng: random.Random, d: int, want: str | None = None) -> tuple[ScenarioDict, str]:
-        """Hokm: a round played to 7 tricks (1: at most 8 tricks, 2: 9-10, 3: 11 or more). All
-        Fours and Trinidad: a whole hand, as hand-score (aimed at who scores High and Game)."""
+        """Hokm: a round played to 7 tricks (1: at most 8 tricks, 2: 9-10, 3: 11 or more), aimed
+        at the seat that wins the most tricks (the round seen from another seat). All Fours and
+        Trinidad: a whole hand, as hand-score (aimed at who scores High and Game)."""
         if get_ruleset(ruleset).categories:
             sc, _ = aimed_hand(ruleset, rng, d, want, lambda s, a: awards_class(a), sides_named(want))
             return sc, "Say who wins each trick, then who scores High, Low, Jack and Game."
         sc = hokm_round(rng, d)
+        if want is not None:  # the same round with every seat moved on: the seat with most tricks is ``want``
+            winners = list(solve(sc)["trick_winners"])
+            most = max(range(4), key=winners.count)
+            sc["hakem"] = (sc["hakem"] + int(want.rsplit(" ", 1)[1]) - most) % 4
         return sc, "Say who wins each trick, then what the round is worth."
