@@ -19,7 +19,7 @@ from ..engine.rulesets import get_ruleset
 from .kinds.base import Reject, players_of
 
 __all__ = [
-    "SUITS", "TRICK_SHAPES", "aimed_hand", "cap", "hand_players", "hand_trap", "hokm_round", "make_trump", "pick", "round_counts", "same_colour",
+    "SUITS", "TRICK_SHAPES", "aimed_hand", "cap", "hand_players", "hand_trap", "hokm_round", "make_trump", "pick",
     "solve", "steered_trick", "suit_cards", "suits_prose", "tricks_prose", "turn_ups", "whole_hand",
 ]
 
@@ -35,11 +35,6 @@ def solve(scenario: dict[str, Any]) -> dict[str, Any]:
 def suit_cards(suit: int, exclude: set[Card] | frozenset[Card] = frozenset()) -> list[Card]:
     """The cards of ``suit`` not in ``exclude``, in deck order."""
     return [c for c in CARDS if c.suit == suit and c not in exclude]
-
-
-def same_colour(suit: int) -> int:
-    """The other suit of the same colour (clubs/spades, diamonds/hearts)."""
-    return {0: 3, 3: 0, 1: 2, 2: 1}[suit]
 
 
 def cap(text: str) -> str:
@@ -122,25 +117,6 @@ def steered_trick(rng: random.Random, players: int, trump: Suit, shape: str, win
             raise Reject
         trick[i], trick[win_at] = trick[win_at], trick[i]
     return trick
-
-
-def round_counts(rng: random.Random, hakem: int, d: int) -> list[int]:
-    """Hokm tricks per team at the end of a round (H20): 1: the hakem's team wins normally; 2: kot,
-    or the hakem's team loses; 3: the other team wins, often by kot (hakem-kot, H22)."""
-    hakem_team = hakem % 2
-    if d == 1:
-        winner, loser_tricks = hakem_team, rng.randint(1, 6)
-    elif d == 2:
-        if rng.random() < 0.5:
-            winner, loser_tricks = hakem_team, 0
-        else:
-            winner, loser_tricks = 1 - hakem_team, rng.randint(1, 6)
-    else:
-        winner, loser_tricks = 1 - hakem_team, rng.choice([0, 0, rng.randint(1, 6)])
-    counts = [0, 0]
-    counts[winner] = 7
-    counts[1 - winner] = loser_tricks
-    return counts
 
 
 def turn_ups(rng: random.Random, runs: int, repeats: int) -> list[Card]:

@@ -279,6 +279,12 @@ class ExerciseKind(Generic[A]):
         deciding = [r for r in verdict.why if r.get("code") in self.decides]
         return deciding[:3] if deciding else list(verdict.why[:1])
 
+    def situation(self, ex: Exercise) -> list[tuple[str, str]]:
+        """What a generated question states before it asks (:func:`question_prompt`): ``(label
+        message id, value in the current language)`` pairs, e.g. the suit led and the trump;
+        none by default."""
+        return []
+
     def localise_details(self, details: Json, render: Callable[[ReasonJson], str]) -> Json:
         """The verdict's details with reasons turned into text by ``render(reason) -> str`` (API)."""
         return details

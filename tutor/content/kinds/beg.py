@@ -104,6 +104,11 @@ class Beg(ExerciseKind[list[int]]):
         texts = dict.fromkeys(sep.join(str(v) for v in expected) for sep in (", ", ",", " "))
         return LmsKey("shortanswer", tuple(LmsChoice(t, 100) for t in texts))
 
+    def situation(self, ex: Exercise) -> list[tuple[str, str]]:
+        from . import seat_name
+
+        return [(N_("Dealer"), seat_name(ex, int(ex.scenario["dealer"])))]
+
     # ------------------------------------------------------------------ question quality
 
     features = ("players", "turned")

@@ -14,6 +14,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar, TypedDict
 
+from ... import i18n
 from ...engine.errors import BadFieldError, show
 from ..deals import aimed_hand
 from ..exercise import Exercise
@@ -188,6 +189,9 @@ class GamePoints(ExerciseKind[GamePointsValue]):
         points[top] -= 2
         points[(top + 1) % len(points)] += 2
         return GamePointsValue(points=points, game=right["game"])
+
+    def situation(self, ex: Exercise) -> list[tuple[str, str]]:
+        return [(N_("Trump"), i18n.suit_name(str(ex.scenario["trump"])))]
 
     # ------------------------------------------------------------------ question quality
 

@@ -11,6 +11,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from ... import i18n
 from ...engine.cards import Card
 from ...engine.rulesets import get_ruleset
 from ..deals import SUITS, make_trump, solve, whole_hand
@@ -105,6 +106,11 @@ class GameWinner(ExerciseKind[int | None]):
         return LmsKey("multichoice", tuple(
             LmsChoice(names.side(s) if s is not None else names.text(N_("nobody yet")), 100 if s == expected else 0)
             for s in options))
+
+    def situation(self, ex: Exercise) -> list[tuple[str, str]]:
+        target = ex.scenario.get("target") or get_ruleset(ex.ruleset or "").default_target
+        label = N_("Points to win the match") if ex.ask in _MATCH_ASKS else N_("Points to win the game")
+        return [(label, i18n.fmt_number(int(target)))]
 
     # ------------------------------------------------------------------ question quality
 

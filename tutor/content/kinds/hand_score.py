@@ -119,6 +119,9 @@ class HandScore(ExerciseKind[Awards]):
         others = [names.side(s) for s in [*range(n_sides(ex.scenario)), None]]
         return LmsKey("matching", pairs=pairs, extra=tuple(o for o in others if o not in used))
 
+    def situation(self, ex: Exercise) -> list[tuple[str, str]]:
+        return [(N_("Trump"), i18n.suit_name(str(ex.scenario["trump"])))]
+
     # ------------------------------------------------------------------ question quality
 
     features = HAND_FEATURES

@@ -225,6 +225,11 @@ class LegalCards(ExerciseKind[list[str]]):
             LmsChoice(i18n.card_label(c), round(100 / len(legal), 5) if c in legal else round(-100 / wrong, 5))
             for c in hand))
 
+    def situation(self, ex: Exercise) -> list[tuple[str, str]]:
+        trick = ex.scenario.get("trick") or []
+        led = [(N_("Suit led"), i18n.suit_name(Card.parse(trick[0]).suit))] if trick else []
+        return [*led, (N_("Trump"), i18n.suit_name(str(ex.scenario["trump"])))]
+
     # ------------------------------------------------------------------ question quality
 
     features = ("hand", "trump_in_play", "special")

@@ -80,6 +80,11 @@ class NextHakem(SeatKey):
         """A multiple choice of the seats."""
         return seat_choices(ex, expected, names)
 
+    def situation(self, ex: Exercise) -> list[tuple[str, str]]:
+        from . import seat_name
+
+        return [(N_("Hakem"), seat_name(ex, int(ex.scenario["hakem"])))]
+
     # ------------------------------------------------------------------ question quality
 
     features = ("hakem_loses", "shut_out", "wraps")

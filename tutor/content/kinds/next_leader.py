@@ -12,6 +12,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from ... import i18n
 from ...engine.cards import Card, Suit
 from ...engine.rulesets import get_ruleset
 from ..deals import SUITS, cap, solve, steered_trick, suits_prose
@@ -95,6 +96,14 @@ class NextLeader(SeatKey):
     def lms_key(self, ex: Exercise, expected: int, answer: Mapping[str, Any], names: Names) -> LmsKey:
         """A multiple choice of the seats."""
         return seat_choices(ex, expected, names)
+
+    def situation(self, ex: Exercise) -> list[tuple[str, str]]:
+        from . import seat_name
+
+        if ex.ask == _FIRST:
+            return [(f.label, seat_name(ex, int(ex.scenario[f.name]))) for f in self.editor_fields
+                    if f.name in ("hakem", "dealer") and isinstance(ex.scenario.get(f.name), int)]
+        return [(N_("Trump"), i18n.suit_name(str(ex.scenario["trump"])))]
 
     # ------------------------------------------------------------------ question quality
 

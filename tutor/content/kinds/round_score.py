@@ -99,6 +99,11 @@ class RoundScore(ExerciseKind[int]):
         """A number: the points."""
         return LmsKey("numerical", number=expected)
 
+    def situation(self, ex: Exercise) -> list[tuple[str, str]]:
+        from . import seat_name
+
+        return [(N_("Hakem"), seat_name(ex, int(ex.scenario["hakem"])))]
+
     # ------------------------------------------------------------------ question quality
 
     features = ("other_team_hakem", "hakem_last_seat")

@@ -107,6 +107,12 @@ class TrickWinner(SeatKey):
         return seat_choices(ex, expected, names, lambda s: names.seat(s) + (
             " — " + i18n.card_label(played[s]) if s in played else ""))
 
+    def situation(self, ex: Exercise) -> list[tuple[str, str]]:
+        from . import seat_name
+
+        return [(N_("Trump"), i18n.suit_name(str(ex.scenario["trump"]))),
+                (N_("Who led"), seat_name(ex, int(ex.scenario.get("leader", 0))))]
+
     # ------------------------------------------------------------------ question quality
 
     features = ("not_following", "trumps")

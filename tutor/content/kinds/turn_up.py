@@ -76,6 +76,9 @@ class TurnUp(ExerciseKind[int]):
         """A number: the points."""
         return LmsKey("numerical", number=expected)
 
+    def situation(self, ex: Exercise) -> list[tuple[str, str]]:
+        return [(N_("Turned-up card"), i18n.card_label(str(ex.scenario["card"])))]
+
     # ------------------------------------------------------------------ question quality
 
     features = ("other_scale", "look_alike")

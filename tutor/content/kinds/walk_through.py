@@ -18,6 +18,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar, Required, TypedDict
 
+from ... import i18n
 from ...engine.errors import BadFieldError, show
 from ...engine.rulesets import get_ruleset
 from ...solve.asks import HandScore as HandScoreAsk
@@ -352,6 +353,9 @@ class WalkThrough(ExerciseKind[WalkThroughValue]):
         if "points" in right:
             return {"trick_winners": winners, "points": 1 if right["points"] != 1 else 2}
         return {"trick_winners": winners, "awards": awards_distractor(right["awards"])}
+
+    def situation(self, ex: Exercise) -> list[tuple[str, str]]:
+        return [(N_("Trump"), i18n.suit_name(str(ex.scenario["trump"])))]
 
     # ------------------------------------------------------------------ question quality
 
