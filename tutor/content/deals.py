@@ -271,13 +271,17 @@ def hand_players(ruleset: str, d: int, sides_needed: int, rng: random.Random) ->
 
 def aimed_hand(ruleset: str, rng: random.Random, d: int, want: str | None,
                classify: Callable[[dict[str, Any], dict[str, Any]], str],
-               sides_needed: int = 2, hand_d: int | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+               sides_needed: int = 2, hand_d: int | None = None,
+               keep: Callable[[dict[str, Any], dict[str, Any]], bool] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
     """A whole hand (:func:`whole_hand` at ``d``, on the table of :func:`hand_players`) with the
     engine's answer, whose ``classify(scenario, answer)`` is ``want``: the same play is tried with
     the deal passed on by each seat in turn (every card then played by the next seat: the same
     hand seen from another side), and :class:`Reject` if none fits. ``hand_d``: the difficulty
-    of the hand played (its trap), if not ``d``."""
+    of the hand played (its trap), if not ``d``; ``keep(scenario, answer)``: whether the hand
+    fits at all (its level), asked first."""
     sc, ans = whole_hand(ruleset, rng, d if hand_d is None else hand_d, players=hand_players(ruleset, d, sides_needed, rng))
+    if keep is not None and not keep(sc, ans):  # before turning the table: seen from any seat it is the same hand
+        raise Reject
     if want is None:
         return sc, ans
     n = players_of(sc)

@@ -226,5 +226,6 @@ class GamePoints(ExerciseKind[GamePointsValue]):
         """A whole hand played out, aimed at the side that scores Game and by how much
         (``want``): 1: two players; 2: more players; 3: the largest table, the two best totals
         within two points of each other, or tied."""
-        sc, _ = aimed_hand(ruleset, rng, d, want, self.answer_class, sides_named(want), hand_d=min(d, 2))
+        sc, _ = aimed_hand(ruleset, rng, d, want, self.answer_class, sides_named(want), hand_d=min(d, 2),
+                           keep=lambda s, a: self.level(self.measure(s, a)) == d)
         return sc, "Count the Game points each side took (ten 10, ace 4, king 3, queen 2, jack 1). Who scores Game?"

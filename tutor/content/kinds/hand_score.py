@@ -145,5 +145,6 @@ class HandScore(ExerciseKind[Awards]):
     def generate(self, ruleset: str, rng: random.Random, d: int, want: str | None = None) -> tuple[ScenarioDict, str]:
         """A whole hand played out, aimed at who scores High and Game (``want``): 1: two
         players; 2: more; 3: the largest table, with a trap."""
-        sc, _ = aimed_hand(ruleset, rng, d, want, lambda s, a: awards_class(a), sides_named(want))
+        sc, _ = aimed_hand(ruleset, rng, d, want, lambda s, a: awards_class(a), sides_named(want),
+                           keep=lambda s, a: self.level(self.measure(s, a)) == d)
         return sc, "Who scores High, Low, Jack and Game?"

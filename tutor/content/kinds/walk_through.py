@@ -393,7 +393,8 @@ class WalkThrough(ExerciseKind[WalkThroughValue]):
         at the seat that wins the most tricks (the round seen from another seat). All Fours and
         Trinidad: a whole hand, as hand-score (aimed at who scores High and Game)."""
         if get_ruleset(ruleset).categories:
-            sc, _ = aimed_hand(ruleset, rng, d, want, lambda s, a: awards_class(a), sides_named(want))
+            sc, _ = aimed_hand(ruleset, rng, d, want, lambda s, a: awards_class(a), sides_named(want),
+                               keep=lambda s, a: self.level(self.measure(s, a)) == d)
             return sc, "Say who wins each trick, then who scores High, Low, Jack and Game."
         sc = hokm_round(rng, d)
         if want is not None:  # the same round with every seat moved on: the seat with most tricks is ``want``
