@@ -71,11 +71,12 @@ def test_legal_cards_difficulty_traps(ruleset):
         e2 = generate(ruleset, "legal-cards", seed, 2)
         led, trump = Card.parse(e2.scenario["trick"][0]).suit, Suit.parse(e2.scenario["trump"])
         hand = _hand(e2)
-        same_colour = {Suit.S: Suit.C, Suit.C: Suit.S, Suit.H: Suit.D, Suit.D: Suit.H}[led]
-        assert any(c.suit == led for c in hand)
-        assert any(c.suit == trump for c in hand) or any(c.suit == same_colour for c in hand)
-        assert len(e2.expect["legal"]) < len(hand)
+        trick = [Card.parse(c) for c in e2.scenario["trick"]]
+        assert any(c.suit == led for c in hand) and led != trump
+        assert any(c.suit == trump for c in hand + trick)  # a trump in play: in the hand or ruffed in the trick
+        assert 2 <= len(e2.expect["legal"]) < len(hand)
         e3 = generate(ruleset, "legal-cards", seed, 3)
+        assert len(_hand(e1)) <= 5 < len(hand) + 1 and len(_hand(e3)) >= 6  # the hand grows with the difficulty
         led, trump = Card.parse(e3.scenario["trick"][0]).suit, Suit.parse(e3.scenario["trump"])
         hand = _hand(e3)
         opts = e3.scenario.get("options", {})
@@ -140,7 +141,7 @@ def test_tutor_gen_rejects_a_kind_the_ruleset_lacks(capsys):
 def test_a_generator_that_never_fits_names_the_call_and_the_engine_error(monkeypatch, capsys):
     kind = KINDS["legal-cards"]
 
-    def broken(ruleset, rng, difficulty):  # a candidate the engine refuses: a card that is no card
+    def broken(ruleset, rng, difficulty, want=None):  # a candidate the engine refuses: a card that is no card
         return {"ruleset": ruleset, "ask": "legal-plays", "trump": "S", "hand": ["ZZ"], "trick": []}, "?"
 
     monkeypatch.setattr(kind, "generate", broken)
@@ -159,7 +160,7 @@ def test_a_generator_that_never_fits_names_the_call_and_the_engine_error(monkeyp
 
 
 def test_a_generator_that_only_rejects_says_so(monkeypatch):
-    def picky(ruleset, rng, difficulty):
+    def picky(ruleset, rng, difficulty, want=None):
         raise Reject
 
     monkeypatch.setattr(KINDS["trick-winner"], "generate", picky)

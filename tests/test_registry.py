@@ -63,11 +63,14 @@ def test_every_kind_declares_every_piece(name):
     # its own module, named after it
     assert type(kind).__module__ == "tutor.content.kinds." + name.replace("-", "_")
     # every method the web and the content check call is its own or the base's, and not abstract
-    for method in ("parse", "read_form", "form_fields", "distractor", "feedback_lines", "generate"):
+    for method in ("parse", "read_form", "form_fields", "distractor", "feedback_lines", "generate",
+                   "measure", "level", "answer_class", "answer_classes", "situation"):
         assert getattr(type(kind), method) is not getattr(ExerciseKind, method), (name, method)
+    assert kind.features  # the measurable features its difficulty is made of (tutor check --quality)
     # and takes what the base's callers pass (no parameter of an older signature left, e.g. a language)
     for method in ("parse", "read_form", "form_fields", "distractor", "feedback_lines", "view_context",
-                   "generate", "details", "expected", "public_extra"):
+                   "generate", "details", "expected", "public_extra", "measure", "level", "answer_class",
+                   "answer_classes", "condition", "situation"):
         own, base = inspect.signature(getattr(type(kind), method)), inspect.signature(getattr(ExerciseKind, method))
         assert len(own.parameters) == len(base.parameters), (name, method, str(own))
 

@@ -13,7 +13,7 @@ from web_support import csrf_of, expected, form_for, wrong_value
 
 from tutor import i18n
 from tutor.content.generators import generate
-from tutor.content.kinds import kind_prompt
+from tutor.content.kinds import kind_prompt, question_prompt
 from tutor.content.kinds.walk_through import first_leader
 from tutor.domain.models import Quiz
 from tutor.web import exercises as X
@@ -59,7 +59,7 @@ def prompt_in(html: str) -> str:
 # ------------------------------------------------------------------------------ generated prompts
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_generated_questions_show_the_localised_kind_prompt(app, client, lang):
+def test_generated_questions_show_their_own_localised_prompt(app, client, lang):
     base = start_quiz(client, lang)
     quiz = quiz_of(app)
     generated = [n for n, ref in enumerate(quiz.refs, 1) if ref.startswith("gen:")]
@@ -68,19 +68,19 @@ def test_generated_questions_show_the_localised_kind_prompt(app, client, lang):
         ex = X.resolve(ref)
         html = client.get(f"{base}/{n}").get_data(as_text=True)
         assert not RAW_PROMPT.search(html)
-        if ref.startswith("gen:"):
-            assert ex.prompt is None
+        if ref.startswith("gen:"):  # its own prompt: what it states, then the kind's question
+            assert set(ex.prompt) == set(LANGS)
             with i18n.using(lang):
-                assert prompt_in(html) == str(escape(kind_prompt(ex.kind)))
+                assert prompt_in(html) == str(escape(question_prompt(ex))) == str(escape(ex.prompt[lang]))
+                assert question_prompt(ex).endswith(kind_prompt(ex.kind))
         r = client.post(f"{base}/{n}", data=form_for(ex, wrong_value(ex, expected(ex))) | {"csrf_token": csrf_of(html)})
         assert r.status_code == 302
         assert not RAW_PROMPT.search(client.get(r.headers["Location"]).get_data(as_text=True))
     results = client.get(f"{base}/results").get_data(as_text=True)
     assert not RAW_PROMPT.search(results)
     for n in generated:
-        kind = quiz.refs[n - 1].split(":")[2]
         with i18n.using(lang):
-            assert str(escape(kind_prompt(kind))) in results
+            assert str(escape(kind_prompt(quiz.refs[n - 1].split(":")[2]))) in results
     # the same prompts in "Replay my mistakes" (every answer above was wrong)
     progress = client.get(f"/{lang}/progress/").get_data(as_text=True)
     assert not RAW_PROMPT.search(progress)
@@ -92,12 +92,15 @@ def test_generated_questions_show_the_localised_kind_prompt(app, client, lang):
         assert prompt_in(replay) == str(escape(X.prompt_of(first)))
 
 
-def test_generated_question_in_the_api_has_the_kind_prompt(client):
+def test_generated_question_in_the_api_has_its_own_prompt(client):
     ref = "gen:hokm:trick-winner:2:15570"
+    ex = X.resolve(ref)
     for lang in LANGS:
         view = client.get(f"/api/v1/exercises/{ref}?lang={lang}").get_json()
         with i18n.using(lang):
-            assert view["prompt"] == kind_prompt("trick-winner")
+            trump = i18n.suit_name(ex.scenario["trump"])
+            assert view["prompt"] == f"{i18n.gettext('Trump')}: {trump}. {i18n.gettext('Who led')}: " \
+                f"{i18n.seat_label(ex.scenario['leader'], 0, 4, 'hokm')}. {kind_prompt('trick-winner')}"
 
 
 def test_generator_prompts_are_readable_english():
@@ -200,7 +203,7 @@ def test_fmt_number_without_grouping():
 
 # ------------------------------------------------------------------------------ small things
 
-@pytest.mark.parametrize("ref", ["gen:hokm:game-winner:3:1", "gen:all-fours:game-winner:2:0"])
+@pytest.mark.parametrize("ref", ["gen:hokm:game-winner:3:2", "gen:all-fours:game-winner:2:3"])  # seeds aimed at "none"
 def test_game_winner_nobody_reads_the_same_in_option_and_feedback(app, client, ref):
     ex = X.resolve(ref)
     assert expected(ex) is None

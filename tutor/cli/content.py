@@ -39,8 +39,20 @@ def _gen(args: argparse.Namespace) -> int:
                                   "help": "lesson/quiz files or directories (default: all of lessons/ and quizzes/)"}),
                     (("--all-languages",), {"action": "store_true", "default": None,
                                             "help": "also check every translation of the rulesets touched "
-                                                    "(default when no PATH is given)"})])
+                                                    "(default when no PATH is given)"}),
+                    (("--quality",), {"action": "store_true",
+                                      "help": "instead, report the generated questions' quality per kind, ruleset "
+                                              "and difficulty (answer balance, legal-cards shape, distinct "
+                                              "scenarios, feature means); status 1 if a target is missed"}),
+                    (("--seeds",), {"type": int, "default": 500, "metavar": "N",
+                                    "help": "seeds per kind, ruleset and difficulty for --quality (default 500)"})])
 def _check(args: argparse.Namespace) -> int:
+    if args.quality:
+        from ..content.quality import report
+        if args.seeds < 1:
+            print("tutor check: --seeds must be at least 1", file=sys.stderr)
+            return 2
+        return 0 if report(sys.stdout, seeds=args.seeds) else 1
     from ..content.check import run
     return run(args)
 

@@ -10,6 +10,7 @@ exercise on every machine. A candidate that does not fit raises
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from .. import i18n
@@ -18,8 +19,8 @@ from ..engine.rulesets import get_ruleset
 from .kinds.base import Reject, players_of
 
 __all__ = [
-    "SUITS", "cap", "hand_trap", "hokm_round", "make_trump", "pick", "round_counts", "same_colour", "solve",
-    "suit_cards", "suits_prose", "tricks_prose", "turn_ups", "whole_hand",
+    "SUITS", "TRICK_SHAPES", "aimed_hand", "cap", "hand_players", "hand_trap", "hokm_round", "make_trump", "pick",
+    "solve", "steered_trick", "suit_cards", "suits_prose", "tricks_prose", "turn_ups", "whole_hand",
 ]
 
 SUITS: tuple[Suit, ...] = tuple(Suit)
@@ -34,11 +35,6 @@ def solve(scenario: dict[str, Any]) -> dict[str, Any]:
 def suit_cards(suit: int, exclude: set[Card] | frozenset[Card] = frozenset()) -> list[Card]:
     """The cards of ``suit`` not in ``exclude``, in deck order."""
     return [c for c in CARDS if c.suit == suit and c not in exclude]
-
-
-def same_colour(suit: int) -> int:
-    """The other suit of the same colour (clubs/spades, diamonds/hearts)."""
-    return {0: 3, 3: 0, 1: 2, 2: 1}[suit]
 
 
 def cap(text: str) -> str:
@@ -63,23 +59,64 @@ def pick(rng: random.Random, pool: list[Any], n: int) -> list[Any]:
     return rng.sample(pool, n)
 
 
-def round_counts(rng: random.Random, hakem: int, d: int) -> list[int]:
-    """Hokm tricks per team at the end of a round (H20): 1: the hakem's team wins normally; 2: kot,
-    or the hakem's team loses; 3: the other team wins, often by kot (hakem-kot, H22)."""
-    hakem_team = hakem % 2
-    if d == 1:
-        winner, loser_tricks = hakem_team, rng.randint(1, 6)
-    elif d == 2:
-        if rng.random() < 0.5:
-            winner, loser_tricks = hakem_team, 0
-        else:
-            winner, loser_tricks = 1 - hakem_team, rng.randint(1, 6)
+#: The shapes of a trick :func:`steered_trick` builds: everyone follows; one card or more of
+#: another plain suit (no trump); one trump played by a player void in the suit led; two trumps
+#: or more so played (three players or more); trump led and trumped again.
+TRICK_SHAPES = ("follow", "discard", "one-trump", "trumps", "trump-led")
+
+
+def steered_trick(rng: random.Random, players: int, trump: Suit, shape: str, win_at: int) -> list[Card]:
+    """A complete trick of ``players`` cards of ``shape`` (:data:`TRICK_SHAPES`) whose winning
+    card is the ``win_at``-th played (0: the card led), drawn from ``rng``; :class:`Reject` when
+    the shape cannot put the winner there (a trump played to a plain suit never is the card
+    led). The winner is the engine's (:func:`tutor.engine.tricks.trick_winner`)."""
+    from ..engine.tricks import trick_winner
+
+    if shape in ("one-trump", "trumps") and win_at == 0:
+        raise Reject
+    led = trump if shape == "trump-led" else rng.choice([s for s in SUITS if s != trump])
+    n_trumps = {"one-trump": 1, "trumps": rng.randint(2, max(2, players - 1)), "trump-led": rng.randint(1, players - 1)
+                }.get(shape, 0)
+    n_off = rng.randint(1, players - 1) if shape == "discard" else 0
+    if shape == "trumps" and n_trumps > players - 1:
+        raise Reject
+    first = rng.choice(suit_cards(led))
+    used = {first}
+    others = pick(rng, suit_cards(trump, used), n_trumps) if shape != "trump-led" else []
+    used |= set(others)
+    if shape == "trump-led":
+        others = pick(rng, suit_cards(trump, used), n_trumps)
+        used |= set(others)
+        rest_pool = [c for c in CARDS if c.suit != trump and c not in used]
     else:
-        winner, loser_tricks = 1 - hakem_team, rng.choice([0, 0, rng.randint(1, 6)])
-    counts = [0, 0]
-    counts[winner] = 7
-    counts[1 - winner] = loser_tricks
-    return counts
+        off = pick(rng, [c for c in CARDS if c.suit not in (led, trump) and c not in used], n_off)
+        others += off
+        used |= set(off)
+        rest_pool = suit_cards(led, used)
+    others += pick(rng, rest_pool, players - 1 - len(others))
+    trick = [first, *others]
+    if win_at == 0:  # the card led must win: lead the best of them
+        best = trick_winner(trick, trump, 0, players)[1]
+        if best.suit != led:
+            raise Reject
+        trick.remove(best)
+        trick = [best, *trick]
+    else:
+        if trick_winner(trick, trump, 0, players)[0] == 0:  # the card led would win: lead another
+            lead_pool = [c for c in trick[1:] if c.suit == led]
+            if not lead_pool:
+                raise Reject
+            new_first = rng.choice(lead_pool)
+            trick.remove(new_first)
+            trick = [new_first, *trick]
+        rest = trick[1:]
+        rng.shuffle(rest)
+        trick = [trick[0], *rest]
+        i = trick_winner(trick, trump, 0, players)[0]
+        if i == 0:
+            raise Reject
+        trick[i], trick[win_at] = trick[win_at], trick[i]
+    return trick
 
 
 def turn_ups(rng: random.Random, runs: int, repeats: int) -> list[Card]:
@@ -97,12 +134,14 @@ def turn_ups(rng: random.Random, runs: int, repeats: int) -> list[Card]:
     return out
 
 
-def make_trump(ruleset: str, rng: random.Random, d: int, scores: bool) -> dict[str, Any]:
+def make_trump(ruleset: str, rng: random.Random, d: int, scores: bool, players: int | None = None) -> dict[str, Any]:
     """A make-trump scenario: 1: the eldest stands; 2: begs and the dealer gives one; 3: begs and
-    the dealer runs the pack (sometimes gives). With ``scores``, both sides near the target."""
+    the dealer runs the pack (sometimes gives). With ``scores``, both sides near the target.
+    ``players``: the table (by default the ruleset's first count at 1, any at 2 and 3)."""
     r = get_ruleset(ruleset)
     players_choice = list(r.players)
-    players = players_choice[0] if d == 1 else rng.choice(players_choice)
+    if players is None:
+        players = players_choice[0] if d == 1 else rng.choice(players_choice)
     dealer = rng.randrange(players)
     decision, choice = ("stand", None) if d == 1 else ("beg", "give" if d == 2 else "run")
     if d == 3 and rng.random() < 0.25:
@@ -123,10 +162,11 @@ def make_trump(ruleset: str, rng: random.Random, d: int, scores: bool) -> dict[s
 
 
 def _play_hand(ruleset: str, rng: random.Random, players: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A hand-score scenario: 6 cards each, random trump, random legal play."""
+    """A hand-score scenario: 6 cards each, random trump, random legal play (the engine's rules
+    object answers which cards are legal and who wins each trick)."""
     deck = list(CARDS)
     rng.shuffle(deck)
-    hands = [deck[i * 6:(i + 1) * 6] for i in range(players)]
+    hands = [mask_of(deck[i * 6:(i + 1) * 6]) for i in range(players)]
     trump = rng.choice(SUITS)
     dealer = rng.randrange(players)
     base: dict[str, Any] = {"ruleset": ruleset}
@@ -134,19 +174,17 @@ def _play_hand(ruleset: str, rng: random.Random, players: int, options: dict[str
         base["players"] = players
     if options:
         base["options"] = options
+    rules = get_ruleset(ruleset).rules({**(options or {}), "players": players})
     leader = (dealer + 1) % players
     tricks = []
     for _ in range(6):
         trick: list[Card] = []
         for i in range(players):
             seat = (leader + i) % players
-            legal = solve(base | {"ask": "legal-plays", "trump": trump.letter,
-                                  "hand": [str(c) for c in hands[seat]], "trick": [str(c) for c in trick]})["legal"]
-            card = Card.parse(rng.choice(legal))
-            hands[seat].remove(card)
+            card = rng.choice(cards_of(rules.legal_plays(hands[seat], trick, trump)))
+            hands[seat] &= ~card.mask
             trick.append(card)
-        leader = solve(base | {"ask": "trick-winner", "trump": trump.letter, "trick": [str(c) for c in trick],
-                               "leader": leader})["winner"]
+        leader = rules.winner_seat(trick, trump, leader)
         tricks.append([str(c) for c in trick])
     return base | {"ask": "hand-score", "dealer": dealer, "trump": trump.letter, "tricks": tricks}
 
@@ -166,11 +204,14 @@ def hand_trap(sc: dict[str, Any], ans: dict[str, Any]) -> bool:
     return high is not None and low is not None and high != low and jack is not None and jack != high
 
 
-def whole_hand(ruleset: str, rng: random.Random, d: int) -> tuple[dict[str, Any], dict[str, Any]]:
+def whole_hand(ruleset: str, rng: random.Random, d: int, players: int | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
     """An All Fours / Trinidad hand played out, with the engine's answer: 1: two players; 2: more
-    players; 3: a hand with a trap (:func:`hand_trap`), sometimes under a scoring option."""
+    players; 3: a hand with a trap (:func:`hand_trap`), sometimes under a scoring option.
+    ``players``: the table, instead of the difficulty's."""
     r = get_ruleset(ruleset)
-    if len(r.players) > 2:
+    if players is not None:
+        pass
+    elif len(r.players) > 2:
         players = 2 if d == 1 else rng.choice([3, 4]) if d == 2 else rng.choice([2, 3, 4])
     else:
         players = 2 if d == 1 else 4
@@ -214,3 +255,42 @@ def hokm_round(rng: random.Random, d: int) -> dict[str, Any]:
         counts[leader % 2] += 1
         tricks.append([str(c) for c in trick])
     return {"ruleset": "hokm", "ask": "round-playout", "hakem": hakem, "trump": trump.letter, "tricks": tricks}
+
+
+def hand_players(ruleset: str, d: int, sides_needed: int, rng: random.Random) -> int:
+    """The table of a whole hand at difficulty ``d``: two players at 1; at 2 any larger table,
+    at 3 the largest (three players where a third side is needed, ``sides_needed``)."""
+    r = get_ruleset(ruleset)
+    if d == 1:
+        return 2
+    more = [p for p in r.players if p > 2 and r.sides(p) >= sides_needed]
+    if not more:
+        raise Reject
+    return rng.choice(more) if d == 2 else max(more)
+
+
+def aimed_hand(ruleset: str, rng: random.Random, d: int, want: str | None,
+               classify: Callable[[dict[str, Any], dict[str, Any]], str],
+               sides_needed: int = 2, hand_d: int | None = None,
+               keep: Callable[[dict[str, Any], dict[str, Any]], bool] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A whole hand (:func:`whole_hand` at ``d``, on the table of :func:`hand_players`) with the
+    engine's answer, whose ``classify(scenario, answer)`` is ``want``: the same play is tried with
+    the deal passed on by each seat in turn (every card then played by the next seat: the same
+    hand seen from another side), and :class:`Reject` if none fits. ``hand_d``: the difficulty
+    of the hand played (its trap), if not ``d``; ``keep(scenario, answer)``: whether the hand
+    fits at all (its level), asked first."""
+    sc, ans = whole_hand(ruleset, rng, d if hand_d is None else hand_d, players=hand_players(ruleset, d, sides_needed, rng))
+    if keep is not None and not keep(sc, ans):  # before turning the table: seen from any seat it is the same hand
+        raise Reject
+    if want is None:
+        return sc, ans
+    n = players_of(sc)
+    shifts = list(range(n))
+    rng.shuffle(shifts)
+    for k in shifts:
+        turned = sc if k == 0 else {**sc, "dealer": (sc["dealer"] + k) % n}
+        answer = ans if k == 0 else solve(turned)
+        if classify(turned, answer) == want:
+            return turned, answer
+    raise Reject
+

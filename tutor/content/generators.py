@@ -8,24 +8,36 @@ feature the difficulty asks for, is dropped and another drawn from the same rand
 engine's answer is stored as ``expect`` (so the exercise can be written to a lesson or quiz) but
 grading never reads it.
 
-Difficulty (1 easy, 2 medium, 3 hard) picks the traps; each kind's ``generate`` (in
-:mod:`tutor.content.kinds`) says which:
+Difficulty (1 easy, 2 medium, 3 hard) is defined by each kind's measurable features: the kind's
+``level(measure(scenario, answer))`` must equal the difficulty asked, or the candidate is dropped.
+Each seed aims at one of the kind's answer classes (``answer_classes``: seed ``n`` at class
+``n mod k``, so over the seeds every class comes as often) and a candidate whose
+``answer_class`` differs is dropped too (after :data:`AIM_ATTEMPTS` draws any class is taken).
+The features, the level rule and the classes of each kind are in its docstrings
+(:mod:`tutor.content.kinds`) and in ``tutor/ARCHITECTURE.md``; ``tutor check --quality``
+(:mod:`tutor.content.quality`) measures them:
 
-* legal-cards — 1: follow a plain suit, nothing else tempting; 2: trump in hand while holding the
-  suit led, or a card of the same colour as the suit led; 3: trump led, void in the suit led,
-  and (All Fours/Trinidad) the ``must_trump`` and ``no_undertrump`` options;
-* trick-winner — 1: everyone follows; 2: an off-suit ace or one trump; 3: several trumps, trump
-  led, a leader other than seat 0;
-* round-score / next-hakem (Hokm) — 1: the hakem's team wins normally; 2: kot, or the hakem's
-  team loses; 3: hakem-kot, seat 3 as hakem (the turn wraps to seat 0);
-* game-winner — Hokm: a round that may end the match (3: target 3, or nobody wins yet); All
-  Fours/Trinidad: turn-up/gift points (1-2) or a whole hand counted in order (3);
-* turn-up — 1: a card that scores or not with the default scale; 2: look-alikes; 3: the running
-  (classic) or Tobago (Trinidad) scale;
-* beg — 1: stand; 2: beg and give/take one; 3: beg and run (same-suit turn-ups, more players);
-* hand-score / walk-through — a whole hand played out by random legal play: 1: two players
-  (All Fours) or a short Hokm round; 2: four players; 3: a hand with a trap (hang jack, a Game
-  tie, one trump in play, Low captured ...), or a long Hokm round.
+* legal-cards — 1: a plain suit followed, no trump in play; 2: a trump in the hand or the trick;
+  3: trump led, or the ``must_trump`` / ``no_undertrump`` options; aimed at 2, 3 or 4+ legal
+  cards, always with an illegal one; the hand grows (4-5, 5-6, 6-8 cards);
+* trick-winner — 1: everyone follows; 2: one card off the suit led (a discard or one trump); 3:
+  two trumps or more; aimed at the winning seat;
+* next-leader — 1: a deal's first lead or a trick everyone followed; 2: an off-suit card; 3: a
+  trump wins; aimed at the seat that leads next;
+* round-score — the hakem 1: in your team; 2: in the other (seat 1); 3: seat 3; aimed at 1, 2 or
+  3 points; next-hakem — 1: the hakem's team wins plainly; 2: loses, or wins by kot; 3:
+  hakem-kot, or the turn wraps from seat 3; aimed at the next hakem's seat;
+* game-winner — the scorings to check: a Hokm round won plainly (1), by kot (2), by hakem-kot
+  (3); All Fours/Trinidad a stand (1), a beg (2), a whole hand (3); aimed at each side and
+  nobody (the scores before the deal set so);
+* turn-up — 1 + the other scale + a look-alike (a card the two scales score differently);
+* beg — 1: two players, one card turned; 2: more players; 3: and the pack run; aimed at who
+  scores (nothing, the eldest's gift, the dealer's side's turn-up points);
+* hand-score / game-points / walk-through — a whole hand: 1: two players; 2: more; 3: and a
+  trap (hand-score: hang jack, one trump, a Game tie, High, Low and Jack split; game-points: the
+  two best totals within two points); aimed at who scores High and Game (game-points: Game and
+  the lead). Hokm walk-through: 1: at most 8 tricks; 2: 9-10; 3: 11 or more; aimed at the seat
+  with most tricks.
 
 Errors: :class:`~tutor.content.kinds.ExerciseError` for a kind the ruleset does not use,
 ``ValueError`` for a difficulty outside 1..3, :class:`GeneratorError` (an ``ExerciseError``) when
@@ -44,10 +56,14 @@ from ..solve.common import parse_scenario
 from .exercise import Exercise
 from .kinds import KINDS, ExerciseError, Reject, kinds_for
 
-__all__ = ["ATTEMPTS", "GeneratorError", "generate", "kinds_for", "to_yaml"]
+__all__ = ["AIM_ATTEMPTS", "ATTEMPTS", "GeneratorError", "generate", "kinds_for", "to_yaml"]
 
 #: How many candidates one call may draw before giving up (never reached in practice).
 ATTEMPTS = 400
+#: How many of them must have the answer class aimed at; the later ones may have any class (a
+#: kind whose aimed class is rare there still gives a question: ``tutor check --quality`` shows
+#: how balanced the answers come out).
+AIM_ATTEMPTS = 200
 
 
 class GeneratorError(ExerciseError):
@@ -87,14 +103,21 @@ def generate(ruleset: str, kind: str, seed: int, difficulty: int = 1) -> Exercis
     if isinstance(difficulty, bool) or difficulty not in (1, 2, 3):
         raise ValueError(f"difficulty must be 1, 2 or 3, not {difficulty!r}")
     rng = random.Random(f"{ruleset}/{kind}/{seed}/{difficulty}")
+    classes = k.answer_classes(ruleset, difficulty)
+    want = classes[seed % len(classes)] if classes else None  # each class as often, seed by seed
     last_error: TutorError | None = None
     rejected = 0
-    for _ in range(ATTEMPTS):
+    for attempt in range(ATTEMPTS):
+        aim = want if attempt < AIM_ATTEMPTS else None
         try:
             with i18n.using("en"):  # the prompt is an English authoring aid, also during a request
-                scenario, prompt = k.generate(ruleset, rng, difficulty)
+                scenario, prompt = k.generate(ruleset, rng, difficulty, aim)
             parsed = parse_scenario(copy.deepcopy(scenario))
             answer = parsed[1](parsed[0])
+            if k.features and k.level(k.measure(scenario, answer)) != difficulty:
+                raise Reject
+            if aim is not None and k.answer_class(scenario, answer) != aim:
+                raise Reject
         except Reject:
             rejected += 1
             continue

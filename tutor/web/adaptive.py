@@ -41,6 +41,7 @@ from sqlalchemy.orm import Session
 from tutor import rules as rule_points
 from tutor.content.exercise import RULESETS, Exercise
 from tutor.content.kinds import kinds_for
+from tutor.content.quality import scenario_key
 from tutor.domain import mastery, ratings
 from tutor.domain.db import now
 from tutor.domain.models import Learner, Mistake, Quiz, SkillMastery
@@ -94,9 +95,14 @@ def _build(ruleset: str) -> tuple[Candidate, ...]:
                     exercises.append((ref, X.resolve(ref)))
                 except BadInput:
                     continue
+    seen: set[str] = set()
     for ref, ex in exercises:
         if ex.ruleset != ruleset or ref in out:
             continue
+        key = scenario_key(ex)
+        if X.generated(ref) and key in seen:  # two seeds that drew one scenario: one question
+            continue
+        seen.add(key)
         out[ref] = Candidate(ref, ruleset, ex.kind, ex.difficulty, _rules_of(ex))
     return tuple(out.values())
 

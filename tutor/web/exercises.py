@@ -18,6 +18,7 @@ import dataclasses
 import functools
 import re
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from flask import current_app, has_app_context
@@ -25,7 +26,7 @@ from flask_babel import gettext as _
 
 from tutor import i18n
 from tutor.content import generators, kinds
-from tutor.content.exercise import RULESETS, Exercise
+from tutor.content.exercise import LANGUAGES, RULESETS, Exercise
 from tutor.content.kinds import KINDS, AnswerError
 from tutor.content.lessons import LessonPath, LessonStep
 from tutor.content.store import ContentStore
@@ -90,9 +91,14 @@ def _generate(ruleset: str, kind: str, difficulty: int, seed: int) -> Exercise |
         ex = generators.generate(ruleset, kind, seed, difficulty)
     except (TutorError, ValueError, KeyError, LookupError):
         return None
-    # The generator's prompt is an English authoring aid (``tutor gen``); learners see the kind's
-    # prompt in their own language (prompt_of).
-    return dataclasses.replace(ex, prompt=None)
+    # The generator's prompt is an English authoring aid (``tutor gen``); learners see the
+    # question's own prompt in their language: what it states, then the kind's question
+    # (kinds.question_prompt), e.g. "Suit led: hearts. Trump: spades. Which cards may you play? ...".
+    prompts = {}
+    for lang in LANGUAGES:
+        with i18n.using(lang):
+            prompts[lang] = kinds.question_prompt(ex)
+    return dataclasses.replace(ex, prompt=MappingProxyType(prompts))
 
 
 def ref_of(ex: Exercise, generated: tuple | None = None) -> str:

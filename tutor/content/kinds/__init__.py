@@ -52,9 +52,35 @@ from .base import (
 from .values import reasons_of
 
 __all__ = [
-    "CATEGORIES", "KINDS", "SCENARIO_INPUTS", "AnswerError", "Ctx", "EditorField", "ExerciseError",
-    "ExerciseKind", "FeedbackLine", "LmsChoice", "LmsKey", "Names", "Reject", "Verdict", "expected_answer", "from_key",
-    "get_kind", "grade", "key_text", "kind_prompt", "kinds_for", "learner_seat", "n_sides", "parse_answer", "players_of", "public_view", "register",
+    "CATEGORIES",
+    "KINDS",
+    "SCENARIO_INPUTS",
+    "AnswerError",
+    "Ctx",
+    "EditorField",
+    "ExerciseError",
+    "ExerciseKind",
+    "FeedbackLine",
+    "LmsChoice",
+    "LmsKey",
+    "Names",
+    "Reject",
+    "Verdict",
+    "expected_answer",
+    "from_key",
+    "get_kind",
+    "grade",
+    "key_text",
+    "kind_prompt",
+    "kinds_for",
+    "learner_seat",
+    "n_sides",
+    "parse_answer",
+    "players_of",
+    "public_view",
+    "question_prompt",
+    "register",
+    "seat_name",
 ]
 
 #: Every exercise kind, by name, in the order they were registered (the order the app lists them).
@@ -210,3 +236,18 @@ def kind_prompt(kind: str) -> str:
     ``prompt``, :func:`tutor.i18n.gettext`; the kind's name itself if there is no such kind)."""
     k = KINDS.get(kind)
     return i18n.gettext(k.prompt) if k is not None else kind
+
+
+def question_prompt(exercise: Exercise) -> str:
+    """A generated question's own prompt in the current language: what it states (the kind's
+    :meth:`~.base.ExerciseKind.situation`: "Suit led: hearts. Trump: spades.") then what it asks
+    (the kind's prompt)."""
+    kind = get_kind(exercise.kind)
+    said = " ".join(f"{i18n.gettext(label)}: {value}." for label, value in kind.situation(exercise))
+    return f"{said} {i18n.gettext(kind.prompt)}".strip()
+
+
+def seat_name(exercise: Exercise, seat: int) -> str:
+    """A seat named from the learner's seat, in the current language."""
+    return i18n.seat_label(seat, learner_seat(exercise), players_of(exercise.scenario), exercise.ruleset)
+

@@ -26,8 +26,28 @@ from .base import (
     side_key,
 )
 
-__all__ = ["AWARDS_SCHEMA", "CATEGORY_REASONS", "Awards", "awards_distractor", "awards_form", "awards_from_key", "awards_key", "awards_of",
-           "category_details", "feedback", "parse_awards", "read_awards", "wrong_category_reasons"]
+__all__ = [
+    "AWARDS_SCHEMA",
+    "CATEGORY_REASONS",
+    "HAND_FEATURES",
+    "Awards",
+    "awards_class",
+    "awards_classes",
+    "awards_distractor",
+    "awards_form",
+    "awards_from_key",
+    "awards_key",
+    "awards_of",
+    "category_details",
+    "feedback",
+    "hand_features",
+    "hand_level",
+    "parse_awards",
+    "read_awards",
+    "sides_named",
+    "table_sides",
+    "wrong_category_reasons",
+]
 
 class Awards(TypedDict):
     """An awards value: for each category the side (from 0) that scores it, ``None`` for nobody."""
@@ -149,3 +169,58 @@ def awards_distractor(right: Awards) -> Awards:
     """A wrong awards value: Game given to nobody, or to side 0 if nobody scored it."""
     return Awards(high=right["high"], low=right["low"], jack=right["jack"],
                   game=None if right["game"] is not None else 0)
+
+
+# ---------------------------------------------------------------------- question quality of whole hands
+
+#: The features of a whole hand played out (hand-score, walk-through): ``players`` (the table)
+#: and ``trap`` (1 if the hand holds a trap: :func:`tutor.content.deals.hand_trap`).
+HAND_FEATURES = ("players", "trap")
+
+
+def hand_features(scenario: Mapping[str, Any], answer: Mapping[str, Any]) -> dict[str, float]:
+    """:data:`HAND_FEATURES` of a hand-score scenario and the engine's answer."""
+    from ..deals import hand_trap
+    from .reading import players_of
+
+    return {"players": float(players_of(scenario)), "trap": float(hand_trap(dict(scenario), dict(answer)))}
+
+
+def hand_level(features: Mapping[str, float]) -> int:
+    """1 + (more than two players) + trap, at most 3: 1: two players, no trap; 2: more players
+    (or a trap at two); 3: more players and a trap."""
+    return min(3, 1 + int(features["players"] > 2) + int(features["trap"]))
+
+
+def awards_class(answer: Mapping[str, Any]) -> str:
+    """Who scores High and who scores Game: ``"high 0, game 1"`` (``none`` for nobody)."""
+    a = awards_of(answer)
+    return f"high {_side(a['high'])}, game {_side(a['game'])}"
+
+
+def _side(side: int | None) -> str:
+    return "none" if side is None else str(side)
+
+
+def table_sides(ruleset: str, difficulty: int) -> int:
+    """The most scoring sides of the tables a whole hand is played on at ``difficulty``
+    (:func:`tutor.content.deals.hand_players`)."""
+    from ...engine.rulesets import get_ruleset
+
+    r = get_ruleset(ruleset)
+    return 2 if difficulty == 1 else max(r.sides(p) for p in r.players if p > 2)
+
+
+def awards_classes(ruleset: str, difficulty: int) -> tuple[str, ...]:
+    """Every pair of a side for High and a side for Game at ``difficulty``."""
+    n = table_sides(ruleset, difficulty)
+    return tuple(f"high {h}, game {g}" for h in range(n) for g in range(n))
+
+
+def sides_named(want: str | None) -> int:
+    """The sides an aimed answer class needs (the largest side it names, plus one; at least two)."""
+    import re
+
+    sides = [int(n) for n in re.findall(r"(?:high|game) (\d+)", want or "")]
+    return max(sides, default=1) + 1
+

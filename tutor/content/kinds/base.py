@@ -279,6 +279,12 @@ class ExerciseKind(Generic[A]):
         deciding = [r for r in verdict.why if r.get("code") in self.decides]
         return deciding[:3] if deciding else list(verdict.why[:1])
 
+    def situation(self, ex: Exercise) -> list[tuple[str, str]]:
+        """What a generated question states before it asks (:func:`question_prompt`): ``(label
+        message id, value in the current language)`` pairs, e.g. the suit led and the trump;
+        none by default."""
+        return []
+
     def localise_details(self, details: Json, render: Callable[[ReasonJson], str]) -> Json:
         """The verdict's details with reasons turned into text by ``render(reason) -> str`` (API)."""
         return details
@@ -327,10 +333,47 @@ class ExerciseKind(Generic[A]):
 
     # ---------------------------------------------------------------- generators
 
-    def generate(self, ruleset: str, rng: random.Random, difficulty: int) -> tuple[ScenarioDict, str]:
-        """A candidate ``(scenario, English prompt)`` at ``difficulty`` 1..3, drawn from ``rng``;
-        raises :class:`Reject` (or the engine's TutorError) for a candidate that does not fit."""
+    def generate(self, ruleset: str, rng: random.Random, difficulty: int,
+                 want: str | None = None) -> tuple[ScenarioDict, str]:
+        """A candidate ``(scenario, English prompt)`` at ``difficulty`` 1..3, drawn from ``rng``,
+        aimed at the answer class ``want`` (one of :meth:`answer_classes`; ``None``: any) where
+        the kind can steer its draw; raises :class:`Reject` (or the engine's TutorError) for a
+        candidate that does not fit. The generator (:func:`tutor.content.generators.generate`)
+        keeps a candidate only if :meth:`level` of its :meth:`measure` is ``difficulty`` and its
+        :meth:`answer_class` is ``want``."""
         raise NotImplementedError
+
+    # ---------------------------------------------------------------- question quality
+
+    #: The measurable features of a generated question (:meth:`measure` gives each as a number):
+    #: the difficulty is a function of them (:meth:`level`), non-decreasing in each, so the mean
+    #: of each grows (or stays) from difficulty 1 to 3 (``tutor check --quality`` shows it).
+    features: ClassVar[tuple[str, ...]] = ()
+    #: The share of generated questions that must meet :meth:`condition` (``None``: no condition).
+    condition_target: ClassVar[float | None] = None
+    #: What :meth:`condition` checks, in words (for the report).
+    condition_text: ClassVar[str] = ""
+
+    def measure(self, scenario: ScenarioDict, answer: EngineAnswer) -> dict[str, float]:
+        """The :attr:`features` of a question (its scenario and the engine's answer to it)."""
+        raise NotImplementedError
+
+    def level(self, features: Mapping[str, float]) -> int:
+        """The difficulty 1..3 that the features make (non-decreasing in each feature)."""
+        raise NotImplementedError
+
+    def answer_class(self, scenario: ScenarioDict, answer: EngineAnswer) -> str:
+        """What the answer is, coarsely (e.g. the winning side, or "none"): generated questions
+        are balanced over these (no class above :data:`tutor.content.quality.MAX_CLASS_SHARE`)."""
+        raise NotImplementedError
+
+    def answer_classes(self, ruleset: str, difficulty: int) -> tuple[str, ...]:
+        """The answer classes the generator aims at, each as often, at ``difficulty``."""
+        return ()
+
+    def condition(self, scenario: ScenarioDict, answer: EngineAnswer) -> bool:
+        """Whether a question has the shape the kind asks of most of them (:attr:`condition_target`)."""
+        return True
 
 
 class SeatKey(ExerciseKind[int]):

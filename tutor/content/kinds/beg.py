@@ -13,9 +13,9 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from ...engine.cards import Card, Suit
 from ...engine.errors import BadFieldError
-from ...engine.rulesets import RULESETS
-from ..deals import make_trump, solve
+from ...engine.rulesets import RULESETS, get_ruleset
 from ..exercise import Exercise
 from . import register
 from .base import (
@@ -37,6 +37,7 @@ from .base import (
     as_list,
     digits,
     n_sides,
+    players_of,
 )
 
 
@@ -103,11 +104,90 @@ class Beg(ExerciseKind[list[int]]):
         texts = dict.fromkeys(sep.join(str(v) for v in expected) for sep in (", ", ",", " "))
         return LmsKey("shortanswer", tuple(LmsChoice(t, 100) for t in texts))
 
-    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[ScenarioDict, str]:
-        """1: stand; 2: beg and give (take) one; 3: beg and run the pack (same-suit turn-ups,
-        more players)."""
-        sc = make_trump(ruleset, rng, d, scores=False)
-        ans = solve(sc)
-        if d == 3 and ans.get("redeal"):
+    def situation(self, ex: Exercise) -> list[tuple[str, str]]:
+        from . import seat_name
+
+        return [(N_("Dealer"), seat_name(ex, int(ex.scenario["dealer"])))]
+
+    # ------------------------------------------------------------------ question quality
+
+    features = ("players", "turned")
+
+    def measure(self, scenario: ScenarioDict, answer: EngineAnswer) -> dict[str, float]:
+        """``players``: the table; ``turned``: the cards turned up (1, or more when the dealer
+        runs the pack)."""
+        return {"players": float(players_of(scenario)), "turned": float(len(scenario["turn_ups"]))}
+
+    def level(self, features: Mapping[str, float]) -> int:
+        """1: two players, one card turned (stand, or beg and a gift); 2: three or four players;
+        3: and the pack run (two cards turned or more)."""
+        return 1 + int(features["players"] > 2) + int(features["players"] > 2 and features["turned"] >= 2)
+
+    def answer_class(self, scenario: ScenarioDict, answer: EngineAnswer) -> str:
+        """Who scores: the eldest's side (a gift) and the dealer's side's turn-up points (0, 1,
+        2 or more): ``"nothing"``, ``"dealer 1"``, ``"dealer 2+"``, ``"eldest"``, ``"eldest,
+        dealer 1"`` ..."""
+        points = answer["points"]
+        sides = len(points)
+        dealer = scenario["dealer"] % sides
+        eldest = (scenario["dealer"] + 1) % players_of(scenario) % sides
+        d = points[dealer]
+        parts = (["eldest"] if points[eldest] else []) + ([f"dealer {'2+' if d >= 2 else d}"] if d else [])
+        return ", ".join(parts) or "nothing"
+
+    def answer_classes(self, ruleset: str, difficulty: int) -> tuple[str, ...]:
+        top = max(_scale(ruleset).values())
+        dealer = ["dealer 1"] + (["dealer 2+"] if top >= 2 or difficulty == 3 else [])
+        if difficulty == 3:  # a run: no gift
+            return ("nothing", *dealer)
+        return ("nothing", *dealer, "eldest", *(f"eldest, {x}" for x in dealer))
+
+    def generate(self, ruleset: str, rng: random.Random, d: int, want: str | None = None) -> tuple[ScenarioDict, str]:
+        """Aimed at who scores (``want``): 1: two players, the eldest stands or begs and is given
+        one; 2: three or four players; 3: the largest table, and the dealer runs the pack (the
+        refused suit may turn again)."""
+        r = get_ruleset(ruleset)
+        scale = _scale(ruleset)
+        more = [p for p in r.players if p > 2]
+        players = 2 if d == 1 else rng.choice(more) if d == 2 else max(more)
+        if d == 1 and 2 not in r.players:
             raise Reject
+        want = want or rng.choice(self.answer_classes(ruleset, d))
+        gift = want.startswith("eldest")
+        dealer_points = 0 if "dealer" not in want else 1 if want.endswith("1") else 2
+        zero = [k for k in range(2, 15) if k not in scale]
+        one = [k for k, v in scale.items() if v == 1]
+        more_ranks = [k for k, v in scale.items() if v >= 2]
+        if d < 3:
+            rank = rng.choice(zero if dealer_points == 0 else one if dealer_points == 1 else more_ranks)
+            ranks = [rank]
+        else:
+            repeats = rng.randint(0, 1)
+            ranks = [rng.choice(zero) for _ in range(repeats + 2)]
+            if dealer_points == 1:
+                ranks[rng.choice([0, -1])] = rng.choice(one)
+            elif dealer_points == 2:
+                if more_ranks:
+                    ranks[-1] = rng.choice(more_ranks)
+                else:
+                    ranks[0], ranks[-1] = rng.choice(one), rng.choice(one)
+        first_suit = rng.choice(tuple(Suit))
+        other = rng.choice([s for s in Suit if s != first_suit])
+        suits = [first_suit] * (len(ranks) - 1) + [other] if d == 3 else [first_suit]
+        cards = [Card.of(k, s) for k, s in zip(ranks, suits, strict=True)]
+        if len(set(cards)) != len(cards):
+            raise Reject
+        sc: dict[str, Any] = {"ruleset": ruleset, "ask": "make-trump"}
+        if players != r.default_players:
+            sc["players"] = players
+        sc.update({"dealer": rng.randrange(players), "turn_ups": [str(c) for c in cards],
+                   "decision": "beg" if gift or d == 3 else "stand"})
+        if sc["decision"] == "beg":
+            sc["dealer_choice"] = "run" if d == 3 else "give"
         return sc, "After the stand or beg decision, how many points does each side have?"
+
+
+def _scale(ruleset: str) -> dict[int, int]:
+    """The ruleset's default turn-up scale: rank -> points."""
+    r = get_ruleset(ruleset)
+    return dict(r.turnup_scale(r.turnup_scales()[0]))

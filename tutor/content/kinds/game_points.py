@@ -14,11 +14,12 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar, TypedDict
 
+from ... import i18n
 from ...engine.errors import BadFieldError, show
-from ..deals import whole_hand
+from ..deals import aimed_hand
 from ..exercise import Exercise
 from . import register
-from .awards import CATEGORY_REASONS, awards_of
+from .awards import CATEGORY_REASONS, awards_of, sides_named, table_sides
 from .base import (
     N_,
     AnswerError,
@@ -29,7 +30,6 @@ from .base import (
     FeedbackLine,
     Json,
     Names,
-    Reject,
     ScenarioDict,
     Verdict,
     as_int,
@@ -39,6 +39,7 @@ from .base import (
     digits,
     n_sides,
     near_misses,
+    players_of,
     rulesets_with_categories,
     side_from_key,
     side_key,
@@ -189,12 +190,42 @@ class GamePoints(ExerciseKind[GamePointsValue]):
         points[(top + 1) % len(points)] += 2
         return GamePointsValue(points=points, game=right["game"])
 
-    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[ScenarioDict, str]:
-        """A whole hand played out: 1: two players; 2: more players; 3: the two best totals within
-        two points of each other, or tied."""
-        sc, ans = whole_hand(ruleset, rng, min(d, 2))
-        if d == 3:
-            top = sorted(ans["game_points"], reverse=True)
-            if top[0] - top[1] > 2:
-                raise Reject
+    def situation(self, ex: Exercise) -> list[tuple[str, str]]:
+        return [(N_("Trump"), i18n.suit_name(str(ex.scenario["trump"])))]
+
+    # ------------------------------------------------------------------ question quality
+
+    features = ("players", "close")
+
+    def measure(self, scenario: ScenarioDict, answer: EngineAnswer) -> dict[str, float]:
+        """``players``: the table; ``close``: 1 if the two best totals are within two Game
+        points of each other (or tied)."""
+        top = sorted(answer["game_points"], reverse=True)
+        return {"players": float(players_of(scenario)), "close": float(top[0] - top[1] <= 2)}
+
+    def level(self, features: Mapping[str, float]) -> int:
+        """1 + (more than two players) + close, at most 3."""
+        return min(3, 1 + int(features["players"] > 2) + int(features["close"]))
+
+    def answer_class(self, scenario: ScenarioDict, answer: EngineAnswer) -> str:
+        """The side that scores Game and its lead in Game points: ``"game 0 by 0-1"`` (0: a tie
+        the rules give to one side), ``"by 2"``, ``"by 3-9"``, ``"by 10+"``; ``"game none"`` on
+        a tie that gives it to nobody."""
+        game = awards_of(answer)["game"]
+        if game is None:
+            return "game none"
+        points = list(answer["game_points"])
+        lead = points[game] - max(p for s, p in enumerate(points) if s != game)
+        return f"game {game} by {'0-1' if lead <= 1 else '2' if lead == 2 else '3-9' if lead <= 9 else '10+'}"
+
+    def answer_classes(self, ruleset: str, difficulty: int) -> tuple[str, ...]:
+        bands = ("0-1", "2") if difficulty == 3 else ("3-9", "10+")
+        return tuple(f"game {g} by {band}" for g in range(table_sides(ruleset, difficulty)) for band in bands)
+
+    def generate(self, ruleset: str, rng: random.Random, d: int, want: str | None = None) -> tuple[ScenarioDict, str]:
+        """A whole hand played out, aimed at the side that scores Game and by how much
+        (``want``): 1: two players; 2: more players; 3: the largest table, the two best totals
+        within two points of each other, or tied."""
+        sc, _ = aimed_hand(ruleset, rng, d, want, self.answer_class, sides_named(want), hand_d=min(d, 2),
+                           keep=lambda s, a: self.level(self.measure(s, a)) == d)
         return sc, "Count the Game points each side took (ten 10, ace 4, king 3, queen 2, jack 1). Who scores Game?"

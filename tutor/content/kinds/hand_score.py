@@ -13,13 +13,16 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ... import i18n
-from ..deals import whole_hand
+from ..deals import aimed_hand
 from ..exercise import Exercise
 from . import register
 from .awards import (
     AWARDS_SCHEMA,
     CATEGORY_REASONS,
+    HAND_FEATURES,
     Awards,
+    awards_class,
+    awards_classes,
     awards_distractor,
     awards_form,
     awards_from_key,
@@ -27,8 +30,11 @@ from .awards import (
     awards_of,
     category_details,
     feedback,
+    hand_features,
+    hand_level,
     parse_awards,
     read_awards,
+    sides_named,
     wrong_category_reasons,
 )
 from .base import (
@@ -113,7 +119,32 @@ class HandScore(ExerciseKind[Awards]):
         others = [names.side(s) for s in [*range(n_sides(ex.scenario)), None]]
         return LmsKey("matching", pairs=pairs, extra=tuple(o for o in others if o not in used))
 
-    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[ScenarioDict, str]:
-        """A whole hand played out: 1: two players; 2: more; 3: a hand with a trap."""
-        sc, _ = whole_hand(ruleset, rng, d)
+    def situation(self, ex: Exercise) -> list[tuple[str, str]]:
+        return [(N_("Trump"), i18n.suit_name(str(ex.scenario["trump"])))]
+
+    # ------------------------------------------------------------------ question quality
+
+    features = HAND_FEATURES
+
+    def measure(self, scenario: ScenarioDict, answer: EngineAnswer) -> dict[str, float]:
+        """``players``: the table; ``trap``: 1 if the hand holds a trap (hang jack, one trump in
+        play, a Game tie, or High, Low and Jack split between sides)."""
+        return hand_features(scenario, answer)
+
+    def level(self, features: Mapping[str, float]) -> int:
+        """1: two players, no trap; 2: more players, no trap; 3: more players and a trap."""
+        return hand_level(features)
+
+    def answer_class(self, scenario: ScenarioDict, answer: EngineAnswer) -> str:
+        """Who scores High and who scores Game (``"high 0, game 1"``)."""
+        return awards_class(answer)
+
+    def answer_classes(self, ruleset: str, difficulty: int) -> tuple[str, ...]:
+        return awards_classes(ruleset, difficulty)
+
+    def generate(self, ruleset: str, rng: random.Random, d: int, want: str | None = None) -> tuple[ScenarioDict, str]:
+        """A whole hand played out, aimed at who scores High and Game (``want``): 1: two
+        players; 2: more; 3: the largest table, with a trap."""
+        sc, _ = aimed_hand(ruleset, rng, d, want, lambda s, a: awards_class(a), sides_named(want),
+                           keep=lambda s, a: self.level(self.measure(s, a)) == d)
         return sc, "Who scores High, Low, Jack and Game?"

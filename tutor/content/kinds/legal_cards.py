@@ -7,6 +7,7 @@ form sends one checkbox per card; JSON a list, or one string separated by commas
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from collections.abc import Callable, Mapping
@@ -17,7 +18,7 @@ from ...engine.cards import CARDS, Card, Suit, mask_of, read_typed_card
 from ...engine.errors import BadFieldError, NotationError, TutorError
 from ...engine.rulesets import get_ruleset
 from ...solve.asks import LegalPlays
-from ..deals import SUITS, cap, pick, same_colour, solve, suit_cards, suits_prose
+from ..deals import SUITS, cap, pick, suit_cards, suits_prose
 from ..exercise import Exercise
 from . import register
 from .base import (
@@ -224,55 +225,123 @@ class LegalCards(ExerciseKind[list[str]]):
             LmsChoice(i18n.card_label(c), round(100 / len(legal), 5) if c in legal else round(-100 / wrong, 5))
             for c in hand))
 
-    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[ScenarioDict, str]:
-        """1: follow a plain suit, nothing else tempting; 2: trump in hand while holding the suit
-        led, or a card of the same colour as the suit led; 3: trump led, void in the suit led,
-        and the ``must_trump`` and ``no_undertrump`` options where the ruleset has them."""
+    def situation(self, ex: Exercise) -> list[tuple[str, str]]:
+        trick = ex.scenario.get("trick") or []
+        led = [(N_("Suit led"), i18n.suit_name(Card.parse(trick[0]).suit))] if trick else []
+        return [*led, (N_("Trump"), i18n.suit_name(str(ex.scenario["trump"])))]
+
+    # ------------------------------------------------------------------ question quality
+
+    features = ("hand", "trump_in_play", "special")
+    condition_target = 0.9
+    condition_text = "2+ legal and 1+ illegal"
+
+    def measure(self, scenario: ScenarioDict, answer: EngineAnswer) -> dict[str, float]:
+        """``hand``: cards in the hand; ``trump_in_play``: 1 if a trump is in the hand or the
+        trick; ``special``: 1 if trump was led, the hand is void in the suit led, or an option
+        changes the rule (``must_trump``, ``no_undertrump``)."""
+        hand = [Card.parse(c) for c in scenario["hand"]]
+        trick = [Card.parse(c) for c in scenario.get("trick") or []]
+        trump = Suit.parse(scenario["trump"])
+        led = trick[0].suit if trick else None
+        special = led == trump or (led is not None and all(c.suit != led for c in hand)) or bool(scenario.get("options"))
+        return {"hand": float(len(hand)), "trump_in_play": float(any(c.suit == trump for c in [*hand, *trick])),
+                "special": float(special)}
+
+    def level(self, features: Mapping[str, float]) -> int:
+        """1: no trump in play, a plain suit followed; 2: a trump in the hand or the trick; 3: and
+        trump led, a void, or a rule option."""
+        return min(3, 1 + int(features["trump_in_play"]) + int(features["special"]))
+
+    def answer_class(self, scenario: ScenarioDict, answer: EngineAnswer) -> str:
+        """How many cards are legal: ``"1"``, ``"2"``, ``"3"``, ``"4+"``, or ``"all"``."""
+        n = len(answer["legal"])
+        return "all" if n == len(scenario["hand"]) else "4+" if n >= 4 else str(n)
+
+    def answer_classes(self, ruleset: str, difficulty: int) -> tuple[str, ...]:
+        return ("2", "3", "4+")
+
+    def condition(self, scenario: ScenarioDict, answer: EngineAnswer) -> bool:
+        """At least two legal cards and at least one illegal one."""
+        return 2 <= len(answer["legal"]) < len(scenario["hand"])
+
+    def generate(self, ruleset: str, rng: random.Random, d: int, want: str | None = None) -> tuple[ScenarioDict, str]:
+        """Aimed at a number of legal cards (``want``: 2, 3, 4+), always with an illegal card: 1:
+        a plain suit followed, no trump in play (4-5 cards); 2: a trump in the hand (where the
+        ruleset lets one ruff while following) or in the trick (5-6 cards); 3: trump led, or (All
+        Fours/Trinidad) the ``must_trump`` or ``no_undertrump`` option (6-8 cards)."""
         r = get_ruleset(ruleset)
         options_of = r.option_names()
-        variants = {1: ["follow"], 2: ["follow-trump", "same-colour"],
-                    3: ["trump-led", "void", "void-trump"]
-                    + (["must-trump", "undertrump"] if "void_rule" in options_of else [])}[d]
-        if "no_undertrump" not in options_of:
-            variants = [v for v in variants if v != "undertrump"]
-        v = rng.choice(variants)
+        players = rng.choice(list(r.players))
+        hand_size = rng.randint(4, 5) if d == 1 else rng.randint(5, 6) if d == 2 else rng.randint(6, 8)
+        if want in ("2", "3"):
+            n = int(want)
+        elif want == "4+":
+            n = rng.randint(4, max(4, hand_size - 1))
+        else:
+            n = rng.randint(2, hand_size - 1)
+        hand_size = max(hand_size, n + 1)
+        variants = ["trump-led"]
+        if d == 3 and "void_rule" in options_of:
+            variants.append("must-trump")
+        if d == 3 and "no_undertrump" in options_of and players > 2:
+            variants.append("undertrump")
+        v = {1: "plain", 2: "ruff-tempting"}.get(d) or rng.choice(variants)
         trump = rng.choice(SUITS)
-        others = [s for s in SUITS if s != trump]
-        led = trump if v == "trump-led" else rng.choice(others)
-        if v == "same-colour":
-            led = rng.choice([s for s in others if same_colour(s) != trump])
-        players = rng.choice(list(r.players)) if len(r.players) > 2 else r.default_players
-        hand_size = rng.randint(3, 5) if d == 1 else rng.randint(4, 8)
-        n_led = 0 if v.startswith("void") or v == "must-trump" else rng.randint(1, max(1, hand_size - 2))
-        n_trump = {"follow": 0, "same-colour": rng.randint(0, 1)}.get(v, rng.randint(1, 3))
-        if v == "trump-led":
-            n_led, n_trump = 0, rng.randint(1, 3)
-        if v == "void":
-            n_trump = 0
-        rest_suits: list[int] = [s for s in SUITS if s not in (led, trump)]
-        if v == "same-colour":
-            rest_suits = [same_colour(led)]
-        n_rest = max(1, hand_size - n_led - n_trump)
+        led = trump if v == "trump-led" else rng.choice([s for s in SUITS if s != trump])
+        plain = [s for s in SUITS if s not in (led, trump)]
         trick_len = rng.randint(1, players - 1)
         first = rng.choice(suit_cards(led))
         used = {first}
-        hand = pick(rng, suit_cards(led, used), n_led) if led != trump else []
-        hand += pick(rng, suit_cards(trump, used), n_trump)
-        used |= set(hand)
-        rest_pool = [c for c in CARDS if c.suit in rest_suits and c not in used]
-        hand += pick(rng, rest_pool, n_rest)
-        used |= set(hand)
-        trick = [first, *pick(rng, [c for c in CARDS if c not in used], trick_len - 1)]
         options: dict[str, Any] = {}
-        if v == "must-trump":
+        ruff_in_trick = False
+        if v == "plain":
+            n_led, n_trump = n, 0
+        elif v == "ruff-tempting":
+            if _ruffs_while_following(ruleset):
+                n_trump = rng.randint(0 if trick_len > 1 else 1, n - 1)
+                n_led = n - n_trump
+            else:
+                n_led, n_trump = n, rng.randint(0 if trick_len > 1 else 1, 2)
+            ruff_in_trick = n_trump == 0 or (trick_len > 1 and rng.random() < 0.3)
+        elif v == "trump-led":
+            n_led, n_trump = 0, n
+        elif v == "must-trump":
+            n_led, n_trump = 0, n
             options["void_rule"] = "must_trump"
-        if v == "undertrump":
+        else:  # undertrump: the trumps below the trick's trump may not be played while following
             options["no_undertrump"] = True
-            my_trumps = sorted(c for c in hand if c.suit == trump)
-            above = [c for c in suit_cards(trump, set(hand) | set(trick)) if c > my_trumps[0]]
-            if not above or trick_len < 2:
-                raise Reject
-            trick[1] = rng.choice(above)
+            trick_len = rng.randint(2, players - 1)
+            ruff_in_trick = True
+            n_led = rng.randint(1, n - 1)
+            n_trump = n - n_led
+        hand = pick(rng, suit_cards(led, used), n_led) if led != trump else []
+        used |= set(hand)
+        trick = [first]
+        if ruff_in_trick:
+            pool = suit_cards(trump, used)
+            if v == "undertrump":  # one trump of the trick above n_trump of the hand's, below one more
+                pool = [c for c in pool if c.rank not in (2, 14)]
+            ruff = rng.choice(pool)
+            trick.append(ruff)
+            used.add(ruff)
+        if v == "undertrump":
+            above = [c for c in suit_cards(trump, used) if c > trick[1]]
+            below = [c for c in suit_cards(trump, used) if c < trick[1]]
+            hand += pick(rng, above, n_trump) + pick(rng, below, 1)
+        else:
+            hand += pick(rng, suit_cards(trump, used), n_trump)
+        used |= set(hand)
+        n_rest = hand_size - len(hand)
+        if n_rest < 1:
+            raise Reject
+        hand += pick(rng, [c for c in CARDS if c.suit in plain and c not in used], n_rest)
+        used |= set(hand)
+        others = [c for c in CARDS if c not in used and (c.suit != trump or v in ("trump-led", "must-trump"))]
+        trick += pick(rng, others, trick_len - len(trick))
+        if len(trick) > 1 and not ruff_in_trick and v != "trump-led":
+            rng.shuffle(trick_rest := trick[1:])
+            trick = [first, *trick_rest]
         rng.shuffle(hand)
         sc: dict[str, Any] = {"ruleset": ruleset, "ask": "legal-plays"}
         if players != r.default_players:
@@ -280,9 +349,13 @@ class LegalCards(ExerciseKind[list[str]]):
         if options:
             sc["options"] = options
         sc.update({"trump": trump.letter, "hand": [str(c) for c in hand], "trick": [str(c) for c in trick]})
-        ans = solve(sc)
-        if v == "must-trump" and len(ans["legal"]) == len(hand):
-            raise Reject
-        if d < 3 and len(ans["legal"]) == len(hand):
-            raise Reject
         return sc, f"{cap(suits_prose(led))} were led and {suits_prose(trump)} are trump. Which cards may you play?"
+
+
+@functools.cache
+def _ruffs_while_following(ruleset: str) -> bool:
+    """Whether the ruleset lets a player who holds the suit led play a trump instead (All Fours,
+    Trinidad) or not (Hokm): asked of the engine."""
+    rules = get_ruleset(ruleset).rules()
+    led, trump_card, other = Card.parse("2H"), Card.parse("2S"), Card.parse("3H")
+    return bool(rules.legal_plays(mask_of([trump_card, other]), [led], Suit.S) & trump_card.mask)

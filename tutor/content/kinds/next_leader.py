@@ -12,9 +12,10 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ...engine.cards import CARDS
+from ... import i18n
+from ...engine.cards import Card, Suit
 from ...engine.rulesets import get_ruleset
-from ..deals import SUITS, cap, solve, suits_prose
+from ..deals import SUITS, cap, solve, steered_trick, suits_prose
 from ..exercise import Exercise
 from . import register
 from .base import (
@@ -35,6 +36,7 @@ from .base import (
     players_of,
     seat_choices,
 )
+from .trick_winner import trick_features
 
 #: The ask of a deal's first lead; the other ask (``trick-winner``) is a trick just played.
 _FIRST = "first-lead"
@@ -95,41 +97,65 @@ class NextLeader(SeatKey):
         """A multiple choice of the seats."""
         return seat_choices(ex, expected, names)
 
-    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[ScenarioDict, str]:
-        """1: the first lead of a deal (the hakem, or after the dealer), or a trick where everyone
-        followed suit; 2: a trick with cards of other suits in it, no trump; 3: a trick won by a
-        trump, or a first lead that wraps round the table (the dealer in the last seat)."""
+    def situation(self, ex: Exercise) -> list[tuple[str, str]]:
+        from . import seat_name
+
+        if ex.ask == _FIRST:
+            return [(f.label, seat_name(ex, int(ex.scenario[f.name]))) for f in self.editor_fields
+                    if f.name in ("hakem", "dealer") and isinstance(ex.scenario.get(f.name), int)]
+        return [(N_("Trump"), i18n.suit_name(str(ex.scenario["trump"])))]
+
+    # ------------------------------------------------------------------ question quality
+
+    features = ("off_suit", "trump_wins")
+
+    def measure(self, scenario: ScenarioDict, answer: EngineAnswer) -> dict[str, float]:
+        """``off_suit``: 1 if a card of the trick is not of the suit led; ``trump_wins``: 1 if a
+        trump played to a plain suit wins it (both 0 for a deal's first lead)."""
+        if scenario.get("ask") == _FIRST:
+            return {"off_suit": 0.0, "trump_wins": 0.0}
+        f = trick_features(scenario)
+        led = Card.parse(scenario["trick"][0]).suit
+        trump = Suit.parse(scenario["trump"])
+        return {"off_suit": float(f["not_following"] > 0),
+                "trump_wins": float(led != trump and Card.parse(answer["card"]).suit == trump)}
+
+    def level(self, features: Mapping[str, float]) -> int:
+        """1: a deal's first lead, or a trick everyone followed; 2: a card off the suit led, no
+        trump; 3: a trump wins a plain suit."""
+        return 1 + int(features["off_suit"]) + int(features["trump_wins"])
+
+    def answer_class(self, scenario: ScenarioDict, answer: EngineAnswer) -> str:
+        """The seat that leads next."""
+        return str(answer["leader"] if scenario.get("ask") == _FIRST else answer["winner"])
+
+    def answer_classes(self, ruleset: str, difficulty: int) -> tuple[str, ...]:
+        return tuple(str(s) for s in range(max(get_ruleset(ruleset).players)))
+
+    def generate(self, ruleset: str, rng: random.Random, d: int, want: str | None = None) -> tuple[ScenarioDict, str]:
+        """Aimed at the seat that leads next (``want``): 1: the first lead of a deal (the hakem,
+        or after the dealer), or a trick where everyone followed suit; 2: a trick with cards of
+        other suits in it, no trump; 3: a trick won by a trump."""
         r = get_ruleset(ruleset)
-        if rng.random() < (0.5 if d == 1 else 0.0 if d == 2 else 0.3):
-            players = rng.choice(list(r.players)) if d == 3 else r.default_players
-            seat = players - 1 if d == 3 else rng.randrange(players)
+        seat = int(want) if want is not None else None
+        players = rng.choice([p for p in r.players if seat is None or p > seat])
+        seat = rng.randrange(players) if seat is None else seat
+        if d == 1 and rng.random() < 0.5:
             sc: dict[str, Any] = {"ruleset": ruleset, "ask": _FIRST}
             if players != r.default_players:
                 sc["players"] = players
-            sc[r.leader_field] = seat
-            solve(sc)
+            sc[r.leader_field] = rng.randrange(players)
+            first = solve(sc)["leader"]  # the engine says who leads; turn the table so that it is ``seat``
+            sc[r.leader_field] = (sc[r.leader_field] + seat - first) % players
             return sc, f"A new deal starts; who leads the first trick? (the {r.leader_field} is marked)"
-        players = rng.choice(list(r.players))
         trump = rng.choice(SUITS)
-        led = rng.choice([s for s in SUITS if s != trump])
-        deck = list(CARDS)
-        rng.shuffle(deck)
-        first = next(c for c in deck if c.suit == led)
-        rest = [c for c in deck if c != first]
-        if d == 1:
-            trick = [first, *[c for c in rest if c.suit == led][:players - 1]]
-        elif d == 2:
-            trick = [first, *[c for c in rest if c.suit != trump][:players - 1]]
-        else:
-            trumps = [c for c in rest if c.suit == trump]
-            trick = [first, trumps[0], *[c for c in rest if c.suit != trump][:players - 2]]
-            later = trick[1:]
-            rng.shuffle(later)
-            trick = [first, *later]
-        leader = rng.randrange(players)
+        shape = {1: "follow", 2: "discard", 3: "one-trump" if players < 3 or rng.random() < 0.5 else "trumps"}[d]
+        win_at = rng.randrange(players) if d < 3 else rng.randint(1, players - 1)
+        leader = (seat - win_at) % players
+        trick = steered_trick(rng, players, trump, shape, win_at)
         sc = {"ruleset": ruleset, "ask": "trick-winner"}
         if players != r.default_players:
             sc["players"] = players
         sc.update({"trump": trump.letter, "trick": [str(c) for c in trick], "leader": leader})
-        solve(sc)
+        led = trick[0].suit
         return sc, f"{cap(suits_prose(led))} were led and {suits_prose(trump)} are trump. Who leads the next trick?"

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ... import i18n
-from ..deals import cap, round_counts, solve, tricks_prose
+from ..deals import cap, tricks_prose
 from ..exercise import Exercise
 from . import register
 from .base import (
@@ -36,16 +36,21 @@ from .base import (
 ROUND_PROMPT = "{who} {be} hakem; your team took {ours} and the other team {theirs}. {question}"
 
 
-def round_scenario(rng: random.Random, d: int, wraps: bool) -> tuple[ScenarioDict, str]:
-    """A Hokm round-score scenario and the English words of its situation (``wraps``: at
-    difficulty 3 the hakem is often seat 3, so the next hakem wraps to seat 0)."""
-    hakem = 3 if d == 3 and wraps and rng.random() < 0.5 else rng.randrange(4)
-    counts = round_counts(rng, hakem, d)
+def round_scenario(rng: random.Random, hakem: int, winner_team: int, loser_tricks: int) -> tuple[ScenarioDict, str]:
+    """A Hokm round-score scenario: ``hakem``'s round won (7 tricks) by ``winner_team``, the
+    other team with ``loser_tricks``; and the English words of its situation."""
+    counts = [0, 0]
+    counts[winner_team] = 7
+    counts[1 - winner_team] = loser_tricks
     sc = {"ruleset": "hokm", "ask": "round-score", "hakem": hakem, "team_tricks": counts}
-    solve(sc)
     who = i18n.seat_label(hakem, 0, 4, "hokm")
     return sc, ROUND_PROMPT.format(who=cap(who), be="are" if hakem == 0 else "is", ours=tricks_prose(counts[0]),
                                    theirs=tricks_prose(counts[1]), question="{question}")
+
+
+def round_facts(scenario: ScenarioDict) -> tuple[int, list[int]]:
+    """The hakem's seat and the tricks of each team of a round-score scenario."""
+    return int(scenario["hakem"]), [int(n) for n in scenario["team_tricks"]]
 
 
 @register
@@ -94,7 +99,43 @@ class RoundScore(ExerciseKind[int]):
         """A number: the points."""
         return LmsKey("numerical", number=expected)
 
-    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[ScenarioDict, str]:
-        """1: the hakem's team wins normally; 2: kot, or the hakem's team loses; 3: hakem-kot."""
-        sc, words = round_scenario(rng, d, wraps=False)
+    def situation(self, ex: Exercise) -> list[tuple[str, str]]:
+        from . import seat_name
+
+        return [(N_("Hakem"), seat_name(ex, int(ex.scenario["hakem"])))]
+
+    # ------------------------------------------------------------------ question quality
+
+    features = ("other_team_hakem", "hakem_last_seat")
+
+    def measure(self, scenario: ScenarioDict, answer: EngineAnswer) -> dict[str, float]:
+        """``other_team_hakem``: 1 if the hakem sits in the other team (not the learner's, seat
+        0's), so kot and hakem-kot must be told apart from their side; ``hakem_last_seat``: 1
+        if the hakem is the last seat (3)."""
+        hakem, _ = round_facts(scenario)
+        return {"other_team_hakem": float(hakem % 2 == 1), "hakem_last_seat": float(hakem == 3)}
+
+    def level(self, features: Mapping[str, float]) -> int:
+        """1: the hakem is in the learner's team; 2: in the other team; 3: the last seat."""
+        return 1 + int(features["other_team_hakem"]) + int(features["hakem_last_seat"])
+
+    def answer_class(self, scenario: ScenarioDict, answer: EngineAnswer) -> str:
+        """The round's points: 1, 2 or 3."""
+        return str(answer["points"])
+
+    def answer_classes(self, ruleset: str, difficulty: int) -> tuple[str, ...]:
+        return ("1", "2", "3")
+
+    def generate(self, ruleset: str, rng: random.Random, d: int, want: str | None = None) -> tuple[ScenarioDict, str]:
+        """Aimed at the points (``want``: a plain win, kot, hakem-kot) at every difficulty; the
+        hakem is 1: you or your partner; 2: the opponent on your right... (seat 1); 3: seat 3."""
+        hakem = rng.choice([0, 2]) if d == 1 else 1 if d == 2 else 3
+        points = int(want) if want else rng.randint(1, 3)
+        if points == 1:
+            winner, loser_tricks = rng.randrange(2), rng.randint(1, 6)
+        elif points == 2:
+            winner, loser_tricks = hakem % 2, 0
+        else:
+            winner, loser_tricks = 1 - hakem % 2, 0
+        sc, words = round_scenario(rng, hakem, winner, loser_tricks)
         return sc, words.format(question="How many points is the round worth?")

@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ... import i18n
-from ...engine.cards import CARDS
+from ...engine.cards import Card, Suit
 from ...engine.rulesets import get_ruleset
 from ...solve.asks import TrickWinner as TrickWinnerAsk
-from ..deals import SUITS, cap, solve, suits_prose
+from ..deals import SUITS, cap, steered_trick, suits_prose
 from ..exercise import Exercise
 from . import register
 from .base import (
@@ -28,7 +28,6 @@ from .base import (
     Json,
     LmsKey,
     Names,
-    Reject,
     ScenarioDict,
     SeatKey,
     Verdict,
@@ -108,34 +107,60 @@ class TrickWinner(SeatKey):
         return seat_choices(ex, expected, names, lambda s: names.seat(s) + (
             " — " + i18n.card_label(played[s]) if s in played else ""))
 
-    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[ScenarioDict, str]:
-        """1: everyone follows; 2: an off-suit ace or one trump; 3: several trumps, trump led, a
-        leader other than seat 0."""
+    def situation(self, ex: Exercise) -> list[tuple[str, str]]:
+        from . import seat_name
+
+        return [(N_("Trump"), i18n.suit_name(str(ex.scenario["trump"]))),
+                (N_("Who led"), seat_name(ex, int(ex.scenario.get("leader", 0))))]
+
+    # ------------------------------------------------------------------ question quality
+
+    features = ("not_following", "trumps")
+
+    def measure(self, scenario: ScenarioDict, answer: EngineAnswer) -> dict[str, float]:
+        """``not_following``: cards of the trick not of the suit led; ``trumps``: trumps in it."""
+        return trick_features(scenario)
+
+    def level(self, features: Mapping[str, float]) -> int:
+        """1: everyone follows, no trump; 2: a card that does not follow (an off-suit card, or
+        one trump); 3: two trumps or more (trump led and trumped, or two ruffs)."""
+        return 1 + int(features["not_following"] > 0 or features["trumps"] > 0) + int(features["trumps"] >= 2)
+
+    def answer_class(self, scenario: ScenarioDict, answer: EngineAnswer) -> str:
+        """The winning seat."""
+        return str(answer["winner"])
+
+    def answer_classes(self, ruleset: str, difficulty: int) -> tuple[str, ...]:
+        return tuple(str(s) for s in range(max(get_ruleset(ruleset).players)))
+
+    def generate(self, ruleset: str, rng: random.Random, d: int, want: str | None = None) -> tuple[ScenarioDict, str]:
+        """Aimed at a winning seat (``want``): 1: everyone follows (the first seat leads); 2: an
+        off-suit card or one trump; 3: trump led and trumped again, or two trumps or more on a
+        plain suit; at 2 and 3 any seat leads."""
         r = get_ruleset(ruleset)
-        players = list(r.players)
-        players_n = rng.choice(players) if d > 1 else players[0]
+        seat = int(want) if want is not None else None
+        allowed = [p for p in r.players if seat is None or p > seat]
+        players_n = rng.choice(allowed)
         trump = rng.choice(SUITS)
-        led = trump if d == 3 and rng.random() < 0.3 else rng.choice([s for s in SUITS if s != trump])
-        deck = list(CARDS)
-        rng.shuffle(deck)
-        first = next(c for c in deck if c.suit == led)
-        trick = [first]
-        pool = [c for c in deck if c != first]
-        for _ in range(1, players_n):
-            c = next(c for c in pool if c.suit == led) if d == 1 else pool[0]
-            pool.remove(c)
-            trick.append(c)
-        n_trumps = sum(c.suit == trump for c in trick)
-        off_ace = any(c.rank == 14 and c.suit not in (led, trump) for c in trick)
-        if d == 2 and not ((n_trumps == 1 and led != trump) or (off_ace and n_trumps == 0)):
-            raise Reject
-        if d == 3 and not (n_trumps >= 2 or (led == trump and n_trumps >= 1 and len(trick) > 2)):
-            raise Reject
-        leader = rng.randrange(players_n) if d > 1 else 0
+        leader = 0 if d == 1 else rng.randrange(players_n)
+        win_at = (seat - leader) % players_n if seat is not None else rng.randrange(players_n)
+        shapes = {1: ["follow"], 2: ["discard", "one-trump"], 3: ["trump-led", "trumps", "trumps"]}[d]
+        shapes = [s for s in shapes if not (win_at == 0 and s in ("one-trump", "trumps"))
+                  and not (s == "trumps" and players_n < 3)]
+        trick = steered_trick(rng, players_n, trump, rng.choice(shapes), win_at)
         sc: dict[str, Any] = {"ruleset": ruleset, "ask": "trick-winner"}
-        if players_n != players[0]:
+        if players_n != r.default_players:
             sc["players"] = players_n
         sc.update({"trump": trump.letter, "trick": [str(c) for c in trick], "leader": leader})
-        solve(sc)
         who = i18n.seat_label(leader, 0, players_n, ruleset)
         return sc, f"{cap(who)} led and {suits_prose(trump)} are trump. Who wins the trick?"
+
+
+def trick_features(scenario: ScenarioDict) -> dict[str, float]:
+    """``not_following`` (cards of the trick not of the suit led) and ``trumps`` (trumps in it)
+    of a complete trick (the trick-winner ask)."""
+    trick = [Card.parse(c) for c in scenario.get("trick") or []]
+    trump = Suit.parse(scenario["trump"])
+    led = trick[0].suit if trick else None
+    return {"not_following": float(sum(c.suit != led for c in trick)),
+            "trumps": float(sum(c.suit == trump for c in trick))}

@@ -8,6 +8,7 @@ Learner's value: the points ``int`` 0..99.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
@@ -15,7 +16,7 @@ from typing import Any, ClassVar
 from ... import i18n
 from ...engine.cards import Card
 from ...engine.rulesets import RULESETS, get_ruleset
-from ..deals import SUITS, solve
+from ..deals import SUITS
 from ..exercise import Exercise
 from . import register
 from .base import (
@@ -23,6 +24,7 @@ from .base import (
     AnswerError,
     Ctx,
     EditorField,
+    EngineAnswer,
     ExerciseKind,
     FeedbackLine,
     Json,
@@ -33,10 +35,6 @@ from .base import (
     as_int,
     digits,
 )
-
-#: Look-alike ranks shown at difficulty 2 (cards that score on one scale or game and not another),
-#: by the option that sets the ruleset's scale.
-_LOOK_ALIKES = {"turnup_scale": (10, 13, 12, 14, 2, 6, 7), "kick_scale": (10, 2, 7, 13, 12, 6, 14)}
 
 
 @register
@@ -78,22 +76,64 @@ class TurnUp(ExerciseKind[int]):
         """A number: the points."""
         return LmsKey("numerical", number=expected)
 
-    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[ScenarioDict, str]:
-        """1: a card that scores or not on the default scale; 2: look-alikes; 3: the other scale."""
-        r = get_ruleset(ruleset)
+    def situation(self, ex: Exercise) -> list[tuple[str, str]]:
+        return [(N_("Turned-up card"), i18n.card_label(str(ex.scenario["card"])))]
+
+    # ------------------------------------------------------------------ question quality
+
+    features = ("other_scale", "look_alike")
+
+    def measure(self, scenario: ScenarioDict, answer: EngineAnswer) -> dict[str, float]:
+        """``other_scale``: 1 if the scenario sets the ruleset's other scale (the running scale,
+        Tobago), not the default; ``look_alike``: 1 if the card scores differently on the
+        game's two scales (classic: ace, king, queen; Trinidad: six, two)."""
+        r = get_ruleset(str(scenario["ruleset"]))
         key = r.turnup_option
-        assert key is not None
-        scale = list(r.turnup_scales())
+        scales = list(r.turnup_scales())
+        scale = (scenario.get("options") or {}).get(key, scales[0])
+        rank = Card.parse(scenario["card"]).rank
+        return {"other_scale": float(scale != scales[0]),
+                "look_alike": float(len({r.turnup_scale(s).get(rank, 0) for s in scales}) > 1)}
+
+    def level(self, features: Mapping[str, float]) -> int:
+        """1 + other_scale + look_alike."""
+        return 1 + int(features["other_scale"]) + int(features["look_alike"])
+
+    def answer_class(self, scenario: ScenarioDict, answer: EngineAnswer) -> str:
+        """The points."""
+        return str(answer["points"])
+
+    def answer_classes(self, ruleset: str, difficulty: int) -> tuple[str, ...]:
+        """The points a card can score at ``difficulty`` (from the ruleset's scales): at some
+        levels only two (the classic default scale scores a jack 1, every other card 0)."""
+        return tuple(sorted({str(v) for v, _, _ in _cells(ruleset, difficulty)}))
+
+    def generate(self, ruleset: str, rng: random.Random, d: int, want: str | None = None) -> tuple[ScenarioDict, str]:
+        """Aimed at the points (``want``): 1: the default scale, a card that scores the same on
+        both scales; 2: a look-alike on the default scale, or the other scale; 3: a look-alike on
+        the other scale."""
+        r = get_ruleset(ruleset)
+        cells = [c for c in _cells(ruleset, d) if want is None or str(c[0]) == want]
+        _, rank, scale = rng.choice(cells)
         sc: dict[str, Any] = {"ruleset": ruleset, "ask": "turn-up"}
-        if d == 3:
-            sc["options"] = {key: scale[1]}
-            ranks = sorted(set(r.turnup_scale(scale[1])) | {6, 10, 2})
-        elif d == 2:
-            ranks = list(_LOOK_ALIKES[key])
-        else:
-            ranks = sorted(set(r.turnup_scale(scale[0])) | {3, 5, 8, 9})
-        card = Card.of(rng.choice(ranks), rng.choice(SUITS))
+        if scale != r.turnup_scales()[0]:
+            assert r.turnup_option is not None
+            sc["options"] = {r.turnup_option: scale}
+        card = Card.of(rank, rng.choice(SUITS))
         sc["card"] = str(card)
-        solve(sc)
         return sc, (f"The dealer turns up the {i18n.card_label(card)}. "
                     "How many points does the dealer's side score?")
+
+
+@functools.cache
+def _cells(ruleset: str, difficulty: int) -> tuple[tuple[int, int, str], ...]:
+    """``(points, rank, scale)`` of every rank on every scale of the ruleset at ``difficulty``."""
+    r = get_ruleset(ruleset)
+    scales = list(r.turnup_scales())
+    out = []
+    for scale in scales:
+        for rank in range(2, 15):
+            looks = len({r.turnup_scale(s).get(rank, 0) for s in scales}) > 1
+            if 1 + (scale != scales[0]) + looks == difficulty:
+                out.append((r.turnup_scale(scale).get(rank, 0), rank, scale))
+    return tuple(out)

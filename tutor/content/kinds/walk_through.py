@@ -18,16 +18,19 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar, Required, TypedDict
 
+from ... import i18n
 from ...engine.errors import BadFieldError, show
 from ...engine.rulesets import get_ruleset
 from ...solve.asks import HandScore as HandScoreAsk
 from ...solve.asks import RoundPlayout
-from ..deals import hokm_round, solve, whole_hand
+from ..deals import aimed_hand, hokm_round, solve
 from ..exercise import Exercise
 from . import register
 from .awards import (
     AWARDS_SCHEMA,
     Awards,
+    awards_class,
+    awards_classes,
     awards_distractor,
     awards_form,
     awards_from_key,
@@ -35,8 +38,11 @@ from .awards import (
     awards_of,
     category_details,
     feedback,
+    hand_features,
+    hand_level,
     parse_awards,
     read_awards,
+    sides_named,
     wrong_category_reasons,
 )
 from .base import (
@@ -50,7 +56,6 @@ from .base import (
     Json,
     Names,
     ReasonJson,
-    Reject,
     ScenarioDict,
     Verdict,
     as_int,
@@ -349,15 +354,51 @@ class WalkThrough(ExerciseKind[WalkThroughValue]):
             return {"trick_winners": winners, "points": 1 if right["points"] != 1 else 2}
         return {"trick_winners": winners, "awards": awards_distractor(right["awards"])}
 
-    def generate(self, ruleset: str, rng: random.Random, d: int) -> tuple[ScenarioDict, str]:
-        """Hokm: a round played to 7 tricks (1: short, 2: 9-11 tricks, 3: long). All Fours and
-        Trinidad: a whole hand, as hand-score."""
+    def situation(self, ex: Exercise) -> list[tuple[str, str]]:
+        return [(N_("Trump"), i18n.suit_name(str(ex.scenario["trump"])))]
+
+    # ------------------------------------------------------------------ question quality
+
+    features = ("tricks", "players", "trap")
+
+    def measure(self, scenario: ScenarioDict, answer: EngineAnswer) -> dict[str, float]:
+        """``tricks``: the tricks to walk through; ``players`` and ``trap`` as hand-score (a Hokm
+        round: four players, no trap)."""
+        if scenario.get("ask") == _POINTS_ASK:
+            return {"tricks": float(_count_tricks(scenario)), "players": 4.0, "trap": 0.0}
+        return {"tricks": float(_count_tricks(scenario)), **hand_features(scenario, answer)}
+
+    def level(self, features: Mapping[str, float]) -> int:
+        """Hokm: the round's length, 1: at most 8 tricks; 2: 9 or 10; 3: 11 or more. All Fours
+        and Trinidad (six tricks): as hand-score."""
+        if features["tricks"] > 6:  # a Hokm round (an All Fours hand has six tricks)
+            return 1 if features["tricks"] <= 8 else 2 if features["tricks"] <= 10 else 3
+        return hand_level(features)
+
+    def answer_class(self, scenario: ScenarioDict, answer: EngineAnswer) -> str:
+        """Hokm: the seat that wins the most tricks (the first of them on a tie); else who scores
+        High and Game, as hand-score."""
+        if scenario.get("ask") == _POINTS_ASK:
+            winners = list(answer["trick_winners"])
+            return f"most tricks {max(range(4), key=winners.count)}"
+        return awards_class(answer)
+
+    def answer_classes(self, ruleset: str, difficulty: int) -> tuple[str, ...]:
         if get_ruleset(ruleset).categories:
-            sc, _ = whole_hand(ruleset, rng, d)
+            return awards_classes(ruleset, difficulty)
+        return tuple(f"most tricks {s}" for s in range(4))
+
+    def generate(self, ruleset: str, rng: random.Random, d: int, want: str | None = None) -> tuple[ScenarioDict, str]:
+        """Hokm: a round played to 7 tricks (1: at most 8 tricks, 2: 9-10, 3: 11 or more), aimed
+        at the seat that wins the most tricks (the round seen from another seat). All Fours and
+        Trinidad: a whole hand, as hand-score (aimed at who scores High and Game)."""
+        if get_ruleset(ruleset).categories:
+            sc, _ = aimed_hand(ruleset, rng, d, want, lambda s, a: awards_class(a), sides_named(want),
+                               keep=lambda s, a: self.level(self.measure(s, a)) == d)
             return sc, "Say who wins each trick, then who scores High, Low, Jack and Game."
         sc = hokm_round(rng, d)
-        n = len(sc["tricks"])
-        if (d == 1 and n > 9) or (d == 2 and not 9 <= n <= 11) or (d == 3 and n < 11):
-            raise Reject
-        solve(sc)
+        if want is not None:  # the same round with every seat moved on: the seat with most tricks is ``want``
+            winners = list(solve(sc)["trick_winners"])
+            most = max(range(4), key=winners.count)
+            sc["hakem"] = (sc["hakem"] + int(want.rsplit(" ", 1)[1]) - most) % 4
         return sc, "Say who wins each trick, then what the round is worth."

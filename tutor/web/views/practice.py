@@ -24,6 +24,7 @@ from tutor import i18n
 from tutor import rules as rule_points
 from tutor.content.exercise import Exercise
 from tutor.content.kinds import KINDS, Verdict, kinds_for
+from tutor.content.quality import scenario_key
 from tutor.domain import dashboard
 from tutor.domain.db import now, table_of
 from tutor.domain.models import Attempt, Learner, Quiz
@@ -61,6 +62,13 @@ def draw_quiz(ruleset: str, kinds: list[str], count: int, difficulty: int, seed:
     if not authored:  # no quiz file yet: the lesson exercises stand in
         authored = [e for s in X.content().lesson_path(ruleset, "en").steps for e in s.exercises if e.kind in kinds]
     authored.sort(key=lambda q: (abs(q.difficulty - difficulty), rng.random()))
+    seen: set[str] = set()  # no scenario twice in a quiz (an authored one, or one several seeds draw)
+    unique = []
+    for q in authored:
+        if scenario_key(q) not in seen:
+            seen.add(scenario_key(q))
+            unique.append(q)
+    authored = unique
     pool = [X.ref_of(q) for q in authored]
     n_gen = count // 2
     generated: list[str] = []
@@ -70,9 +78,12 @@ def draw_quiz(ruleset: str, kinds: list[str], count: int, difficulty: int, seed:
         kind = kinds[rng.randrange(len(kinds))]
         ref = f"gen:{ruleset}:{kind}:{difficulty}:{rng.randrange(10**8)}"
         try:
-            X.resolve(ref)
+            key = scenario_key(X.resolve(ref))
         except BadInput:
             continue
+        if key in seen:
+            continue
+        seen.add(key)
         generated.append(ref)
     refs = pool[: count - min(n_gen, len(generated))]
     refs += generated[: count - len(refs)]
