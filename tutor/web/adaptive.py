@@ -17,15 +17,19 @@ one question at a time: the next one is picked when the learner has answered the
    first (:func:`choose`), so a session mixes kinds;
 4. **retry**: the session's own fresh mistakes, at most one in five places (:func:`retry_max`),
    asked again before the session ends, never in the place right after the mistake (FSRS
-   schedules the long term; this queue is the short term).
+   schedules the long term; this queue is the short term). A waiting mistake comes back before
+   the other steps once it is ready, at most once in :data:`SPACING` places, and in the session's
+   last places when the places left are no more than the mistakes waiting.
 
 No kind is served more than :data:`RUN_MAX` times in a row by the weak and new steps while another
-kind has a question to give.
+kind has a question to give, and after :data:`RUN_MAX` places of mistakes in a row (weak skills,
+retries) new material comes before the weak skills (interleaved practice), so a learner who gets
+much wrong still meets more than the kinds they find hard.
 
 Reviews and new questions already served in this session are not served again, so a fresh
-mistake (which FSRS makes due at once) comes back through the retry queue, not as a review. The
-retry queue is served when nothing else is left, and in the session's last places: when the
-questions still to come are no more than the mistakes waiting, every one of them is a retry.
+mistake (which FSRS makes due at once) comes back through the retry queue, not as a review. A
+retry has had its answer shown: it is marked as a retry and never counts as a first try
+(:mod:`tutor.domain.firsttry`).
 
 Among the questions of a step, the one whose Glicko-2 rating (:mod:`tutor.domain.ratings`) is nearest
 the band's target in its game is taken ("easier", "about right", "harder"); ties are broken by the
@@ -61,7 +65,7 @@ from tutor.domain.review import LEAVE_AFTER
 from . import exercises as X
 from .security import BadInput
 
-__all__ = ["BANDS", "GEN_SEEDS", "MODE", "NEW_KINDS", "RUN_MAX", "SIZES", "Candidate", "advance", "after_answer",
+__all__ = ["BANDS", "GEN_SEEDS", "MODE", "NEW_KINDS", "RUN_MAX", "SIZES", "SPACING", "Candidate", "advance", "after_answer",
            "by_rule", "catalogue", "choose", "open_kinds", "pick", "retry_max", "rules_scope", "rulesets_of_rule",
            "start"]
 
@@ -75,6 +79,9 @@ SIZES = (5, 10, 20)
 NEW_KINDS = 3
 #: Most places in a row the weak and new steps give one kind while another kind has a question.
 RUN_MAX = 2
+#: Places from one retry to the next: a waiting mistake comes back as soon as it is ready (not in
+#: the place right after it), unless a retry came in the last ``SPACING - 1`` places.
+SPACING = 5
 #: Generated questions per kind and difficulty in the catalogue.
 GEN_SEEDS = 4
 
@@ -260,8 +267,15 @@ def pick(db: Session, learner: Learner, quiz: Quiz) -> tuple[str, str] | None:
     seed = int(quiz.seed or 0)
     served = set(quiz.refs)
     left = size - len(quiz.refs)
+    kinds_served = [_kind_of(ref) for ref in quiz.refs]
+    run = kinds_served[-RUN_MAX:]
+    run_kind = run[0] if len(run) == RUN_MAX and len(set(run)) == 1 else None
     if retry and left <= len(retry):
         return retry[0], "retry"
+    steps = list(settings.get("steps") or [])
+    spaced = [r for r in retry if _kind_of(r) != run_kind]
+    if spaced and "retry" not in steps[-(SPACING - 1):]:  # one retry in every SPACING places at most, while ready
+        return spaced[0], "retry"
     rulesets = _rulesets(quiz)
     # 1. due reviews
     q = (select(Mistake.exercise_ref).where(Mistake.learner_id == learner.id, Mistake.streak < LEAVE_AFTER,
@@ -283,24 +297,32 @@ def pick(db: Session, learner: Learner, quiz: Quiz) -> tuple[str, str] | None:
     rated = ratings.question_ratings(db, [c.ref for c in cands])
     band = settings.get("band", "right")
     aims = {r: ratings.target(db, learner, band, r) for r in rulesets}
-    kinds_served = [_kind_of(ref) for ref in quiz.refs]
     known = {(m.ruleset, m.kind, m.rule): m for m in db.scalars(
         select(SkillMastery).where(SkillMastery.learner_id == learner.id, SkillMastery.ruleset.in_(rulesets)))}
-    # 2. weak skills, weakest first (no kind too many times in a row while another weak skill has a question)
+    # 2. weak skills, weakest first; a third place running of one kind waits while new material has another
     weak = sorted((m for m in known.values() if m.p_known < mastery.WEAK and (not rule or m.rule == rule)),
                   key=lambda m: (m.p_known, m.ruleset, m.kind, m.rule))
-    options = [_nearest([c for c in cands if c.ruleset == m.ruleset and m.rule in c.rules
-                         and m.kind in {c.kind, mastery.PLAY_KIND}], rated, aims, seed) for m in weak]
-    found_weak = _no_long_run([c for c in options if c is not None], kinds_served)
-    if found_weak:
-        return found_weak[0].ref, "weak"
+    options = [c for c in (_nearest([c for c in cands if c.ruleset == m.ruleset and m.rule in c.rules
+                                     and m.kind in {c.kind, mastery.PLAY_KIND}], rated, aims, seed) for m in weak)
+               if c is not None]
+    # interleaved: after two places of mistakes (weak skills, retries) in a row, new material comes first
+    mended = [st for st in steps[-RUN_MAX:] if st in ("weak", "retry")]
+    found = next((c for c in options if c.kind != run_kind), None)
+    if found is not None and len(mended) < RUN_MAX:
+        return found.ref, "weak"
     # 3. new material: skills never practised, of the kinds open to the learner; then anything not served yet
     passed = {(m.ruleset, m.kind) for m in known.values() if m.p_known >= mastery.WEAK}
     opened = {(r, k) for r in rulesets for k in open_kinds(r, {k for g, k in passed if g == r})}
     fresh = [c for c in cands if c.rules and any((c.ruleset, c.kind, r) not in known for r in c.rules)]
-    found = choose([c for c in fresh if (c.ruleset, c.kind) in opened] or fresh, rated, aims, kinds_served, seed)
+    pool = [c for c in fresh if (c.ruleset, c.kind) in opened] or fresh
+    if options:  # a weak skill waits only for another kind
+        pool = [c for c in pool if c.kind != run_kind and c.kind not in {o.kind for o in options[:1]}] or \
+            [c for c in pool if c.kind != run_kind]
+    found = choose(pool, rated, aims, kinds_served, seed)
     if found is not None:
         return found.ref, "new"
+    if options:
+        return options[0].ref, "weak"
     # 4. the retry queue
     if retry:
         return retry[0], "retry"

@@ -22,17 +22,15 @@ depends_on = None
 _COLUMNS = "rating, rd, vol, games, updated_at"
 
 
+def _rating_table(name: str, per_game: bool) -> None:
+    key = [sa.Column("ruleset", sa.String(16), primary_key=True)] if per_game else []
+    op.create_table(name, sa.Column("learner_id", sa.Integer, sa.ForeignKey("learner.id"), primary_key=True), *key,
+                    *(sa.Column(c, sa.Float, nullable=False) for c in ("rating", "rd", "vol")),
+                    sa.Column("games", sa.Integer, nullable=False), sa.Column("updated_at", sa.DateTime, nullable=False))
+
+
 def upgrade() -> None:
-    op.create_table(
-        "learner_rating_game",
-        sa.Column("learner_id", sa.Integer, sa.ForeignKey("learner.id"), primary_key=True),
-        sa.Column("ruleset", sa.String(16), primary_key=True),
-        sa.Column("rating", sa.Float, nullable=False),
-        sa.Column("rd", sa.Float, nullable=False),
-        sa.Column("vol", sa.Float, nullable=False),
-        sa.Column("games", sa.Integer, nullable=False),
-        sa.Column("updated_at", sa.DateTime, nullable=False),
-    )
+    _rating_table("learner_rating_game", per_game=True)
     op.execute(f"INSERT INTO learner_rating_game (learner_id, ruleset, {_COLUMNS}) "
                f"SELECT r.learner_id, g.ruleset, r.rating, r.rd, r.vol, r.games, r.updated_at FROM learner_rating r "
                "JOIN (SELECT DISTINCT learner_id, ruleset FROM attempt WHERE ruleset <> '') g "
@@ -46,15 +44,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     with op.batch_alter_table("quiz") as batch:
         batch.drop_column("ratings_before")
-    op.create_table(
-        "learner_rating_one",
-        sa.Column("learner_id", sa.Integer, sa.ForeignKey("learner.id"), primary_key=True),
-        sa.Column("rating", sa.Float, nullable=False),
-        sa.Column("rd", sa.Float, nullable=False),
-        sa.Column("vol", sa.Float, nullable=False),
-        sa.Column("games", sa.Integer, nullable=False),
-        sa.Column("updated_at", sa.DateTime, nullable=False),
-    )
+    _rating_table("learner_rating_one", per_game=False)
     # one rating again: the game the learner answered most in
     op.execute(f"INSERT INTO learner_rating_one (learner_id, {_COLUMNS}) "
                f"SELECT learner_id, {_COLUMNS} FROM learner_rating r WHERE NOT EXISTS (SELECT 1 FROM learner_rating o "
