@@ -20,8 +20,8 @@ from sqlalchemy import select
 from test_web_adaptive import answer_quiz, query, quiz_row, start_adaptive
 
 from tutor.content.kinds import kinds_for
-from tutor.domain import firsttry, mastery, ratings
-from tutor.domain.models import LearnerRating, SkillMastery
+from tutor.domain import firsttry, ratings
+from tutor.domain.models import LearnerRating
 from tutor.web import adaptive
 from tutor.web import exercises as X
 from tutor.web.adaptive import Candidate
@@ -159,7 +159,7 @@ def test_a_new_learners_session_of_ten(client, app, game):
     for n in retries:  # a retry is of a mistake, and never in the place right after it
         first = refs.index(refs[n - 1]) + 1
         assert first in WRONG and n - first >= 2
-    assert not any(kinds[i] == kinds[i + 1] == kinds[i + 2] for i in range(8)), " ".join(f"{k}/{s}" for k, s in zip(kinds, steps))
+    assert not any(kinds[i] == kinds[i + 1] == kinds[i + 2] for i in range(8)), " ".join(f"{k}/{s}" for k, s in zip(kinds, steps, strict=True))
     # the streak on each feedback page: first tries right in a row, retries passed over
     want, run = [], 0
     for n in range(1, 11):
@@ -184,6 +184,12 @@ def test_a_new_learners_session_of_ten(client, app, game):
     m = re.search(r'data-change="(-?\d+)"', html)
     assert m and f"rating: {round(rows[0].rating)}" in html
     assert int(m.group(1)) == round(rows[0].rating) - 1500
+    with app.test_request_context("/en/"):
+        from tutor.web.views.common import ruleset_name
+
+        name = ruleset_name(game)
+    progress = client.get("/en/progress/").get_data(as_text=True)
+    assert f'<p class="game-rating">Your {name} rating: {round(rows[0].rating)}</p>' in progress
     # the question page of a retry says so
     page = client.get(f"/en/quiz/{token}/{retries[0]}").get_data(as_text=True)
     assert 'id="quiz-retry"' in page and "it does not count as a first try" in page
@@ -200,5 +206,5 @@ def test_a_weak_skill_does_not_take_three_places_running(client, app):
         client.get(f"/en/quiz/{token}/next")
     kinds = [_kind(app, ref) for ref in refs]
     steps = quiz_row(app, token).target["steps"]
-    assert not any(kinds[i] == kinds[i + 1] == kinds[i + 2] for i in range(3)), list(zip(kinds, steps))
-    assert "weak" in steps, list(zip(kinds, steps))
+    assert not any(kinds[i] == kinds[i + 1] == kinds[i + 2] for i in range(3)), list(zip(kinds, steps, strict=True))
+    assert "weak" in steps, list(zip(kinds, steps, strict=True))

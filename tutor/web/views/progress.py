@@ -16,7 +16,7 @@ from sqlalchemy import Integer, bindparam, cast, delete, func, select
 from tutor import i18n
 from tutor import rules as rule_points
 from tutor.content.kinds import KINDS
-from tutor.domain import dashboard, mastery
+from tutor.domain import dashboard, mastery, ratings
 from tutor.domain.db import now
 from tutor.domain.mastery import MASTERED, WEAK
 from tutor.domain.models import Attempt, Learner, StepProgress
@@ -173,6 +173,9 @@ def _render(error: str | None, at: datetime, keep: bool = False) -> tuple[str, d
                       for (label, _value, text), c in zip(cols, weeks, strict=True)],
             "weeks_svg": dashboard.columns_svg(cols, rtl),
             "rules": sorted({m.rule for m in skill_rows}),
+            "ratings": [(ruleset_name(r), round(x.rating)) for r, x in sorted(
+                ratings.learner_ratings(db, learner).items(), key=lambda g: RULESET_NAMES.index(g[0])
+                if g[0] in RULESET_NAMES else len(RULESET_NAMES))],
         }
         pg = dashboard.mistakes_page(db, learner, filters, number)
         mistakes: list[dict[str, Any]] = []
