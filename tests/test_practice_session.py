@@ -17,6 +17,7 @@ import re
 
 import pytest
 from sqlalchemy import select
+from test_migrations import pg_url  # noqa: F401  (a fixture)
 from test_web_adaptive import answer_quiz, query, quiz_row, start_adaptive
 
 from tutor.content.kinds import kinds_for
@@ -208,3 +209,46 @@ def test_a_weak_skill_does_not_take_three_places_running(client, app):
     steps = quiz_row(app, token).target["steps"]
     assert not any(kinds[i] == kinds[i + 1] == kinds[i + 2] for i in range(3)), list(zip(kinds, steps, strict=True))
     assert "weak" in steps, list(zip(kinds, steps, strict=True))
+
+
+# ---------------------------------------------------------------------------------------------- migration
+
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_the_migration_gives_each_game_its_rating(tmp_path, request, database):
+    """A learner's one rating from before ratings per game becomes their rating in every game
+    they have answered in; a learner with no answers keeps none; down again, one rating each."""
+    from datetime import datetime
+
+    from sqlalchemy import create_engine, text
+
+    from tutor.migrations import head, upgrade
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}" if database == "sqlite" else request.getfixturevalue("pg_url")
+    upgrade(url, "testmode")
+    engine = create_engine(url)
+    at = datetime(2026, 12, 1, 9, 0)
+    with engine.begin() as conn:
+        for i in (1, 2):
+            conn.execute(text("INSERT INTO learner (id, anon_id, created_at) VALUES (:i, :a, :t)"),
+                         {"i": i, "a": f"anon-{i}", "t": at})
+            conn.execute(text("INSERT INTO learner_rating (learner_id, rating, rd, vol, games, updated_at) "
+                              "VALUES (:i, :r, 90.0, 0.06, 12, :t)"), {"i": i, "r": 1600.0 + i, "t": at})
+        for ruleset in ("hokm", "trinidad", "hokm"):
+            conn.execute(text("INSERT INTO attempt (learner_id, exercise_ref, ruleset, kind, given, correct, created_at) "
+                              "VALUES (1, 'x', :r, 'legal-cards', CAST('[]' AS JSON), :c, :t)"),
+                         {"r": ruleset, "c": True, "t": at})
+    assert upgrade(url) == ("testmode", head())
+    with engine.connect() as conn:
+        got = conn.execute(text("SELECT learner_id, ruleset, rating, games FROM learner_rating ORDER BY 1, 2")).all()
+        assert [tuple(r) for r in got] == [(1, "hokm", 1601.0, 12), (1, "trinidad", 1601.0, 12)]
+        assert conn.execute(text("SELECT ratings_before FROM quiz")).all() == []
+    from alembic import command
+
+    from tutor.migrations import alembic_config, current
+
+    command.downgrade(alembic_config(url), "testmode")
+    assert current(url) == "testmode"
+    with engine.connect() as conn:
+        got = conn.execute(text("SELECT learner_id, rating FROM learner_rating")).all()
+        assert [tuple(r) for r in got] == [(1, 1601.0)]
+    engine.dispose()
