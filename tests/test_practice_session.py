@@ -190,7 +190,9 @@ def test_a_new_learners_session_of_ten(client, app, game):
 
         name = ruleset_name(game)
     progress = client.get("/en/progress/").get_data(as_text=True)
-    assert f'<p class="game-rating">Your {name} rating: {round(rows[0].rating)}</p>' in progress
+    shown = f'<p class="game-rating">Your {name} rating: {round(rows[0].rating)}'
+    provisional = '<abbr class="provisional" title="Provisional: too few answers yet to be sure of it">?</abbr>'
+    assert shown + (provisional if rows[0].rd > ratings.PROVISIONAL_RD else "") + "</p>" in progress
     # the question page of a retry says so
     page = client.get(f"/en/quiz/{token}/{retries[0]}").get_data(as_text=True)
     assert 'id="quiz-retry"' in page and "it does not count as a first try" in page

@@ -20,6 +20,7 @@ teacher statistics.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import glicko2
 from sqlalchemy import bindparam, insert, select, update
@@ -31,8 +32,22 @@ from tutor.content.exercise import Exercise
 from .db import now, table_of
 from .models import Learner, LearnerRating, QuestionRating
 
-__all__ = ["BANDS", "PRIORS", "Rating", "change", "learner_rating", "learner_ratings", "prior", "question_rating",
-           "question_ratings", "rate", "snapshot", "target"]
+__all__ = [
+    "BANDS",
+    "PRIORS",
+    "PROVISIONAL_RD",
+    "Rating",
+    "Shown",
+    "change",
+    "learner_rating",
+    "learner_ratings",
+    "prior",
+    "question_rating",
+    "question_ratings",
+    "rate",
+    "snapshot",
+    "target",
+]
 
 #: Rating prior of a question by difficulty (1 easy, 2 middle, 3 hard).
 PRIORS = {1: 1300.0, 2: 1500.0, 3: 1700.0}
@@ -40,6 +55,8 @@ PRIORS = {1: 1300.0, 2: 1500.0, 3: 1700.0}
 PRIOR_RD = 250.0
 #: A new learner.
 START = (1500.0, 350.0, 0.06)
+#: Above this deviation a learner's rating is provisional (too few answers to be sure of it), as on Lichess.
+PROVISIONAL_RD = 110.0
 #: Target offset from the learner's rating, per band.
 BANDS = {"easier": -200.0, "right": 0.0, "harder": 200.0}
 
@@ -110,15 +127,25 @@ def snapshot(db: Session, learner: Learner | None) -> dict[str, float]:
     return {g: r.rating for g, r in learner_ratings(db, learner).items()}
 
 
-def change(before: dict[str, float] | None, current: dict[str, Rating], ruleset: str) -> tuple[int, int] | None:
-    """``(rating, change)`` of ``ruleset``, both rounded as pages show them, from the ratings
-    ``before`` a quiz (a game missing there had the new learner's 1500) to ``current``; None when
-    the learner has no rating in that game yet."""
+class Shown(NamedTuple):
+    """A learner's rating in one game as pages show it: ``rating`` rounded, its ``change`` since
+    the quiz began (rounded), and whether it is still ``provisional`` (deviation above
+    :data:`PROVISIONAL_RD`: Lichess writes such a rating with a question mark)."""
+
+    rating: int
+    change: int
+    provisional: bool
+
+
+def change(before: dict[str, float] | None, current: dict[str, Rating], ruleset: str) -> Shown | None:
+    """The learner's rating in ``ruleset`` as shown (:class:`Shown`), its change counted from the
+    ratings ``before`` a quiz (a game missing there had the new learner's 1500) to ``current``;
+    None when the learner has no rating in that game yet."""
     after = current.get(ruleset)
     if after is None:
         return None
     start = (before or {}).get(ruleset, START[0])
-    return round(after.rating), round(after.rating) - round(float(start))
+    return Shown(round(after.rating), round(after.rating) - round(float(start)), after.rd > PROVISIONAL_RD)
 
 
 def target(db: Session, learner: Learner | None, band: str, ruleset: str) -> float:

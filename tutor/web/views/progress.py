@@ -159,6 +159,7 @@ def _render(error: str | None, at: datetime, keep: bool = False) -> tuple[str, d
         week_labels = [dashboard.week_label(c) for c in weeks]  # the column's label and its row's in the table
         cols = [(label, c.accuracy, dashboard.percent(c.accuracy) if c.accuracy is not None else "")
                 for label, c in zip(week_labels, weeks, strict=True)]
+        rated = ratings.learner_ratings(db, learner)
         ctx["dash"] = {
             "accuracy": dashboard.percent(right / answered) if answered else None,
             "streak": dashboard.streak(db, learner, at, per_day),
@@ -173,9 +174,7 @@ def _render(error: str | None, at: datetime, keep: bool = False) -> tuple[str, d
                       for (label, _value, text), c in zip(cols, weeks, strict=True)],
             "weeks_svg": dashboard.columns_svg(cols, rtl),
             "rules": sorted({m.rule for m in skill_rows}),
-            "ratings": [(ruleset_name(r), round(x.rating)) for r, x in sorted(
-                ratings.learner_ratings(db, learner).items(), key=lambda g: RULESET_NAMES.index(g[0])
-                if g[0] in RULESET_NAMES else len(RULESET_NAMES))],
+            "ratings": [(ruleset_name(r), ratings.change(None, rated, r)) for r in RULESET_NAMES if r in rated],
         }
         pg = dashboard.mistakes_page(db, learner, filters, number)
         mistakes: list[dict[str, Any]] = []
