@@ -89,6 +89,9 @@ class Quiz(Base):
     #: "rulesets": [...], "retry": [refs of fresh mistakes waiting], "steps": [the step each question
     #: came from: "due", "weak", "new" or "retry"]}``.
     target: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    #: The learner's rating of each game when the quiz started (``{ruleset: rating}``; a game not
+    #: rated yet is left out): its results show the change (:func:`tutor.domain.ratings.snapshot`).
+    ratings_before: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
 
 
 class Attempt(Base):
@@ -199,12 +202,14 @@ class PlayedDeal(Base):
 
 
 class LearnerRating(Base):
-    """A learner's Glicko-2 rating (``rating``, deviation ``rd``, volatility ``vol``; the
-    ``glicko2`` package's scale, 1500 for a new player) from ``games`` answers."""
+    """A learner's Glicko-2 rating in one game (``ruleset``: one rating per game, as Lichess keeps
+    one per variant; ``rating``, deviation ``rd``, volatility ``vol``; the ``glicko2`` package's
+    scale, 1500 for a new player) from ``games`` answers."""
 
     __tablename__ = "learner_rating"
 
     learner_id: Mapped[int] = mapped_column(ForeignKey("learner.id"), primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(16), primary_key=True)
     rating: Mapped[float] = mapped_column(Float)
     rd: Mapped[float] = mapped_column(Float)
     vol: Mapped[float] = mapped_column(Float)

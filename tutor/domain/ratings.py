@@ -8,6 +8,10 @@ defaults). A question without a rating row starts from the **prior of its diffic
 (:data:`PRIORS`: difficulty 1, 2, 3 -> 1300, 1500, 1700, deviation 250), so generated questions,
 which have a difficulty and no history, are ranked before anyone answered them.
 
+A learner has **one rating per game** (ruleset), as Lichess keeps one puzzle rating per variant:
+an answer moves the rating of its question's game only. Pages show it rounded, with the change
+since the quiz began (:func:`snapshot` at its start, :func:`change`).
+
 Practice aims at a **band** around the learner's rating (:data:`BANDS`): "easier" 200 below,
 "about right" at it, "harder" 200 above. :func:`question_rating` gives a question's rating for
 teacher statistics.
@@ -16,6 +20,7 @@ teacher statistics.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import glicko2
 from sqlalchemy import bindparam, insert, select, update
@@ -27,8 +32,22 @@ from tutor.content.exercise import Exercise
 from .db import now, table_of
 from .models import Learner, LearnerRating, QuestionRating
 
-__all__ = ["BANDS", "PRIORS", "Rating", "learner_rating", "prior", "question_rating", "question_ratings",
-           "rate", "target"]
+__all__ = [
+    "BANDS",
+    "PRIORS",
+    "PROVISIONAL_RD",
+    "Rating",
+    "Shown",
+    "change",
+    "learner_rating",
+    "learner_ratings",
+    "prior",
+    "question_rating",
+    "question_ratings",
+    "rate",
+    "snapshot",
+    "target",
+]
 
 #: Rating prior of a question by difficulty (1 easy, 2 middle, 3 hard).
 PRIORS = {1: 1300.0, 2: 1500.0, 3: 1700.0}
@@ -36,6 +55,8 @@ PRIORS = {1: 1300.0, 2: 1500.0, 3: 1700.0}
 PRIOR_RD = 250.0
 #: A new learner.
 START = (1500.0, 350.0, 0.06)
+#: Above this deviation a learner's rating is provisional (too few answers to be sure of it), as on Lichess.
+PROVISIONAL_RD = 110.0
 #: Target offset from the learner's rating, per band.
 BANDS = {"easier": -200.0, "right": 0.0, "harder": 200.0}
 
@@ -83,17 +104,53 @@ def question_ratings(db: Session, refs: list[str]) -> dict[str, Rating]:
     return {r.exercise_ref: Rating(r.rating, r.rd, r.vol, r.attempts, r.right) for r in rows}
 
 
-def learner_rating(db: Session, learner: Learner | None) -> Rating:
-    """The learner's rating (a new learner's for None or no row)."""
-    row = db.get(LearnerRating, learner.id) if learner is not None else None
+def learner_ratings(db: Session, learner: Learner | int | None) -> dict[str, Rating]:
+    """The learner's rating in each game they have answered in, by ruleset (one query; ``learner``
+    a learner or its id)."""
+    if learner is None:
+        return {}
+    learner_id = learner if isinstance(learner, int) else learner.id
+    rows = db.scalars(select(LearnerRating).where(LearnerRating.learner_id == learner_id))
+    return {r.ruleset: Rating(r.rating, r.rd, r.vol, r.games) for r in rows}
+
+
+def learner_rating(db: Session, learner: Learner | None, ruleset: str) -> Rating:
+    """The learner's rating in ``ruleset`` (a new learner's for None or no row)."""
+    row = db.get(LearnerRating, (learner.id, ruleset)) if learner is not None else None
     if row is None:
         return Rating(*START)
     return Rating(row.rating, row.rd, row.vol, row.games)
 
 
-def target(db: Session, learner: Learner | None, band: str) -> float:
-    """The question rating practice aims at for ``band`` (a key of :data:`BANDS`)."""
-    return learner_rating(db, learner).rating + BANDS.get(band, 0.0)
+def snapshot(db: Session, learner: Learner | None) -> dict[str, float]:
+    """The learner's ratings now, ``{ruleset: rating}`` (what a quiz keeps in ``ratings_before``)."""
+    return {g: r.rating for g, r in learner_ratings(db, learner).items()}
+
+
+class Shown(NamedTuple):
+    """A learner's rating in one game as pages show it: ``rating`` rounded, its ``change`` since
+    the quiz began (rounded), and whether it is still ``provisional`` (deviation above
+    :data:`PROVISIONAL_RD`: Lichess writes such a rating with a question mark)."""
+
+    rating: int
+    change: int
+    provisional: bool
+
+
+def change(before: dict[str, float] | None, current: dict[str, Rating], ruleset: str) -> Shown | None:
+    """The learner's rating in ``ruleset`` as shown (:class:`Shown`), its change counted from the
+    ratings ``before`` a quiz (a game missing there had the new learner's 1500) to ``current``;
+    None when the learner has no rating in that game yet."""
+    after = current.get(ruleset)
+    if after is None:
+        return None
+    start = (before or {}).get(ruleset, START[0])
+    return Shown(round(after.rating), round(after.rating) - round(float(start)), after.rd > PROVISIONAL_RD)
+
+
+def target(db: Session, learner: Learner | None, band: str, ruleset: str) -> float:
+    """The question rating practice aims at in ``ruleset`` for ``band`` (a key of :data:`BANDS`)."""
+    return learner_rating(db, learner, ruleset).rating + BANDS.get(band, 0.0)
 
 
 _LEARNER = table_of(LearnerRating)
@@ -101,11 +158,12 @@ _QUESTION = table_of(QuestionRating)
 
 # The statements of :func:`rate`, built once (parameters ``learner``, ``ref`` and the columns set).
 _LEARNER_ROW = (select(_LEARNER.c.rating, _LEARNER.c.rd, _LEARNER.c.vol, _LEARNER.c.games)
-                .where(_LEARNER.c.learner_id == bindparam("learner")))
+                .where(_LEARNER.c.learner_id == bindparam("learner"), _LEARNER.c.ruleset == bindparam("ruleset")))
 _QUESTION_ROW = (select(_QUESTION.c.rating, _QUESTION.c.rd, _QUESTION.c.vol, _QUESTION.c.attempts, _QUESTION.c.right)
                  .where(_QUESTION.c.exercise_ref == bindparam("ref")))
 _INSERT_LEARNER = insert(_LEARNER)
-_UPDATE_LEARNER = update(_LEARNER).where(_LEARNER.c.learner_id == bindparam("learner"))
+_UPDATE_LEARNER = update(_LEARNER).where(_LEARNER.c.learner_id == bindparam("learner"),
+                                         _LEARNER.c.ruleset == bindparam("game"))
 _INSERT_QUESTION = insert(_QUESTION)
 _UPDATE_QUESTION = update(_QUESTION).where(_QUESTION.c.exercise_ref == bindparam("ref"))
 
@@ -113,8 +171,10 @@ _UPDATE_QUESTION = update(_QUESTION).where(_QUESTION.c.exercise_ref == bindparam
 def rate(conn: Connection, learner_id: int, ref: str, ex: Exercise, correct: bool) -> tuple[Rating, Rating]:
     """Rate one answer of the learner ``learner_id`` to the question ``ref``, on ``conn`` inside
     the caller's transaction: returns the learner's and the question's new ratings (both computed
-    from the ratings before this answer). Core statements: two reads, an insert or update each."""
-    lrow = conn.execute(_LEARNER_ROW, {"learner": learner_id}).first()
+    from the ratings before this answer); the learner's rating is that of the question's game.
+    Core statements: two reads, an insert or update each."""
+    game = ex.ruleset or ""
+    lrow = conn.execute(_LEARNER_ROW, {"learner": learner_id, "ruleset": game}).first()
     qrow = conn.execute(_QUESTION_ROW, {"ref": ref}).first()
     before_l = Rating(lrow.rating, lrow.rd, lrow.vol, lrow.games or 0) if lrow is not None else Rating(*START)
     before_q = (Rating(qrow.rating, qrow.rd, qrow.vol, qrow.attempts or 0, qrow.right or 0) if qrow is not None
@@ -132,9 +192,9 @@ def rate(conn: Connection, learner_id: int, ref: str, ex: Exercise, correct: boo
     qvalues = {"rating": after_q.rating, "rd": after_q.rd, "vol": after_q.vol, "attempts": after_q.games,
                "right": after_q.right, "updated_at": at}
     if lrow is None:
-        conn.execute(_INSERT_LEARNER, dict(lvalues, learner_id=learner_id))
+        conn.execute(_INSERT_LEARNER, dict(lvalues, learner_id=learner_id, ruleset=game))
     else:
-        conn.execute(_UPDATE_LEARNER, dict(lvalues, learner=learner_id))
+        conn.execute(_UPDATE_LEARNER, dict(lvalues, learner=learner_id, game=game))
     if qrow is None:
         conn.execute(_INSERT_QUESTION, dict(qvalues, exercise_ref=ref, ruleset=ex.ruleset or "", kind=ex.kind))
     else:

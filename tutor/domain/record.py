@@ -80,11 +80,13 @@ _WRONG_ANSWERS = (select(func.count()).select_from(_ATTEMPT)
 
 def record_answer(db: Session, learner: LearnerId, ex: Exercise, ref: str, verdict: Verdict[Any], *,
                   step_exercises: Collection[str] | None = None, quiz_id: int | None = None,
-                  position: int | None = None,
+                  position: int | None = None, rated: bool = True,
                   also: Callable[[Session], None] | None = None) -> tuple[Attempt, StepState | None]:
     """Store the attempt and update progress, the mistake's review card, the mastery of each skill
-    the verdict's reasons cite and both ratings, all or nothing; ``also(db)``: more writes of the
-    same answer, in the same transaction (one commit). ``step_exercises``: the ids of the
+    the verdict's reasons cite and both ratings (``rated`` False: not the ratings, for an answer
+    that is not a first try, e.g. a quiz's retry of a question whose answer it showed: as on
+    Lichess, a puzzle played again does not move the rating), all or nothing; ``also(db)``: more
+    writes of the same answer, in the same transaction (one commit). ``step_exercises``: the ids of the
     exercises of ``ex``'s lesson step (``ex.step_id``; None: no such step, so never done).
 
     Returns the attempt (its ``id`` set; not a row of any session) and, for a lesson exercise
@@ -109,7 +111,8 @@ def record_answer(db: Session, learner: LearnerId, ex: Exercise, ref: str, verdi
         review.review(conn, learner_id, ref, ex.ruleset or "", ex.kind, verdict.correct, column)
         mastery.update_mastery(conn, learner_id, [mastery.Skill(ex.ruleset or "", ex.kind, r) for r in missed],
                                verdict.correct)
-        ratings.rate(conn, learner_id, ref, ex, verdict.correct)
+        if rated:
+            ratings.rate(conn, learner_id, ref, ex, verdict.correct)
         if ex.step_id and verdict.correct:
             solved.append(_solve_step_exercise(conn, learner_id, ex, step_exercises))
         if also is not None:

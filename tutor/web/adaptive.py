@@ -10,17 +10,31 @@ one question at a time: the next one is picked when the learner has answered the
    :data:`tutor.domain.mastery.WEAK`, :mod:`tutor.domain.mastery`); for a skill weak in played deals
    (:data:`tutor.domain.mastery.PLAY_KIND`), a question of any kind on its rule;
 3. **new material**: a question on a skill the learner has not practised yet (then, once every
-   skill has been met, any question not served in this session);
-4. **retry**: the session's own fresh mistakes, at most :data:`RETRY_MAX`, asked again before the
-   session ends (FSRS schedules the long term; this queue is the short term).
+   skill has been met, any question not served in this session), of the kinds open to the learner
+   (:func:`open_kinds`): a game's kinds come in their registry order, the basics first (legal
+   cards, the trick's winner), and a learner meets the kinds they have shown they can answer plus
+   the next :data:`NEW_KINDS` of that path; among them the kind served least in the session comes
+   first (:func:`choose`), so a session mixes kinds;
+4. **retry**: the session's own fresh mistakes, at most one in five places (:func:`retry_max`),
+   asked again before the session ends, never in the place right after the mistake (FSRS
+   schedules the long term; this queue is the short term). A waiting mistake comes back before
+   the other steps once it is ready, at most once in :data:`SPACING` places, and in the session's
+   last places when the places left are no more than the mistakes waiting.
+
+No kind is served more than :data:`RUN_MAX` times in a row by the weak and new steps while another
+kind has a question to give, and after :data:`RUN_MAX` places of mistakes in a row (weak skills,
+retries) new material comes before the weak skills (interleaved practice), so a learner who gets
+much wrong still meets more than the kinds they find hard.
 
 Reviews and new questions already served in this session are not served again, so a fresh
-mistake (which FSRS makes due at once) comes back through the retry queue, not as a review. The
-retry queue is served when nothing else is left, and in the session's last places: when the
-questions still to come are no more than the mistakes waiting, every one of them is a retry.
+mistake (which FSRS makes due at once) comes back through the retry queue, not as a review. A
+retry has had its answer shown: it is marked as a retry and never counts as a first try
+(:mod:`tutor.domain.firsttry`).
 
 Among the questions of a step, the one whose Glicko-2 rating (:mod:`tutor.domain.ratings`) is nearest
-the band's target is taken ("easier", "about right", "harder"). A session may be limited to one
+the band's target in its game is taken ("easier", "about right", "harder"); ties are broken by the
+session's seed (``Quiz.seed``, drawn at its start), so the same seed and answers give the same
+session. A session may be limited to one
 rule point ("Practise this rule"): then every step takes only questions whose reasons cite it.
 
 The questions come from a catalogue per ruleset (:func:`catalogue`): the authored quiz questions,
@@ -31,7 +45,9 @@ seeds), each with the rule points the engine's answer cites.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+import zlib
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -40,7 +56,7 @@ from sqlalchemy.orm import Session
 
 from tutor import rules as rule_points
 from tutor.content.exercise import RULESETS, Exercise
-from tutor.content.kinds import kinds_for
+from tutor.content.kinds import KINDS, kinds_for
 from tutor.content.quality import scenario_key
 from tutor.domain import mastery, ratings
 from tutor.domain.db import now
@@ -50,8 +66,9 @@ from tutor.domain.review import LEAVE_AFTER
 from . import exercises as X
 from .security import BadInput
 
-__all__ = ["BANDS", "GEN_SEEDS", "MODE", "RETRY_MAX", "SIZES", "Candidate", "advance", "after_answer",
-           "by_rule", "catalogue", "pick", "rules_scope", "rulesets_of_rule", "start"]
+__all__ = ["BANDS", "GEN_SEEDS", "MODE", "NEW_KINDS", "RUN_MAX", "SIZES", "SPACING", "Candidate", "advance", "after_answer",
+           "by_rule", "catalogue", "choose", "open_kinds", "pick", "retry_max", "rules_scope", "rulesets_of_rule",
+           "start"]
 
 #: ``Quiz.mode`` of an adaptive session.
 MODE = "adaptive"
@@ -59,8 +76,13 @@ MODE = "adaptive"
 BANDS = ("easier", "right", "harder")
 #: Questions in a session.
 SIZES = (5, 10, 20)
-#: Most fresh mistakes waiting in a session's retry queue.
-RETRY_MAX = 3
+#: Kinds of a game's path a learner meets before showing they can answer the ones before.
+NEW_KINDS = 3
+#: Most places in a row the weak and new steps give one kind while another kind has a question.
+RUN_MAX = 2
+#: Places from one retry to the next: a waiting mistake comes back as soon as it is ready (not in
+#: the place right after it), unless a retry came in the last ``SPACING - 1`` places.
+SPACING = 5
 #: Generated questions per kind and difficulty in the catalogue.
 GEN_SEEDS = 4
 
@@ -160,14 +182,85 @@ def _rulesets(quiz: Quiz) -> list[str]:
     return list(_settings(quiz).get("rulesets") or [quiz.ruleset])
 
 
-def _nearest(cands: list[Candidate], rated: dict[str, ratings.Rating], aim: float) -> Candidate | None:
+def retry_max(size: int) -> int:
+    """Most retries in a session of ``size`` questions: one in five places."""
+    return max(1, size // 5)
+
+
+def open_kinds(ruleset: str, passed: set[str]) -> list[str]:
+    """The kinds of ``ruleset`` a learner meets, in the game's path (registry) order: those in
+    ``passed`` (a skill of the kind at or above :data:`tutor.domain.mastery.WEAK`) and the first
+    :data:`NEW_KINDS` others, so a new learner starts with legal cards and the trick's winner."""
+    out: list[str] = []
+    new = 0
+    for kind in kinds_for(ruleset):
+        if kind in passed:
+            out.append(kind)
+        elif new < NEW_KINDS:
+            out.append(kind)
+            new += 1
+    return out
+
+
+def _tie(seed: int, ref: str) -> int:
+    return zlib.crc32(f"{seed}|{ref}".encode())
+
+
+def _no_long_run(cands: list[Candidate], kinds_served: Sequence[str]) -> list[Candidate]:
+    """``cands`` without the kind of the last :data:`RUN_MAX` places when they all had one kind
+    and another kind has a candidate."""
+    run = kinds_served[-RUN_MAX:]
+    if len(run) < RUN_MAX or len(set(run)) != 1:
+        return cands
+    return [c for c in cands if c.kind != run[0]] or cands
+
+
+def _nearest(cands: list[Candidate], rated: Mapping[str, ratings.Rating], aims: Mapping[str, float],
+             seed: int) -> Candidate | None:
     if not cands:
         return None
 
-    def distance(c: Candidate) -> tuple[float, str]:
+    def distance(c: Candidate) -> tuple[float, int, str]:
         r = rated.get(c.ref) or ratings.prior(c.difficulty)
-        return (abs(r.rating - aim), c.ref)
+        return (abs(r.rating - aims.get(c.ruleset, ratings.START[0])), _tie(seed, c.ref), c.ref)
     return min(cands, key=distance)
+
+
+def choose(cands: Sequence[Candidate], rated: Mapping[str, ratings.Rating], aims: Mapping[str, float],
+           kinds_served: Sequence[str], seed: int, spread: bool = True) -> Candidate | None:
+    """The question a step takes from ``cands``: no kind more than :data:`RUN_MAX` times in a row
+    (``kinds_served``: the session's kinds so far, in order); with ``spread``, of the kind served
+    least in the session (then the earliest in the path); the one whose rating (``rated``, else
+    the prior of its difficulty) is nearest the aim of its game (``aims``), ties broken by
+    ``seed``. Pure: the same arguments give the same question."""
+    pool = _no_long_run(list(cands), kinds_served)
+    if spread and pool:
+        served = Counter(kinds_served)
+        path = {k: i for i, k in enumerate(KINDS)}
+        kind = min({c.kind for c in pool}, key=lambda k: (served[k], path.get(k, len(path)), k))
+        pool = [c for c in pool if c.kind == kind]
+    return _nearest(pool, rated, aims, seed)
+
+
+_KIND_OF: dict[tuple[int, str], str] = {}
+
+
+def _kind_of(ref: str) -> str:
+    """The kind of the question ``ref`` ("" for one gone from the content)."""
+    key = (id(X.content()), ref)
+    if key not in _KIND_OF:
+        try:
+            _KIND_OF[key] = X.resolve(ref).kind
+        except BadInput:
+            _KIND_OF[key] = ""
+    return _KIND_OF[key]
+
+
+def _retries_ready(quiz: Quiz, retry: list[str]) -> list[str]:
+    """The waiting mistakes that may come now: not the one answered in the last place (a retry
+    right after its answer was shown would test memory, not the rule)."""
+    last = quiz.refs[-1] if quiz.refs else None
+    return [r for r in retry if r != last]
 
 
 def pick(db: Session, learner: Learner, quiz: Quiz) -> tuple[str, str] | None:
@@ -175,12 +268,20 @@ def pick(db: Session, learner: Learner, quiz: Quiz) -> tuple[str, str] | None:
     ``"new"``, ``"retry"``), or None when there is nothing left; nothing is written."""
     settings = _settings(quiz)
     rule: str | None = settings.get("rule")
-    retry: list[str] = list(settings.get("retry") or [])
+    retry = _retries_ready(quiz, list(settings.get("retry") or []))
     size = int(settings.get("size") or SIZES[1])
+    seed = int(quiz.seed or 0)
     served = set(quiz.refs)
     left = size - len(quiz.refs)
+    kinds_served = [_kind_of(ref) for ref in quiz.refs]
+    run = kinds_served[-RUN_MAX:]
+    run_kind = run[0] if len(run) == RUN_MAX and len(set(run)) == 1 else None
     if retry and left <= len(retry):
         return retry[0], "retry"
+    steps = list(settings.get("steps") or [])
+    spaced = [r for r in retry if _kind_of(r) != run_kind]
+    if spaced and "retry" not in steps[-(SPACING - 1):]:  # one retry in every SPACING places at most, while ready
+        return spaced[0], "retry"
     rulesets = _rulesets(quiz)
     # 1. due reviews
     q = (select(Mistake.exercise_ref).where(Mistake.learner_id == learner.id, Mistake.streak < LEAVE_AFTER,
@@ -200,34 +301,48 @@ def pick(db: Session, learner: Learner, quiz: Quiz) -> tuple[str, str] | None:
     if not cands and not retry:
         return None
     rated = ratings.question_ratings(db, [c.ref for c in cands])
-    aim = ratings.target(db, learner, settings.get("band", "right"))
+    band = settings.get("band", "right")
+    aims = {r: ratings.target(db, learner, band, r) for r in rulesets}
     known = {(m.ruleset, m.kind, m.rule): m for m in db.scalars(
         select(SkillMastery).where(SkillMastery.learner_id == learner.id, SkillMastery.ruleset.in_(rulesets)))}
-    # 2. weak skills, weakest first
+    # 2. weak skills, weakest first; a third place running of one kind waits while new material has another
     weak = sorted((m for m in known.values() if m.p_known < mastery.WEAK and (not rule or m.rule == rule)),
                   key=lambda m: (m.p_known, m.ruleset, m.kind, m.rule))
-    for m in weak:
-        found = _nearest([c for c in cands if c.ruleset == m.ruleset and m.rule in c.rules
-                          and m.kind in {c.kind, mastery.PLAY_KIND}], rated, aim)
-        if found is not None:
-            return found.ref, "weak"
-    # 3. new material: skills never practised, then anything not served yet
+    options = [c for c in (_nearest([c for c in cands if c.ruleset == m.ruleset and m.rule in c.rules
+                                     and m.kind in {c.kind, mastery.PLAY_KIND}], rated, aims, seed) for m in weak)
+               if c is not None]
+    # interleaved: after two places of mistakes (weak skills, retries) in a row, new material comes first
+    mended = [st for st in steps[-RUN_MAX:] if st in ("weak", "retry")]
+    found = next((c for c in options if c.kind != run_kind), None)
+    if found is not None and len(mended) < RUN_MAX:
+        return found.ref, "weak"
+    # 3. new material: skills never practised, of the kinds open to the learner; then anything not served yet
+    passed = {(m.ruleset, m.kind) for m in known.values() if m.p_known >= mastery.WEAK}
+    opened = {(r, k) for r in rulesets for k in open_kinds(r, {k for g, k in passed if g == r})}
     fresh = [c for c in cands if c.rules and any((c.ruleset, c.kind, r) not in known for r in c.rules)]
-    found = _nearest(fresh, rated, aim)
+    pool = [c for c in fresh if (c.ruleset, c.kind) in opened] or fresh
+    if options:  # a weak skill waits only for another kind
+        pool = [c for c in pool if c.kind != run_kind and c.kind not in {o.kind for o in options[:1]}] or \
+            [c for c in pool if c.kind != run_kind]
+    found = choose(pool, rated, aims, kinds_served, seed)
     if found is not None:
         return found.ref, "new"
+    if options:
+        return options[0].ref, "weak"
     # 4. the retry queue
     if retry:
         return retry[0], "retry"
-    found = _nearest(cands, rated, aim)
+    found = choose(cands, rated, aims, kinds_served, seed)
     return (found.ref, "new") if found is not None else None
 
 
 def start(db: Session, learner: Learner, rulesets: list[str], band: str, size: int,
-          rule: str | None = None) -> Quiz | None:
+          rule: str | None = None, seed: int | None = None) -> Quiz | None:
     """A new adaptive session (added to ``db``, not committed) with its first question, or None
-    when no question fits (e.g. a rule no question cites)."""
-    quiz = Quiz(token=secrets.token_urlsafe(12), learner_id=learner.id, ruleset=rulesets[0], seed=0,
+    when no question fits (e.g. a rule no question cites). ``seed`` breaks ties between equally
+    fit questions (None: drawn at random)."""
+    quiz = Quiz(token=secrets.token_urlsafe(12), learner_id=learner.id, ruleset=rulesets[0],
+                seed=secrets.randbelow(10**6) if seed is None else seed, ratings_before=ratings.snapshot(db, learner),
                 difficulty=0, kinds=[], refs=[], mode=MODE,
                 target={"band": band, "size": size, "rule": rule, "rulesets": rulesets, "retry": []})
     first = pick(db, learner, quiz)
@@ -249,13 +364,15 @@ def _drop_retry(quiz: Quiz, ref: str) -> None:
 
 def after_answer(quiz: Quiz, n: int, correct: bool) -> None:
     """After the learner's first answer to question ``n`` of an adaptive session: a wrong one joins
-    the retry queue (unless it is a retry itself, or the queue is full). Changes ``quiz`` only."""
+    the retry queue (unless it is a retry itself, or the session's retries, served and waiting,
+    are already :func:`retry_max`). Changes ``quiz`` only."""
     if quiz.mode != MODE or correct:
         return
     ref = quiz.refs[n - 1]
     settings = _settings(quiz)
     retry = list(settings.get("retry") or [])
-    if ref in retry or quiz.refs.count(ref) > 1 or len(retry) >= RETRY_MAX:
+    served = list(settings.get("steps") or []).count("retry")
+    if ref in retry or quiz.refs.count(ref) > 1 or len(retry) + served >= retry_max(int(settings.get("size") or SIZES[1])):
         return
     quiz.target = {**settings, "retry": [*retry, ref]}
 

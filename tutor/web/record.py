@@ -30,7 +30,8 @@ def write(work: Callable[[Session], T]) -> T:
 
 
 def record_answer(ex: Exercise, ref: str, verdict: Verdict, *, quiz_id: int | None = None,
-                  position: int | None = None, also: Callable[[Session], None] | None = None) -> Attempt:
+                  position: int | None = None, rated: bool = True,
+                  also: Callable[[Session], None] | None = None) -> Attempt:
     """:func:`tutor.domain.record.record_answer` for the current learner; returns the attempt. A
     lesson step's row just committed is kept for the rest of the request (:func:`step_state`)."""
     step_exercises = None
@@ -40,7 +41,8 @@ def record_answer(ex: Exercise, ref: str, verdict: Verdict, *, quiz_id: int | No
         step = content().find_step(ex.step_id, "en")
         step_exercises = frozenset(e.id for e in step.exercises) if step is not None else None
     attempt, state = R.record_answer(get_session(), learner_id_for_write, ex, ref, verdict,
-                                     step_exercises=step_exercises, quiz_id=quiz_id, position=position, also=also)
+                                     step_exercises=step_exercises, quiz_id=quiz_id, position=position,
+                                     rated=rated, also=also)
     if state is not None:  # the step's row as committed: the page answered now need not read it again
         assert ex.step_id is not None
         _remember_step_state(ex.step_id, state)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 import random
 import secrets
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
@@ -25,7 +25,7 @@ from tutor import rules as rule_points
 from tutor.content.exercise import Exercise
 from tutor.content.kinds import KINDS, Verdict, kinds_for
 from tutor.content.quality import scenario_key
-from tutor.domain import dashboard
+from tutor.domain import dashboard, firsttry, ratings
 from tutor.domain.db import now, table_of
 from tutor.domain.models import Attempt, Learner, Quiz
 from tutor.domain.review import REPLAY_SIZE
@@ -204,7 +204,7 @@ def _new_quiz(ruleset: str, seed: int, difficulty: int, kinds: list[str], refs: 
     try:
         learner = learner_for_write(db)
         quiz = Quiz(token=secrets.token_urlsafe(12), learner_id=learner.id, ruleset=ruleset, seed=seed,
-                    difficulty=difficulty, kinds=kinds, refs=refs)
+                    difficulty=difficulty, kinds=kinds, refs=refs, ratings_before=ratings.snapshot(db, learner))
         db.add(quiz)
         db.commit()
         return quiz
@@ -284,6 +284,29 @@ def _attempts(quiz: QuizRow) -> dict[int | None, list[Row]]:
     return out
 
 
+class _Try(NamedTuple):
+    """An answer just recorded, as :func:`_places` reads the quiz's attempts."""
+
+    position: int
+    correct: bool
+
+
+def _places(quiz: QuizRow, attempts: Mapping[int | None, Sequence[Row | _Try]]) -> list[firsttry.Place]:
+    """The quiz's places: first tries and retries (:mod:`tutor.domain.firsttry`)."""
+    return firsttry.places(quiz.refs, {n: [a.correct for a in tries] for n, tries in attempts.items()
+                                       if n is not None})
+
+
+def _meta(quiz: QuizRow, n: int, ex: Exercise, places: list[firsttry.Place], answered: bool) -> dict[str, Any]:
+    """The quiz header's lines that an answer changes (``_page_meta.html``, ``quiz``): the
+    streak after question ``n`` (before it while it is not answered), whether ``n`` is a retry,
+    and the learner's rating in its game with the change since the quiz began."""
+    game = ex.ruleset or quiz.ruleset
+    rating = ratings.change(quiz.ratings_before, ratings.learner_ratings(get_session(), quiz.learner_id), game)
+    return {"streak": firsttry.streak(places, n if answered else n - 1), "retry": places[n - 1].retry,
+            "game": ruleset_name(game), "rating": rating}
+
+
 @bp.get("/quiz/<token>/<int:n>")
 def question(token: str, n: int, error: str | None = None, status: int = 200,
              typed: Mapping[str, Any] | None = None) -> ResponseReturnValue:
@@ -304,9 +327,10 @@ def question(token: str, n: int, error: str | None = None, status: int = 200,
 
 def _page(quiz: QuizRow, n: int, ex: Exercise, section: Markup, answered: bool) -> str:
     """Question ``n``'s page around its exercise's ``section``: the quiz's header and progress
-    (``answered``: this question counts as answered)."""
+    (``answered``: this question counts as answered), the streak, the rating, a retry marked."""
+    meta = _meta(quiz, n, ex, _places(quiz, _attempts(quiz)), answered)
     return render_template("question.html", quiz=quiz, n=n, total=_total(quiz), game=_game(quiz, ex),
-                           origin=_origin(quiz, n), section=section, answered=answered)
+                           origin=_origin(quiz, n), section=section, answered=answered, meta=meta)
 
 
 def _answer_action(token: str, n: int, ex: Exercise) -> str:
@@ -364,13 +388,20 @@ def answer(token: str, n: int) -> ResponseReturnValue:
             x = _question_context(quiz, token, n, ex, ref, error=e.message, typed=request.form)
             return render_template("_fragment.html", x=x), 400
         return question(token, n, error=e.message, status=400, typed=request.form)
-    first = quiz.mode == adaptive.MODE and not _attempts(quiz).get(n)  # the first answer to it
+    attempts = _attempts(quiz)
+    first = not attempts.get(n)  # the first answer to it
+    retry = _places(quiz, attempts)[n - 1].retry  # its answer shown at an earlier place
 
     def after(db: Session) -> None:  # adaptive practice keeps a fresh mistake to retry: in the answer's transaction
         adaptive.after_answer(db.get_one(Quiz, quiz.id), n, verdict.correct)
-    record_answer(ex, ref, verdict, quiz_id=quiz.id, position=n, also=after if first and not verdict.correct else None)
+    keep = first and not verdict.correct and quiz.mode == adaptive.MODE
+    record_answer(ex, ref, verdict, quiz_id=quiz.id, position=n, rated=first and not retry,
+                  also=after if keep else None)
     if wants_fragment():
-        return _feedback_section(quiz, token, n, ex, ref, verdict)
+        now_tried: dict[int | None, Sequence[Row | _Try]] = {**attempts, n: [*attempts.get(n, []), _Try(n, verdict.correct)]}
+        meta = _meta(quiz, n, ex, _places(quiz, now_tried), answered=True)
+        return _feedback_section(quiz, token, n, ex, ref, verdict) + Markup(
+            render_template("_page_meta.html", page_meta={"quiz": meta}))
     return redirect(url_for("practice.feedback", token=token, n=n))
 
 
@@ -434,21 +465,29 @@ def _result_url(token: str, n: int, tries: int) -> str:
 def results(token: str) -> ResponseReturnValue:
     quiz = _quiz(token)
     attempts = _attempts(quiz)
+    places = _places(quiz, attempts)
     rows = []
     by_kind: dict[str, list[int]] = {}
-    for n, ref in enumerate(quiz.refs, 1):
-        ex = X.resolve(ref)
-        tries = attempts.get(n, [])
-        first = tries[0].correct if tries else None
-        rows.append({"n": n, "ex": ex, "kind": _kind_name(ex.kind), "prompt": X.prompt_of(ex),
-                     "answered": bool(tries), "correct": first, "retried": len(tries) > 1,
-                     "url": _result_url(token, n, len(tries))})
+    games: list[str] = []
+    for p in places:
+        ex = X.resolve(p.ref)
+        rows.append({"n": p.n, "ex": ex, "kind": _kind_name(ex.kind), "prompt": X.prompt_of(ex),
+                     "answered": p.first is not None, "correct": p.first, "retried": p.tries > 1, "retry": p.retry,
+                     "url": _result_url(token, p.n, p.tries)})
+        if p.first is not None and (ex.ruleset or quiz.ruleset) not in games:
+            games.append(ex.ruleset or quiz.ruleset)
+        if p.retry:  # not a first try: not in the score
+            continue
         k = by_kind.setdefault(_kind_name(ex.kind), [0, 0])
         k[1] += 1
-        k[0] += 1 if first else 0
-    score = sum(1 for r in rows if r["correct"])
+        k[0] += 1 if p.first else 0
+    score, total = firsttry.score(places)
+    now_rated = ratings.learner_ratings(get_session(), quiz.learner_id)
+    rated = [(ruleset_name(g), r) for g in games if (r := ratings.change(quiz.ratings_before, now_rated, g))]
     game = quiz.ruleset if quiz.ruleset in RULESET_NAMES else None  # None: a replay of mistakes
-    return render_template("results.html", quiz=quiz, rows=rows, score=score, total=len(rows),
+    return render_template("results.html", quiz=quiz, rows=rows, score=score, total=total,
+                           retries=sum(1 for p in places if p.retry), rated=rated,
+                           best_streak=max((firsttry.streak(places, p.n) for p in places), default=0),
                            by_kind=sorted(by_kind.items()), seeded=game is not None and quiz.mode is None,
                            again=game or RULESET_NAMES[0],
                            game=ruleset_name(game) if game else _("My mistakes"))

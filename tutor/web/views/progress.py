@@ -16,7 +16,7 @@ from sqlalchemy import Integer, bindparam, cast, delete, func, select
 from tutor import i18n
 from tutor import rules as rule_points
 from tutor.content.kinds import KINDS
-from tutor.domain import dashboard, mastery
+from tutor.domain import dashboard, mastery, ratings
 from tutor.domain.db import now
 from tutor.domain.mastery import MASTERED, WEAK
 from tutor.domain.models import Attempt, Learner, StepProgress
@@ -159,6 +159,7 @@ def _render(error: str | None, at: datetime, keep: bool = False) -> tuple[str, d
         week_labels = [dashboard.week_label(c) for c in weeks]  # the column's label and its row's in the table
         cols = [(label, c.accuracy, dashboard.percent(c.accuracy) if c.accuracy is not None else "")
                 for label, c in zip(week_labels, weeks, strict=True)]
+        rated = ratings.learner_ratings(db, learner)
         ctx["dash"] = {
             "accuracy": dashboard.percent(right / answered) if answered else None,
             "streak": dashboard.streak(db, learner, at, per_day),
@@ -173,6 +174,7 @@ def _render(error: str | None, at: datetime, keep: bool = False) -> tuple[str, d
                       for (label, _value, text), c in zip(cols, weeks, strict=True)],
             "weeks_svg": dashboard.columns_svg(cols, rtl),
             "rules": sorted({m.rule for m in skill_rows}),
+            "ratings": [(ruleset_name(r), ratings.change(None, rated, r)) for r in RULESET_NAMES if r in rated],
         }
         pg = dashboard.mistakes_page(db, learner, filters, number)
         mistakes: list[dict[str, Any]] = []
