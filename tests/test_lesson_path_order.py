@@ -1,0 +1,99 @@
+"""The shape of each game's lesson path (issue 19, "the path reordered"): a real card to play
+within the first three steps, a whole deal within the first third, scoring after play, table
+options last, and a recap with mixed questions closing every unit. Checked on the shipped
+lessons in every language (the order is the same in all of them; ``tutor check`` enforces that).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tutor.content.exercise import RULESETS
+from tutor.content.lessons import LANGUAGES, LessonPath, LessonStep, load_lesson_path
+
+#: Kinds in which the learner picks cards from a hand of their own.
+PLAY_KINDS = frozenset({"legal-cards", "walk-through"})
+#: Kinds that score a hand or round, or a game.
+SCORE_KINDS = frozenset({"hand-score", "round-score", "game-points", "game-winner"})
+
+PATHS = [(r, lang) for r in RULESETS for lang in LANGUAGES]
+
+
+def _path(ruleset: str, lang: str) -> LessonPath:
+    lp = load_lesson_path(ruleset, lang)
+    assert len(lp) >= 25 and all(s.lang == lang for s in lp)  # the language's own files
+    return lp
+
+
+def _kinds(step: LessonStep) -> set[str]:
+    return {ex.kind for ex in step.exercises}
+
+
+def _first(lp: LessonPath, kinds: frozenset[str]) -> int:
+    """1-based position of the first step with an exercise of one of ``kinds``."""
+    return next(i for i, s in enumerate(lp, 1) if _kinds(s) & kinds)
+
+
+@pytest.mark.parametrize(("ruleset", "lang"), PATHS)
+def test_a_card_is_played_within_the_first_three_steps(ruleset, lang):
+    lp = _path(ruleset, lang)
+    first = _first(lp, PLAY_KINDS)
+    assert first <= 3
+    step = lp.steps[first - 1]
+    hands = [ex.scenario.get("hand") for ex in step.exercises if ex.kind == "legal-cards"]
+    assert any(isinstance(h, list) and len(h) >= 4 for h in hands)  # a hand to choose from, not one card
+
+
+@pytest.mark.parametrize(("ruleset", "lang"), PATHS)
+def test_a_whole_deal_within_the_first_third(ruleset, lang):
+    lp = _path(ruleset, lang)
+    walk = _first(lp, frozenset({"walk-through"}))
+    assert walk <= len(lp) / 3, f"first walk-through at step {walk} of {len(lp)}"
+    tricks = next(ex.scenario["tricks"] for ex in lp.steps[walk - 1].exercises if ex.kind == "walk-through")
+    assert len(tricks) >= 6  # a whole deal, played to its end
+
+
+@pytest.mark.parametrize(("ruleset", "lang"), PATHS)
+def test_scoring_comes_after_play(ruleset, lang):
+    lp = _path(ruleset, lang)
+    assert _first(lp, frozenset({"legal-cards"})) < _first(lp, SCORE_KINDS)
+
+
+@pytest.mark.parametrize(("ruleset", "lang"), PATHS)
+def test_table_options_come_last(ruleset, lang):
+    """An exercise that switches on a table option (a variant) only appears in the last unit."""
+    lp = _path(ruleset, lang)
+    last = lp.units[-1].number
+    with_options = [(s.id, ex.id) for s in lp for ex in s.exercises if ex.scenario.get("options")]
+    assert with_options  # every game has variants
+    assert [(sid, eid) for sid, eid in with_options if lp.step(sid).unit != last] == []
+
+
+@pytest.mark.parametrize(("ruleset", "lang"), PATHS)
+def test_every_unit_ends_with_a_recap_of_mixed_questions(ruleset, lang):
+    lp = _path(ruleset, lang)
+    assert len(lp.units) >= 4
+    taught: set[str] = set()
+    for unit in lp.units:
+        *body, recap = unit.steps
+        assert "-recap-" in recap.id, f"unit {unit.number} ends with {recap.id}"
+        assert [s.id for s in body if "-recap-" in s.id] == []  # one recap, at the end
+        assert len(recap.exercises) >= 2 and len(_kinds(recap)) >= 2, recap.id
+        taught |= {r for s in body for r in s.rules}
+        assert set(recap.rules) <= taught, f"{recap.id} recaps rules not taught before it"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_target_is_taught_before_a_game_is_won(ruleset):
+    """The first exercise asking who wins the game comes after the step that teaches the target."""
+    target = {"hokm": "H24", "all-fours": "C28", "trinidad": "T21"}[ruleset]
+    lp = _path(ruleset, "en")
+    taught_at = next(i for i, s in enumerate(lp, 1) if target in s.rules)
+    won_at = _first(lp, frozenset({"game-winner"}))
+    assert taught_at <= won_at
+
+
+def test_the_whole_hand_walk_through_comes_before_the_variants():
+    lp = _path("all-fours", "en")
+    variants = [lp.index(s) for s in ("af-low-captured", "af-eleven-makes", "af-running-all-fours")]
+    assert lp.index("af-walk-through") < min(variants)
