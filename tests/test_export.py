@@ -366,7 +366,7 @@ def test_worksheet_html_hides_the_answers_and_the_key_gives_the_reasons():
             assert r not in sheet
             assert r in key
     assert key.count('class="key-box"') == len(quiz)
-    assert 'class="cardbox" role="img" aria-label="' in sheet  # card faces with their names
+    assert re.search(r'class="cardbox (red|black)" role="img" aria-label="[^"]+">', sheet)  # card faces with their names
 
 
 def test_worksheet_of_a_teacher_document_is_checked_first():
