@@ -40,8 +40,8 @@ from ..engine.rulesets import RULESETS
 from .files import check_document, quiz_document
 from .lms import Keyed, keyed_quiz
 
-__all__ = ["CACHE", "STYLESHEET", "PdfCache", "Progress", "build_pdf", "code_version", "pdf_key", "worksheet_html",
-           "worksheet_pdf"]
+__all__ = ["CACHE", "STYLESHEET", "PdfCache", "Progress", "build_pdf", "code_version", "drawn", "pdf_key",
+           "worksheet_html", "worksheet_pdf"]
 
 _WEB = Path(__file__).resolve().parent.parent / "web"
 #: The worksheet's stylesheet (screen and print).
@@ -59,6 +59,15 @@ def _env() -> jinja2.Environment:
 
 def _quiz(quiz_doc: Quiz | Mapping[str, Any]) -> Quiz:
     return quiz_doc if isinstance(quiz_doc, Quiz) else check_document(quiz_doc)
+
+
+def drawn(quiz: Quiz, count: int, seed: int) -> Quiz:
+    """``count`` questions of ``quiz`` drawn with ``seed`` (file order kept): the same seed gives
+    the same questions, so a worksheet and its key match (the web's worksheets, ``tutor bench``)."""
+    questions = quiz.questions
+    picked = sorted(random.Random(f"worksheet|{quiz.ruleset}|{seed}").sample(range(len(questions)),
+                                                                           min(count, len(questions))))
+    return Quiz(quiz.ruleset, tuple(questions[i] for i in picked), quiz.path)
 
 
 def _choices(k: Keyed) -> list[dict]:

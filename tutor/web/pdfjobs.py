@@ -228,6 +228,4 @@ def _progress(job: Job, status: int) -> Response:
                                             poll=poll, again=_url(wait=False)))
     response.status_code = status
     response.headers["Cache-Control"] = "no-store"
-    if not failed:
-        response.headers["Retry-After"] = "2"
     return response

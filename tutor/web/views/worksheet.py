@@ -11,7 +11,6 @@ game is 404. Teacher quizzes use
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from flask import Blueprint, Response, abort, request, url_for
@@ -20,7 +19,7 @@ from flask_babel import gettext as _
 
 from tutor import i18n
 from tutor.content.quizzes import Quiz
-from tutor.export.worksheet import worksheet_html
+from tutor.export.worksheet import drawn, worksheet_html
 
 from .. import exercises as X
 from ..limits import limited
@@ -36,10 +35,7 @@ _DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩౦౧౨౩౪
 
 def drawn_quiz(ruleset: str, count: int, seed: int) -> Quiz:
     """``count`` questions of the built-in quiz of ``ruleset``, drawn with ``seed`` (file order kept)."""
-    questions = X.quiz_questions(ruleset)
-    picked = sorted(random.Random(f"worksheet|{ruleset}|{seed}").sample(range(len(questions)),
-                                                                      min(count, len(questions))))
-    return Quiz(ruleset, tuple(questions[i] for i in picked), f"quizzes/{ruleset}.yaml")
+    return drawn(Quiz(ruleset, tuple(X.quiz_questions(ruleset)), f"quizzes/{ruleset}.yaml"), count, seed)
 
 
 def _arg_int(name: str, default: int, ok: tuple[int, ...] | None, message: str) -> int:
