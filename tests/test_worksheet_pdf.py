@@ -185,6 +185,7 @@ def test_the_web_builds_in_the_background_with_a_page_that_reloads_itself(tmp_pa
     j = client.get(url + "&wait=1", headers={"Accept": "application/json"})
     assert j.status_code == 202 and j.json["state"] in ("queued", "building")
     assert j.json["poll"].endswith("&wait=1") and j.json["progress"]
+    assert not re.search(r"[0-9]", j.json["progress"])  # Persian digits ("صفحهٔ ۳")
     got = fetch_pdf(client, url + "&wait=1")
     assert got.status_code == 200 and got.data.startswith(b"%PDF-")
     assert 'filename="trinidad-key-fa-4.pdf"' in got.headers["Content-Disposition"]

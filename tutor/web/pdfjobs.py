@@ -42,6 +42,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 from tutor.content.quizzes import Quiz
+from tutor.i18n import fmt_number
 from tutor.export.worksheet import PdfCache, Progress, build_pdf, pdf_key
 
 from .limits import note
@@ -63,13 +64,13 @@ class Job:
     total: int = 0
 
     def words(self) -> str:
-        """The progress in the page's language."""
+        """The progress in the page's language (its digits)."""
         if self.state == "queued":
             return _("Waiting for its turn…")
         if self.stage == "question":
-            return _("Question %(n)s of %(total)s", n=self.n, total=self.total)
+            return _("Question %(n)s of %(total)s", n=fmt_number(self.n), total=fmt_number(self.total))
         if self.stage == "page":
-            return _("Page %(n)s", n=self.n)
+            return _("Page %(n)s", n=fmt_number(self.n))
         if self.stage == "pdf":
             return _("Writing the PDF…")
         return _("Preparing PDF…")
