@@ -42,8 +42,8 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 from tutor.content.quizzes import Quiz
-from tutor.i18n import fmt_number
 from tutor.export.worksheet import PdfCache, Progress, build_pdf, pdf_key
+from tutor.i18n import fmt_number
 
 from .limits import note
 
