@@ -212,7 +212,8 @@ def test_bench_prints_tutor_solve_beside_the_minimal_loop_per_ask(capsys):
     the minimal loop's time, solve's and their ratio (timings: present, not compared)."""
     from tutor.bench.mixed import mixed_scenarios
 
-    status = main(["bench", "--seconds", "0.01", "--scenarios", "0", "--repeats", "0", "--mixed", "600"])
+    status = main(["bench", "--seconds", "0.01", "--scenarios", "0", "--repeats", "0", "--mixed", "600",
+                   "--worksheets", "0"])
     out = capsys.readouterr().out
     assert status == 0
     assert "tutor solve on a mixed file of 600 scenarios" in out
@@ -223,6 +224,22 @@ def test_bench_prints_tutor_solve_beside_the_minimal_loop_per_ask(capsys):
     assert int(rows[0][1].replace(",", "")) == 600 == sum(int(r[1].replace(",", "")) for r in rows[1:])
     assert all(float(r[2]) > 0 and float(r[3]) > 0 and float(r[4]) > 0 for r in rows)
     assert "target <= 2x" in out.splitlines()[out.splitlines().index(next(x for x in out.splitlines() if x.startswith("solve mixed file")))]
+
+
+def test_bench_prints_the_worksheet_rows(capsys):
+    """``tutor bench`` ends with the worksheet PDFs: per language the 20-question key's CPU and pages
+    (each game's), and the 81-question Trinidad key in Telugu (timings present, not compared)."""
+    status = main(["bench", "--seconds", "0.01", "--scenarios", "0", "--repeats", "0", "--mixed", "0",
+                   "--worksheets", "1"])
+    out = capsys.readouterr().out
+    assert status == 0
+    rows = re.findall(r"^worksheet  20q key (\w\w) +cpu +([\d.]+) s \((\S+)\) +pages at most +(\d+) +\[(.+)\]$", out, re.M)
+    assert [r[0] for r in rows] == ["en", "fa", "bg", "te"]
+    for _lang, cpu, game, pages, each in rows:
+        assert float(cpu) > 0 and 1 <= int(pages) <= 8 and game in ("hokm", "all-fours", "trinidad")
+        assert re.fullmatch(r"hokm [\d.]+ s/\d+ p, all-fours [\d.]+ s/\d+ p, trinidad [\d.]+ s/\d+ p", each)
+    long = re.search(r"^worksheet  81q Trinidad key te +cpu +([\d.]+) s +wall +([\d.]+) s +pages (\d+)", out, re.M)
+    assert long and float(long.group(1)) > 0 and 20 <= int(long.group(3)) <= 40
 
 
 def test_tutor_solve_makes_at_most_seven_and_a_half_times_the_minimal_loops_calls():

@@ -34,6 +34,7 @@ from web_support import (
     csrf_of,
     dispose,
     expected,
+    fetch_pdf,
     form_for,
     make_app,
     unavailable,
@@ -182,9 +183,10 @@ def test_teacher_quiz_downloads(app, tmp_path):
     assert 'class="key-box"' not in r.text
     key = t.get(f"/fa/teach/quizzes/{qid}/worksheet/hokm?key=1").text
     assert key.count('class="key-box"') == 2 and key.count('class="reasons"') == 2 and 'dir="rtl"' in key
-    text = " ".join(_pdf_text(t.get(f"/en/teach/quizzes/{qid}/worksheet/hokm/pdf").data, tmp_path).split())
+    text = " ".join(_pdf_text(fetch_pdf(t, f"/en/teach/quizzes/{qid}/worksheet/hokm/pdf").data, tmp_path).split())
     assert "Trumps and tricks" in text and "highest trump" not in text
-    key_text = " ".join(_pdf_text(t.get(f"/en/teach/quizzes/{qid}/worksheet/hokm/pdf?key=1").data, tmp_path).split())
+    key_text = " ".join(_pdf_text(fetch_pdf(t, f"/en/teach/quizzes/{qid}/worksheet/hokm/pdf?key=1").data,
+                                  tmp_path).split())
     assert "Trumps and tricks: answer key" in key_text and "The jack of spades is the highest trump" in key_text
     # isolation: another teacher gets 404 for every one; a visitor is sent to log in
     bob = login(app.test_client(), "bob")
@@ -325,7 +327,7 @@ def test_the_teacher_pdf_is_rate_limited(tmp_path, app_database):
         db.close()
     try:
         t, qid = _teacher_quiz(app)
-        assert t.get(f"/en/teach/quizzes/{qid}/worksheet/hokm/pdf").status_code == 200
+        assert fetch_pdf(t, f"/en/teach/quizzes/{qid}/worksheet/hokm/pdf").status_code == 200
         r = t.get(f"/en/teach/quizzes/{qid}/worksheet/hokm/pdf?key=1")
         assert r.status_code == 429 and int(r.headers["Retry-After"]) > 0
         assert t.get(f"/en/teach/quizzes/{qid}/worksheet/hokm?key=1").status_code == 200  # the page is not limited

@@ -127,6 +127,23 @@ def make_app(tmp_path, **config):
     return create_app(conf, content=ContentStore.shared())  # the content is loaded once per test run
 
 
+def fetch_pdf(client, url: str, **kwargs):
+    """GET a worksheet PDF's URL as a browser without script does: while its build runs the answer
+    is the progress page (202, which reloads itself), asked again until it is the PDF (or an error)."""
+    import html
+
+    deadline = time.monotonic() + 300
+    while True:
+        r = client.get(url, **kwargs)
+        if r.status_code != 202:
+            return r
+        found = re.search(r'<meta http-equiv="refresh" content="2; url=([^"]+)">', r.get_data(as_text=True))
+        assert found, r.get_data(as_text=True)[:500]
+        url = html.unescape(found.group(1))
+        assert time.monotonic() < deadline, "the PDF was not built in 300 s"
+        time.sleep(0.05)
+
+
 class Clock:
     """The app's clock (``CLOCK`` config), moved by hand: calling it gives the time it is set to."""
 

@@ -1,5 +1,6 @@
 """Speed of the rule engine: ``tutor bench``. Its modules: :mod:`.rates` (the engine's rates),
-:mod:`.calls` (the app's calls beside the bare ones), :mod:`.web` (``--web``), :mod:`.play`
+:mod:`.calls` (the app's calls beside the bare ones), :mod:`.worksheets` (the worksheet PDFs),
+:mod:`.web` (``--web``), :mod:`.play`
 (``--play``), :mod:`.pages` (``--pages``), :mod:`.load` and :mod:`.locustfile` (``--load``: needs
 locust, the ``bench`` extra).
 
@@ -121,11 +122,13 @@ def reason_verdict(results: dict[str, dict]) -> tuple[bool, list[str]]:
 
 def main(rulesets: Sequence[str] | None = None, budget: float = 1.0, scenarios: int = 5000,
          as_json: bool = False, keep: str | None = None, repeats: int = 7, items: int = 2000,
-         mixed: int = 0) -> int:
+         mixed: int = 0, worksheets: int = 0) -> int:
     """Print the figures (a table, or JSON); returns the exit status: 2 for an unknown ruleset,
     1 if a reason costs more than :data:`REASON_RATIO_LIMIT` times its bare call, else 0.
     ``mixed``: scenarios of the mixed file timed beside the minimal loop
-    (:func:`tutor.bench.mixed.mixed_costs`, median of 5 pairs; 0 skips, as does naming rulesets)."""
+    (:func:`tutor.bench.mixed.mixed_costs`, median of 5 pairs; 0 skips, as does naming rulesets);
+    ``worksheets``: builds per worksheet figure (:func:`tutor.bench.worksheets.worksheet_costs`;
+    0 skips, as does naming rulesets)."""
     unknown = [r for r in rulesets or () if r not in BENCHES and r not in SCENARIO_SOURCES]
     if unknown:
         print(f"no benchmark for: {', '.join(unknown)} (have: {', '.join(sorted(BENCHES))})")
@@ -136,8 +139,13 @@ def main(rulesets: Sequence[str] | None = None, budget: float = 1.0, scenarios: 
     if mixed and not rulesets:
         from .mixed import mixed_costs
         mixed_rows = mixed_costs(mixed, MIXED_REPEATS)
+    sheets = None
+    if worksheets and not rulesets:
+        from .worksheets import worksheet_costs
+        sheets = worksheet_costs(worksheets)
     if as_json:
-        print(json.dumps(results | ({"mixed": mixed_rows} if mixed_rows else {}), indent=2))
+        print(json.dumps(results | ({"mixed": mixed_rows} if mixed_rows else {})
+                         | ({"worksheets": sheets} if sheets else {}), indent=2))
         return 0 if ok else 1
     for name, figures in results.items():
         for label, rate in figures.items():
@@ -157,6 +165,10 @@ def main(rulesets: Sequence[str] | None = None, budget: float = 1.0, scenarios: 
     if mixed_rows:
         from .mixed import print_mixed
         print_mixed(mixed_rows, MIXED_REPEATS)
+    if sheets:
+        from .worksheets import main_rows
+        print()
+        print("\n".join(main_rows(sheets, worksheets)))
     return 0 if ok else 1
 
 

@@ -27,7 +27,11 @@ from .registry import command
                                        "phases (default 3); with --pages, passes (default 5)"}),
              (("--items",), {"type": int, "default": 2000,
                              "help": "inputs per timed pass of those rows (default 2000)"}),
-             (("--json",), {"action": "store_true", "help": "print JSON"}),
+             (("--worksheets",), {"type": int, "default": 3, "metavar": "N",
+                                 "help": "builds per worksheet PDF figure (the 20-question key of each game in "
+                                         "each language, CPU and pages; the 81-question Trinidad key in Telugu "
+                                         "once); default 3, 0 skips"}),
+            (("--json",), {"action": "store_true", "help": "print JSON"}),
              (("--web",), {"action": "store_true",
                            "help": "measure the web app instead: gunicorn with 2 workers, answering a question "
                                    "through the API against /healthz (requests/s, p50/p99 latency)"}),
@@ -82,5 +86,5 @@ def _bench(args: argparse.Namespace) -> int:
     from ..bench import main as bench_main
     return bench_main(args.rulesets, 1.0 if args.seconds is None else args.seconds, args.scenarios, args.json,
                       args.keep, max(0, 7 if args.repeats is None else args.repeats), max(1, args.items),
-                      max(0, args.mixed))
+                      max(0, args.mixed), max(0, args.worksheets))
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterator
+from typing import TextIO
 
 from tutor.i18n import LANGUAGES
 
@@ -32,16 +33,23 @@ class _Formats:
                                      "help": "output format (default yaml)"}),
                     (("--lang",), {"default": "en", "type": language, "help": f"language of prompts, diagrams and feedback: {', '.join(LANGUAGES)}"}),
                     (("--key",), {"action": "store_true", "help": "html/pdf: the answer key with the engine's reasons"}),
-                    (("-o", "--output"), {"metavar": "FILE", "help": "write to FILE (default: standard output)"})])
+                    (("-o", "--output"), {"metavar": "FILE", "help": "write to FILE (default: standard output)"}),
+                    (("-q", "--quiet"), {"action": "store_true",
+                                         "help": "no progress on standard error (it is shown only when that is a terminal)"})])
 def _export(args: argparse.Namespace) -> int:
     from tutor.export.formats import export_quiz_file
     from tutor.problems import ContentError
+    progress = None if args.quiet or not sys.stderr.isatty() else _Progress(sys.stderr)
     try:
-        data = export_quiz_file(args.quiz, args.format, args.lang, key=args.key)
+        data = export_quiz_file(args.quiz, args.format, args.lang, key=args.key, progress=progress)
     except ContentError as e:
+        if progress is not None:
+            progress.end()
         lesson = _lesson_instead(args.quiz)
         print(lesson or str(e), file=sys.stderr)
         return 2
+    if progress is not None:
+        progress.end()
     try:
         if args.output and args.output != "-":
             with open(args.output, "wb") as f:
@@ -53,6 +61,28 @@ def _export(args: argparse.Namespace) -> int:
         print(f"{args.output}:0: cannot write: {e.strerror}", file=sys.stderr)
         return 2
     return 0
+
+
+class _Progress:
+    """A long export's progress on a terminal, one line rewritten in place: ``question 12/81``
+    while the engine keys the questions, ``page 7`` while the PDF is laid out, ``writing 27
+    pages`` at the end (:data:`tutor.export.worksheet.Progress`)."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out, self.shown = out, False
+
+    def __call__(self, stage: str, n: int, total: int) -> None:
+        text = {"question": f"question {n}/{total}", "page": f"page {n}"}.get(stage, f"writing {n} pages")
+        self.out.write(f"\r\x1b[K{text}")
+        self.out.flush()
+        self.shown = True
+
+    def end(self) -> None:
+        """End the line (if anything was shown), so that what follows starts on its own."""
+        if self.shown:
+            self.out.write("\n")
+            self.out.flush()
+            self.shown = False
 
 
 @command("import", help="read a quiz file (the quiz YAML, Moodle XML or GIFT, by its extension or content), check "

@@ -27,7 +27,7 @@ from ..content.quizzes import Quiz
 from ..registry import Registry
 from .files import check_document, dump_quiz, read_quiz_file
 from .lms import gift, moodle_xml
-from .worksheet import worksheet_html, worksheet_pdf
+from .worksheet import Progress, worksheet_html, worksheet_pdf
 
 __all__ = ["FORMATS", "ExportFormat", "ExportOptions", "export_quiz_file", "get_format", "register"]
 
@@ -43,7 +43,8 @@ class ExportOptions:
     worksheet's heading (default: the game's name); ``category``: the LMS question category
     (Moodle XML, GIFT; default none); ``static``, ``pdf_href``, ``key_href``: the HTML
     worksheet's links to the app's static files (default ``/static/``), to its PDF and to its
-    key (:func:`.worksheet.worksheet_html`; ``None``: none).
+    key (:func:`.worksheet.worksheet_html`; ``None``: none); ``progress``: told how a PDF's
+    build goes.
     """
 
     lang: str = "en"
@@ -53,6 +54,8 @@ class ExportOptions:
     static: str | None = "/static/"
     pdf_href: str | None = None
     key_href: str | None = None
+    #: A long build's progress (:data:`.worksheet.Progress`): the PDF's.
+    progress: Progress | None = None
 
 
 def _checked(quiz: QuizSource) -> Quiz:
@@ -173,13 +176,15 @@ class PdfFormat(ExportFormat):
     takes_key = True
 
     def write(self, quiz: QuizSource, options: ExportOptions) -> bytes:
-        return worksheet_pdf(quiz, options.lang, options.key, title=options.title)
+        return worksheet_pdf(quiz, options.lang, options.key, title=options.title, progress=options.progress)
 
 
-def export_quiz_file(path: str, fmt: str, lang: str, *, key: bool = False) -> bytes:
+def export_quiz_file(path: str, fmt: str, lang: str, *, key: bool = False,
+                     progress: Progress | None = None) -> bytes:
     """The quiz file ``path`` exported as format ``fmt`` (a name in :data:`FORMATS`) in ``lang``
     (``key``: the answer key, for a format that ``takes_key``): bytes (UTF-8 text, or a PDF).
+    ``progress``: told how a long export goes (:data:`.worksheet.Progress`; the PDF's build).
 
     Raises :class:`~tutor.problems.ContentError` (``file:line: message``) for a quiz that
     does not pass the engine's check, :class:`KeyError` for an unknown format."""
-    return FORMATS[fmt].write(read_quiz_file(path), ExportOptions(lang=lang, key=key))
+    return FORMATS[fmt].write(read_quiz_file(path), ExportOptions(lang=lang, key=key, progress=progress))

@@ -22,7 +22,7 @@ import html
 import json
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,10 +78,13 @@ def keyed(ex: Exercise, lang: str) -> Keyed:
                      right=right, points=ex.points or 1)
 
 
-def keyed_quiz(quiz: Quiz, lang: str) -> list[Keyed]:
-    """:func:`keyed` of every question; every problem is collected before :class:`ContentError`."""
+def keyed_quiz(quiz: Quiz, lang: str, each: Callable[[int, int], None] | None = None) -> list[Keyed]:
+    """:func:`keyed` of every question; every problem is collected before :class:`ContentError`.
+    ``each(i, n)`` is called before question ``i`` of ``n`` is keyed (a long export's progress)."""
     out, problems = [], Problems()
-    for q in quiz.questions:
+    for i, q in enumerate(quiz.questions, 1):
+        if each is not None:
+            each(i, len(quiz.questions))
         try:
             out.append(keyed(q, lang))
         except ContentError as e:

@@ -42,7 +42,7 @@ from flask_limiter import Limiter
 from limits import parse_many
 
 __all__ = ["ACTIONS", "Action", "apply", "by_address", "by_everyone", "by_join_code", "by_learner", "by_login_name",
-           "env_name", "generated_ref", "init_app", "limit_of", "limited", "note"]
+           "env_name", "generated_ref", "init_app", "limit_of", "limited", "note", "pdf_builds"]
 
 F = TypeVar("F", bound=Callable)
 
@@ -115,6 +115,12 @@ def generated_ref() -> bool:
     return generated(str((request.view_args or {}).get("ref", "")))
 
 
+def pdf_builds() -> bool:
+    """Whether a PDF request may start a build: not the reloads of a build's progress page
+    (``?wait=1``, which never start one: :mod:`tutor.web.pdfjobs`)."""
+    return request.args.get("wait") != "1"
+
+
 ACTIONS: dict[str, Action] = {
     "answer": Action("30/minute;600/hour", by_learner,
                      "answers on lesson steps and quiz questions, and marking a step done (per learner)"),
@@ -122,10 +128,13 @@ ACTIONS: dict[str, Action] = {
     "solve": Action("10/second;300/minute", by_address, "POST /api/v1/solve (per address)"),
     "api-answer": Action("10/second;300/minute", by_address,
                          "POST /api/v1/exercises/<id>/answer (per address)"),
-    "pdf": Action("6/minute;60/hour", by_address, "worksheet and answer-key PDFs (per address; each takes seconds)"),
+    "pdf": Action("6/minute;60/hour", by_address,
+                  "worksheet and answer-key PDFs built (per address; a PDF already built, and the reloads of "
+                  "the page that shows a build's progress, do not count)", pdf_builds, deducts="pdf-build"),
     "pdf-all": Action("10/minute;300/hour", by_everyone,
-                      "worksheet and answer-key PDFs of all clients together (each takes about 2 s of CPU: "
-                      "many addresses must not tie up every worker)"),
+                      "worksheet and answer-key PDFs built for all clients together (each takes up to a second "
+                      "of CPU, a long quiz's seconds: many addresses must not tie up every builder)",
+                      pdf_builds, deducts="pdf-build"),
     "table-check": Action("10/second;300/minute", by_address,
                           "the table editor's live answers, POST /api/v1/table/check, and the no-script "
                           "Ask the rules form (per address)"),

@@ -1,17 +1,16 @@
 """Worksheets of the built-in quizzes: ``/<lang>/worksheet/<ruleset>`` (HTML, print-styled) and
-``/<lang>/worksheet/<ruleset>/pdf`` (PDF, rate-limited: action ``pdf``).
+``/<lang>/worksheet/<ruleset>/pdf`` (PDF, built once in the background with a progress page:
+:func:`tutor.web.pdfjobs.pdf_download`; rate-limited: actions ``pdf`` and ``pdf-all``, the builds).
 
 Query: ``count`` (one of :data:`~tutor.web.views.practice.COUNTS`, default 10), ``seed`` (a whole
 number up to nine digits; default 1: the same seed gives the same questions, so a worksheet and
 its key match), ``key`` (``1``: the answer key). Bad values are 400 with a message; an unknown
 game is 404. Teacher quizzes use
-:func:`tutor.export.worksheet.worksheet_html` / :func:`~tutor.export.worksheet.worksheet_pdf`
-directly.
+:func:`tutor.export.worksheet.worksheet_html` and :func:`tutor.web.pdfjobs.pdf_download` too.
 """
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from flask import Blueprint, Response, abort, request, url_for
@@ -20,10 +19,11 @@ from flask_babel import gettext as _
 
 from tutor import i18n
 from tutor.content.quizzes import Quiz
-from tutor.export.worksheet import worksheet_html, worksheet_pdf
+from tutor.export.worksheet import drawn, worksheet_html
 
 from .. import exercises as X
 from ..limits import limited
+from ..pdfjobs import pdf_download
 from ..security import BadInput
 from .common import RULESET_NAMES
 from .practice import COUNTS
@@ -35,10 +35,7 @@ _DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩౦౧౨౩౪
 
 def drawn_quiz(ruleset: str, count: int, seed: int) -> Quiz:
     """``count`` questions of the built-in quiz of ``ruleset``, drawn with ``seed`` (file order kept)."""
-    questions = X.quiz_questions(ruleset)
-    picked = sorted(random.Random(f"worksheet|{ruleset}|{seed}").sample(range(len(questions)),
-                                                                      min(count, len(questions))))
-    return Quiz(ruleset, tuple(questions[i] for i in picked), f"quizzes/{ruleset}.yaml")
+    return drawn(Quiz(ruleset, tuple(X.quiz_questions(ruleset)), f"quizzes/{ruleset}.yaml"), count, seed)
 
 
 def _arg_int(name: str, default: int, ok: tuple[int, ...] | None, message: str) -> int:
@@ -76,7 +73,5 @@ def sheet(ruleset: str) -> ResponseReturnValue:
 def pdf(ruleset: str) -> ResponseReturnValue:
     lang = i18n.current_lang()
     count, seed, key = _query(ruleset)
-    data = worksheet_pdf(drawn_quiz(ruleset, count, seed), lang, key)
     name = f"{ruleset}-{'key' if key else 'worksheet'}-{lang}-{seed}.pdf"
-    return Response(data, mimetype="application/pdf",
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    return pdf_download(drawn_quiz(ruleset, count, seed), lang, key, name)

@@ -25,6 +25,7 @@ from tutor.problems import ContentError
 
 from ...authoring import files_of
 from ...limits import limited
+from ...pdfjobs import pdf_download
 from ..common import ruleset_name
 from ._common import attachment, bp, mine
 
@@ -58,7 +59,7 @@ def _sheet_title(row: TeacherQuiz, ruleset: str, key: bool) -> str:
     return _("%(title)s: answer key", title=title) if key else title
 
 
-def _options(row: TeacherQuiz, ruleset: str, fmt: ExportFormat, **links: str | None) -> ExportOptions:
+def _options(row: TeacherQuiz, ruleset: str, fmt: ExportFormat, **links: Any) -> ExportOptions:
     """How the teacher's pages write ``fmt``: in the page's language, the answer key with
     ``?key=1``, a worksheet titled by the quiz, LMS questions in the quiz's category."""
     key = fmt.takes_key and request.args.get("key") == "1"
@@ -120,9 +121,14 @@ def worksheet(qid: int, ruleset: str) -> ResponseReturnValue:
 @limited("pdf")
 @limited("pdf-all")
 def worksheet_pdf_view(qid: int, ruleset: str) -> ResponseReturnValue:
-    """The worksheet or its key as a PDF (rate-limited: actions ``pdf``, per address, and
-    ``pdf-all``, all clients together)."""
-    return _download(qid, ruleset, "pdf")
+    """The worksheet or its key as a PDF, built once in the background with a progress page
+    (:func:`tutor.web.pdfjobs.pdf_download`; rate-limited: actions ``pdf``, per address, and
+    ``pdf-all``, all clients together, the builds)."""
+    row = mine(TeacherQuiz, qid)
+    fmt = FORMATS["pdf"]
+    options = _options(row, ruleset, fmt)
+    return pdf_download(_checked(row, ruleset), options.lang, options.key,
+                        fmt.file_name(f"quiz-{row.id}-{ruleset}", options), title=options.title)
 
 
 def lesson_file_name(row: TeacherLesson) -> str:
