@@ -176,18 +176,19 @@ class PdfCache:
         return data
 
     def put(self, key: str, data: bytes) -> None:
-        self._remember(key, data)
+        """Keep ``data`` as ``key``: the file first, then memory, so a PDF this process serves is
+        already there for every other process."""
         path = self.path(key)
-        if path is None:
-            return
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
-            tmp.write_bytes(data)
-            os.replace(tmp, path)
-            self._prune()
-        except OSError:
-            pass
+        if path is not None:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
+                tmp.write_bytes(data)
+                os.replace(tmp, path)
+                self._prune()
+            except OSError:
+                pass
+        self._remember(key, data)
 
     def _remember(self, key: str, data: bytes) -> None:
         with self._lock:

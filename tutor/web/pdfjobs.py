@@ -195,18 +195,18 @@ def pdf_download(quiz: Quiz, lang: str, key: bool, name: str, *, title: str | No
     data = jobs.cache.get(digest)
     polling = request.args.get("wait") == "1"
     if data is None:
-        job = jobs.status(digest)
-        if job is not None and job.state == "failed":
-            jobs.forget(digest)
-            return _progress(job, 503)
-        if job is None:
+        if jobs.status(digest) is None:
             if polling:  # a reload that finds no build (it ended elsewhere, or never was): ask anew
                 return redirect(_url(wait=False), 303)
             if jobs.start(digest, lambda tell: build_pdf(quiz, lang, key, title=title, progress=tell)) is not None:
                 note("pdf-build")
         data = jobs.wait(digest, float(current_app.config.get("PDF_WAIT", 1.0)))
     if data is None:
-        return _progress(jobs.status(digest) or Job("building"), 202)
+        job = jobs.status(digest) or Job("building")
+        if job.state == "failed":  # told once (this answer), then forgotten: the next request builds anew
+            jobs.forget(digest)
+            return _progress(job, 503)
+        return _progress(job, 202)
     return Response(data, mimetype="application/pdf",
                     headers={"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"})
 
