@@ -35,6 +35,7 @@ from tutor.content.kinds.base import N_
 from tutor.content.store import ContentStore
 from tutor.domain import bank as B
 from tutor.domain import classes as C
+from tutor.domain import settings as S
 from tutor.domain.models import (
     Assignment,
     ClassAttempt,
@@ -60,6 +61,7 @@ __all__ = [
     "assigned_already",
     "isolated",
     "kind_of",
+    "learner_order",
     "parse_choice",
     "register",
 ]
@@ -435,6 +437,16 @@ def _attempt_items(points: Sequence[int], attempts: Sequence[ClassAttempt], *, f
 def kind_of(a: Assignment) -> AssignmentKind:
     """The kind of assignment ``a`` (the first in :data:`KINDS` that owns it)."""
     return next(k for k in KINDS.values() if k.owns(a))
+
+
+def learner_order(a: Assignment, learner_id: int) -> list[int]:
+    """The stored places of learner ``learner_id``'s questions of ``a`` in the order they see them:
+    the kind's questions for them (all of a quiz's; a random draw's learner their own drawn ones:
+    :meth:`AssignmentKind.learner_questions`), shuffled if the assignment says so
+    (:func:`tutor.domain.settings.order`). The class pages and the class API both name a
+    question ``n`` by its place in this list."""
+    places = [p for p, _q in kind_of(a).learner_questions(a, learner_id)]
+    return [places[i - 1] for i in S.order(a, learner_id, len(places))]
 
 
 def parse_choice(value: str) -> tuple[AssignmentKind, list[str]]:

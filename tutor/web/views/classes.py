@@ -35,7 +35,7 @@ from tutor.content.kinds import Verdict
 from tutor.domain import classes as C
 from tutor.domain import ratings
 from tutor.domain import settings as S
-from tutor.domain.assignments import AssignmentKind, LessonAssignment, QuizAssignment, kind_of
+from tutor.domain.assignments import AssignmentKind, LessonAssignment, QuizAssignment, kind_of, learner_order
 from tutor.domain.db import now
 from tutor.domain.manage import restore_member
 from tutor.domain.models import Assignment, ClassAttempt, Classroom, Membership
@@ -172,12 +172,8 @@ def _member_assignment(cid: int, aid: int, kind: type[AssignmentKind] = QuizAssi
 # (S.refusal) and what the learner is shown (S.results_visible: in test mode, "Answer saved" only).
 
 def _order(a: Assignment, lid: int) -> list[int]:
-    """The stored places of the learner's questions in their order: the kind's questions for them
-    (all of a quiz's; a random draw's learner their own drawn ones:
-    :meth:`~tutor.domain.assignments.AssignmentKind.learner_questions`), shuffled if the
-    assignment says so."""
-    places = [p for p, _q in kind_of(a).learner_questions(a, lid)]
-    return [places[i - 1] for i in S.order(a, lid, len(places))]
+    """The stored places of the learner's questions in their order (:func:`tutor.domain.assignments.learner_order`)."""
+    return learner_order(a, lid)
 
 
 def _place(a: Assignment, lid: int, n: int) -> int:
