@@ -42,8 +42,9 @@ from sqlalchemy.orm import Session
 from tutor.content.kinds import Verdict
 
 from . import classes as C
+from . import settings as S
 from .db import now
-from .models import Assignment, ClassAttempt, LiveAnswer, LiveSession, Membership
+from .models import Assignment, ClassAttempt, Classroom, LiveAnswer, LiveSession, Membership
 from .quizdoc import answer_text, exercise_of
 
 __all__ = ["STATES", "Entry", "Snapshot", "Stats", "advance", "answer", "channel", "current", "end",
@@ -132,10 +133,13 @@ def answer(db: Session, s: LiveSession, learner_id: int, n: int, verdict: Verdic
     """Keep a member's answer to question ``n`` (committed), and the same answer as their class
     attempt at the assignment's question ``n``: ``"recorded"``; ``"closed"`` if
     question ``n`` is not open now (not yet, or revealed), ``"already"`` if the learner answered
-    it before (the first answer stands), ``"not-member"`` for a learner not in the class."""
+    it before (the first answer stands), ``"not-member"`` for a learner not in the class,
+    ``"archived"`` when the class is archived (:func:`tutor.domain.settings.archived`)."""
     db.refresh(s)
     if s.state != "question" or s.position != n:
         return "closed"
+    if S.archived(db.get(Classroom, s.classroom_id)) is not None:
+        return "archived"
     if db.scalar(select(Membership.id).where(Membership.classroom_id == s.classroom_id,
                                              Membership.learner_id == learner_id)) is None:
         return "not-member"
