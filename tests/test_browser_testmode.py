@@ -3,7 +3,9 @@ browser context of their own and all from one address, join within 60 s at the r
 (three on the join page, the others posting its form from their contexts, to keep the test fast);
 the teacher assigns a quiz in test mode with a close date, 2 attempts and a 10-minute limit;
 the learners' pages and the JSON API show no key, verdict or explanation before the close, and
-show them once the teacher moves the close date to the past. The test-mode pages (the learner's
+show them once the teacher moves the close date to the past; a random draw of 3 of the teacher's 6
+legal-cards questions gives the learners different sets, each of 3 and all of the category, as
+each learner's own pages and API show them. The test-mode pages (the learner's
 start, question with its timer, saved answer and results, the teacher's settings) pass axe-core
 and do not scroll sideways at 390 px, in English and Persian; their screenshots are saved under
 ``/tmp/testmode18-shots/`` to be looked at.
@@ -11,6 +13,7 @@ and do not scroll sideways at 390 px, in English and Persian; their screenshots 
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 import time
@@ -128,12 +131,60 @@ def _start_and_answer(page: Page, base: str, app, qid: int, cid: int, aid: int, 
     expect(page.locator(".saved-note")).to_be_visible()
 
 
+#: Seeds of the six generated Hokm legal-cards questions of the draw's category.
+DRAW_SEEDS = (11, 12, 13, 14, 15, 16)
+DRAW_N = 3
+
+
+def _teacher_post(page: Page, base: str, url: str, form_page: str, data: dict) -> None:
+    """POST a teacher's form from their context (its CSRF token read from ``form_page``): 302 expected."""
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page.request.get(base + form_page).text()).group(1)
+    r = page.request.post(base + url, form={"csrf_token": token, **data}, max_redirects=0)
+    assert r.status == 302, (url, r.status, r.text()[:2000])
+
+
+def _draw_assignment(teacher: Page, base: str, qid: int, cid: int) -> int:
+    """Add six generated legal-cards questions to quiz ``qid`` and assign class ``cid`` a draw of
+    DRAW_N of them per learner: its assignment id."""
+    for seed in DRAW_SEEDS:
+        _teacher_post(teacher, base, f"/en/teach/quizzes/{qid}/generated", f"/en/teach/quizzes/{qid}",
+                      {"g-ruleset": "hokm", "g-gkind": "legal-cards", "g-difficulty": "1", "g-seed": str(seed),
+                       "g-points": "1", "action": "add"})
+    _teacher_post(teacher, base, "/en/teach/bank/draw?kind=legal-cards", "/en/teach/bank?kind=legal-cards",
+                  {"classroom": str(cid), "n": str(DRAW_N), "due": DUE})
+    teacher.goto(f"{base}/en/teach/classes/{cid}")
+    links = [teacher.locator("a.settings-link").nth(i).get_attribute("href")
+             for i in range(teacher.locator("a.settings-link").count())]
+    return max(int(re.search(r"/assignments/(\d+)/settings", h).group(1)) for h in links)
+
+
+def _drawn_set(request, base: str, cid: int, draw: int) -> frozenset[str]:
+    """The scenarios of a learner's questions of the draw, as their API shows them; each of the
+    category, DRAW_N of them."""
+    api = request.get(f"{base}/api/v1/classes/{cid}/assignments/{draw}").json()
+    questions = api["questions"]
+    assert len(questions) == DRAW_N and [q["n"] for q in questions] == [1, 2, 3], api
+    assert all(q["exercise"]["kind"] == "legal-cards" for q in questions), questions
+    assert api["score"] == {"got": 0, "total": DRAW_N}  # out of their own questions, not the pool's six
+    out = frozenset(json.dumps(q["exercise"]["scenario"], sort_keys=True) for q in questions)
+    assert len(out) == DRAW_N
+    refused = request.post(f"{base}/api/v1/classes/{cid}/assignments/{draw}/{DRAW_N + 1}/answer",
+                           data={"answer": []})
+    assert refused.status == 404  # no question beyond their own three
+    return out
+
+
 def test_forty_learners_join_and_a_test_holds_its_key_until_it_closes(browser: Browser, school):
     base, app = school
     _teacher(app, "rana")
     teacher_context = browser.new_context()
     teacher = teacher_context.new_page()
     qid, cid, code, aid = _class_with_test(teacher, base, "rana")
+    draw = _draw_assignment(teacher, base, qid, cid)
+    pool = {json.dumps(q["scenario"], sort_keys=True) for q in _doc(app, qid)["questions"]
+            if q["kind"] == "legal-cards"}
+    assert len(pool) == len(DRAW_SEEDS)
+    drawn: list[frozenset[str]] = []
 
     started = time.monotonic()
     learners = [_join(browser, base, code, f"Learner {i}") for i in range(3)]  # on the join page
@@ -145,9 +196,18 @@ def test_forty_learners_join_and_a_test_holds_its_key_until_it_closes(browser: B
                                                           "nickname": f"Learner {i}"})
         assert r.status == 200 and r.url.endswith("/en/classes/"), (i, r.status)
         assert f"Learner {i}" in r.text()
+        drawn.append(_drawn_set(context.request, base, cid, draw))
         learners.append((context, None))
     took = time.monotonic() - started
     assert took < 60, took
+    # the random draw: each of the 40 their own set of three, all from the pool; sets differ
+    for _context, page in learners[:3]:
+        page.goto(f"{base}/en/classes/{cid}/assignments/{draw}/1")
+        expect(page.locator("body")).to_contain_text("Question 1 of 3")
+        drawn.append(_drawn_set(page.request, base, cid, draw))
+    assert len(drawn) == 40 and all(s <= pool for s in drawn)
+    assert len(set(drawn)) >= 10, len(set(drawn))  # 20 possible sets of 3 of 6 among 40 learners
+    assert frozenset().union(*drawn) == pool  # every question of the category drawn for someone
     teacher.goto(f"{base}/en/teach/classes/{cid}")
     assert teacher.locator("#h-members + ul li").count() == 40
     for context, _page in learners[3:]:

@@ -373,3 +373,118 @@ def test_the_web_imports_moodle_xml_and_gift_and_shows_problems_beside_the_field
         assert r.status_code == 400 and "Traceback" not in r.text
         assert message in " ".join(_errors(r.text, "upload")), (name, _errors(r.text, "upload"))
     assert len(quiz_doc(app, qid)["questions"]) == before
+
+
+# ------------------------------------------------------------------------------ files other tools write
+# gift-wrapper (a YAML bank made into GIFT) and quizpy (Moodle XML built in Python), both in the test
+# extra: a teacher's questions written with them, each carrying its scenario in the question text as the
+# module docstring of tutor/export/lmsread.py says, import through the function and the command line.
+
+_NEXT = {"kind": "next-hakem", "scenario": {"ruleset": "hokm", "ask": "round-score", "hakem": 2, "team_tricks": [4, 7]}}
+_KOT = {"scenario": {"ruleset": "hokm", "ask": "round-score", "hakem": 1, "team_tricks": [0, 7]}}
+_FOLLOW = {"scenario": {"ruleset": "hokm", "ask": "legal-plays", "trump": "D", "hand": ["4C", "QC", "9H", "AD"],
+                        "trick": ["JC"]}}
+#: (id, kind, expect) of the three questions, as the engine keys them.
+_KEYED = [("Next hakem", "next-hakem", {"next_hakem": 3}), ("Kot", "round-score", {"points": 2, "result": "kot"}),
+          ("Follow suit", "legal-cards", {"legal": ["4C", "QC"]})]
+
+
+def _scenario_comment(block: dict) -> str:
+    import json
+
+    return f"<!-- tutor: {json.dumps(block)} -->"
+
+
+def _gift_text(text: str) -> str:
+    """Text as GIFT wants it in a question (gift-wrapper writes the statement as given)."""
+    for ch in "\\{}=~#:":
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
+def _gift_wrapper_file(tmp_path: Path) -> Path:
+    import yaml
+    from gift_wrapper.core import wrap
+
+    bank = {"pictures base directory": "hokm", "categories": [{"name": "Card games/Hokm", "questions": [
+        {"class": "MultipleChoice", "name": "Next hakem", "time": 1,
+         "statement": "The hakem sits on your partner's seat; his team lost 4 to 7.\nWho is the next hakem?"
+                      + _gift_text(_scenario_comment(_NEXT)),
+         "answers": {"perfect": "your left-hand opponent", "wrong": ["you", "your partner", "your right-hand opponent"]},
+         "feedback": "The hakem changes when his team loses."},
+        {"class": "Numerical", "name": "Kot", "statement": "Your team took no trick. How many points?"
+                                                           + _gift_text(_scenario_comment(_KOT)),
+         "solution": {"value": 2, "error": 0}},
+        {"class": "MultipleChoice", "name": "Follow suit",
+         "statement": "Diamonds are trump; the J♣ was led. Which cards may you play?"
+                      + _gift_text(_scenario_comment(_FOLLOW)),
+         "answers": {"partial": [["four of clubs", 50], ["queen of clubs", 50], ["nine of hearts", -100],
+                                 ["ace of diamonds", -100]]}},
+    ]}]}
+    source = tmp_path / "bank.yaml"
+    source.write_text(yaml.safe_dump(bank, allow_unicode=True), encoding="utf-8")
+    wrap(parameters=str(tmp_path / "none.yaml"), questions_file=str(source), local_run=True, no_checks=True,
+         embed_images=True)
+    return tmp_path / "bank.gift.txt"
+
+
+def _quizpy_file(tmp_path: Path) -> Path:
+    import quizpy
+
+    quiz = quizpy.Quiz()
+    category = quiz.add_category("Card games/Hokm")
+    # quizpy's multiple choice is a check-box question unless told single=True: as written, a teacher's
+    # one right answer of the four is still the engine's key
+    nxt = quizpy.MultipleChoice("Next hakem", "<p>His team lost 4 to 7. Who is the next hakem?</p>"
+                                + _scenario_comment(_NEXT), 1.0)
+    for text, fraction in (("you", 0.0), ("your right-hand opponent", 0.0), ("your partner", 0.0),
+                           ("your left-hand opponent", 100.0)):
+        nxt.add_choice(text, fraction)
+    kot = quizpy.Numerical("Kot", "<p>Your team took no trick. How many points?</p>" + _scenario_comment(_KOT), 1.0)
+    kot.add_answer(2, 100.0)
+    follow = quizpy.MultipleChoice("Follow suit", "<p>Diamonds are trump; the J♣ was led. Which cards may you play?"
+                                   "</p>" + _scenario_comment(_FOLLOW), 2.0)
+    for text, fraction in (("four of clubs", 50.0), ("queen of clubs", 50.0), ("nine of hearts", -100.0),
+                           ("ace of diamonds", -100.0)):
+        follow.add_choice(text, fraction)
+    category.questions.extend([nxt, kot, follow])
+    out = tmp_path / "hokm.xml"
+    quiz.export(str(out))
+    return out
+
+
+def test_files_written_by_gift_wrapper_and_quizpy_import(tmp_path):
+    files = {"gift": _gift_wrapper_file(tmp_path), "moodle": _quizpy_file(tmp_path)}
+    gift_text = files["gift"].read_text(encoding="utf-8")
+    assert gift_text.startswith("$CATEGORY: $course$/Card games/Hokm") and "\\{" in gift_text  # their own layout
+    assert "&lt;!-- tutor" in files["moodle"].read_text(encoding="utf-8")  # quizpy escapes the HTML
+    for fmt, path in files.items():
+        quiz = import_any(path.read_text(encoding="utf-8"), str(path))
+        assert quiz.ruleset == "hokm"
+        assert [(q.id, q.kind, q.expect) for q in quiz] == _KEYED, fmt
+        assert all(q.teaches in _steps("hokm") for q in quiz)  # derived from the engine's reasons
+        nxt = quiz.questions[0]
+        assert "tutor" not in nxt.prompt["en"] and "\\" not in nxt.prompt["en"]
+        assert nxt.prompt["en"].endswith("Who is the next hakem?" if fmt == "moodle" else "Estimated time: 1 minutes")
+    assert import_any(files["moodle"].read_text(encoding="utf-8"), "x").questions[2].points == 2
+    for fmt, path in files.items():
+        r = _tutor("import", str(path))
+        assert r.returncode == 0, r.stderr
+        back = import_quiz(r.stdout, "back.yaml")
+        assert [(q.id, q.kind, q.expect) for q in back] == _KEYED, fmt
+
+
+def test_a_check_box_question_with_one_right_answer_is_keyed_only_when_the_engine_has_one():
+    quiz = import_any(_quizpy_file_text(), "q.xml")
+    assert quiz.questions[0].expect == {"next_hakem": 3}
+    # the same check box question with two right answers is not the engine's key
+    two = _quizpy_file_text().replace('fraction="0.0" format="html"><text>you<', 'fraction="100.0" format="html"><text>you<', 1)
+    problems = _problems(two, "q.xml")
+    assert any("question Next hakem: the file asks it as multiresponse" in p for p in problems), problems
+
+
+def _quizpy_file_text() -> str:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        return _quizpy_file(Path(d)).read_text(encoding="utf-8")

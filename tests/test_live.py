@@ -482,3 +482,40 @@ def test_deleting_a_class_or_an_assignment_deletes_its_live_sessions_and_their_a
         db.commit()
         assert db.get(LiveSession, sid2) is None
         db.close()
+
+
+def test_answers_given_live_are_in_the_class_results_grid_and_the_gradebook(app):
+    """A live answer is the learner's attempt at the assignment's question: the results grid marks
+    it, the gradebook counts it; the first attempt scores, so an answer on the quiz page after a live
+    one does not change it."""
+    from lxml import html as lxml_html
+    from teach_support import answer as page_answer
+
+    t, qid, cid, code, aid = class_with_quiz(app)
+    ava, ben = app.test_client(), app.test_client()
+    join(ava, code, "Ava")
+    join(ben, code, "Ben")
+    questions = quiz_doc(app, qid)["questions"]
+    ex1, ex2 = exercise_of(questions[0]), exercise_of(questions[1])
+    right1, right2 = kinds.expected_answer(ex1)[0], kinds.expected_answer(ex2)[0]
+    sid = _start(t, cid, aid)
+    _next(t, sid)
+    assert _answer(ava, cid, sid, 1, form_for(ex1, right1)).status_code == 302
+    assert _answer(ben, cid, sid, 1, form_for(ex1, wrong_value(ex1, right1))).status_code == 302
+    _next(t, sid)
+    _next(t, sid)
+    assert _answer(ava, cid, sid, 2, form_for(ex2, right2)).status_code == 302
+    # Ben answers question 1 again on the quiz page, rightly: his live answer was his first
+    assert page_answer(ben, cid, aid, 1, form_for(ex1, right1)).status_code == 302
+
+    grid = lxml_html.fromstring(t.get(f"/en/teach/classes/{cid}/assignments/{aid}").text)
+    rows = {tr.cssselect("th bdi")[0].text_content(): [c.get("class") for c in tr.cssselect("td.cell")]
+            for tr in grid.cssselect(".results-table tbody tr")}
+    assert rows == {"Ava": ["cell good", "cell good"], "Ben": ["cell wrong", "cell skipped"]}
+    total = 1 + questions[1]["points"]
+    book = lxml_html.fromstring(t.get(f"/en/teach/classes/{cid}/gradebook").text)
+    marks = {tr.cssselect("th")[0].text_content(): tr.cssselect("td")[0].text_content()
+             for tr in book.cssselect(".gradebook-table tbody tr")}
+    assert marks == {"Ava": f"{total} of {total}", "Ben": f"0 of {total}"}
+    # the learner's own class page counts the live answers too
+    assert f"{total} of {total} points, 2 of 2 answered" in t.get(f"/en/teach/classes/{cid}").text

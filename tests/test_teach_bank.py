@@ -384,3 +384,59 @@ def test_the_draw_is_the_same_in_every_process():
     out = subprocess.run([sys.executable, "-c", "from tutor.domain.bank import draw; print(draw(10, 4, 7, 42))"],
                          capture_output=True, text=True, check=True, env={**os.environ, "PYTHONHASHSEED": "987"}).stdout
     assert out.strip() == "[6, 3, 5, 7]"
+
+
+def test_a_draw_cannot_run_live_a_quiz_can(app):
+    """Whether an assignment can run live is its kind's (``can_run_live``): the class page offers
+    "Run it live" for the quiz and not for the draw, and the live start refuses the draw (400, the
+    message on the error page, no session)."""
+    from teach_support import assign
+
+    from tutor.domain.models import LiveSession
+
+    t, qid, _other = _ana_bank(app)
+    cid, _code = new_class(t)
+    quiz = assign(t, cid, qid)
+    assert _draw(t, cid, 2).status_code == 302
+    draw = next(a for a in _assignments(app) if a.id != quiz)
+    assert A.KINDS["quiz"].can_run_live and not A.KINDS["draw"].can_run_live
+    assert A.kind_of(draw).can_run_live is False
+    page = t.get(f"/en/teach/classes/{cid}").text
+    assert f'action="/en/teach/classes/{cid}/assignments/{quiz}/live"' in page
+    assert f"/assignments/{draw.id}/live" not in page
+    r = post(t, f"/en/teach/classes/{cid}/assignments/{draw.id}/live", {}, page=f"/en/teach/classes/{cid}")
+    assert r.status_code == 400
+    assert "This assignment cannot run live: a live quiz shows every learner the same question" in r.text
+    r = post(t, f"/fa/teach/classes/{cid}/assignments/{draw.id}/live", {}, page=f"/fa/teach/classes/{cid}")
+    assert r.status_code == 400, r.text
+    assert "این تکلیف زنده اجرا نمی‌شود" in r.text
+    with app.app_context():
+        db = _db(app)
+        assert db.scalars(select(LiveSession)).all() == []
+        db.close()
+    assert post(t, f"/en/teach/classes/{cid}/assignments/{quiz}/live", {},
+                page=f"/en/teach/classes/{cid}").status_code == 302
+
+
+def test_a_draws_default_title_is_in_the_language_of_the_page(app):
+    """A draw given no title of the teacher's own is named by its rule in the language of each page
+    that shows it (made in English, read in Persian and Bulgarian); a title of the teacher's own
+    stays as typed."""
+    t, _qid, _other = _ana_bank(app)
+    cid, code = new_class(t)
+    assert _draw(t, cid, 2).status_code == 302
+    assert _draw(t, cid, 3, title="Week 3 practice").status_code == 302
+    default, own = _assignments(app)
+    assert A.title_of(default) == default.title == "Random draw: 2 of 6 (Legal cards)"
+    fa = t.get(f"/fa/teach/classes/{cid}").text
+    assert "قرعهٔ تصادفی: ۲ از ۶ (کارت‌های مجاز)" in fa and "Random draw" not in fa and "Week 3 practice" in fa
+    bg = t.get(f"/bg/teach/classes/{cid}/assignments/{default.id}").text
+    assert "Random draw" not in bg and "(of 6)" not in bg
+    learner = app.test_client()
+    join(learner, code, "Zari")
+    book = t.get(f"/fa/teach/classes/{cid}/gradebook").text
+    assert "قرعهٔ تصادفی: ۲ از ۶" in book
+    assert "قرعهٔ تصادفی: ۲ از ۶ (کارت‌های مجاز)" in learner.get("/fa/classes/").text
+    api = learner.get(f"/api/v1/classes/{cid}/assignments/{default.id}?lang=fa").json
+    assert api["title"] == "قرعهٔ تصادفی: ۲ از ۶ (کارت‌های مجاز)"
+    assert learner.get(f"/api/v1/classes/{cid}/assignments/{own.id}?lang=fa").json["title"] == "Week 3 practice"

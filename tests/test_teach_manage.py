@@ -362,3 +362,51 @@ def test_every_management_form_carries_csrf_and_a_post_without_it_changes_nothin
     c = _get(app, Classroom, cid)
     assert c is not None and c.code == code and c.archived_at is None
     assert csrf_of(html)
+
+
+def test_an_archived_class_can_no_longer_be_answered(app):
+    """Archived, a class's work stays readable but takes no answer anywhere: its quiz pages and the
+    class API, a teacher's lesson, a live quiz; each shows or sends the notice (403), nothing is
+    recorded, in the learner's language."""
+    from teach_support import quiz_doc
+    from test_live import _next, _start
+    from web_support import form_for
+
+    from tutor.content import kinds
+    from tutor.domain.models import LiveAnswer
+    from tutor.domain.quizdoc import exercise_of
+
+    t, qid, cid, _code, aid, learner = _answered(app)
+    lesson = assign_lesson(t, cid, new_lesson(t, title="Follow suit"))
+    sid = _start(t, cid, aid)
+    _next(t, sid)  # question 1 is open in the live quiz
+    ex1, ex2 = (exercise_of(q) for q in quiz_doc(app, qid)["questions"][:2])
+    right2 = form_for(ex2, kinds.expected_answer(ex2)[0])
+    assert post(t, f"/en/teach/classes/{cid}/archive", {"action": "archive"}, page="/en/teach/").status_code == 302
+    notice = "This class is archived: its assignments take no more answers."
+    before = rows(app, ClassAttempt)
+
+    assert notice in learner.get("/en/classes/").text
+    page = learner.get(f"/en/classes/{cid}/assignments/{aid}/2")
+    assert page.status_code == 200 and notice in page.text and 'class="answer-form' not in page.text
+    fa = learner.get(f"/fa/classes/{cid}/assignments/{aid}/2").text
+    assert "این کلاس بایگانی شده است: تکلیف‌هایش دیگر پاسخی نمی‌پذیرند." in fa
+    r = answer(learner, cid, aid, 2, right2)
+    assert r.status_code == 403 and notice in r.text
+    api = learner.post(f"/api/v1/classes/{cid}/assignments/{aid}/2/answer", json={"answer": kinds.expected_answer(ex2)[0]})
+    assert api.status_code == 403 and api.json["error"]["code"] == "archived" and api.json["error"]["message"] == notice
+    assert learner.get(f"/api/v1/classes/{cid}/assignments/{aid}").status_code == 200  # still readable
+    assert _score(learner, cid, aid) == "Score: 0 of 3 points"
+
+    page = learner.get(f"/en/classes/{cid}/lessons/{lesson}/")
+    assert page.status_code == 200 and notice in page.text and 'class="answer-form' not in page.text
+    r = lesson_answer(learner, cid, lesson, 1, {"seat": "3"})
+    assert r.status_code == 403 and notice in r.text
+
+    page = learner.get(f"/en/classes/{cid}/live")
+    assert page.status_code == 200 and notice in page.text and 'class="answer-form' not in page.text
+    csrf = csrf_of(page.text)
+    r = learner.post(f"/en/classes/{cid}/live/{sid}/1",
+                     data={"csrf_token": csrf, **form_for(ex1, kinds.expected_answer(ex1)[0])})
+    assert r.status_code == 403 and notice in r.text
+    assert rows(app, ClassAttempt) == before and rows(app, LiveAnswer) == 0

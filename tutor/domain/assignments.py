@@ -15,7 +15,8 @@ Each kind brings everything that differs between them: the choices a teacher ass
 the class the same thing (:meth:`~AssignmentKind.same`), the fingerprints of its scenarios
 (:meth:`~AssignmentKind.fingerprints`), a learner's progress in words
 (:meth:`~AssignmentKind.progress`), where a learner does it (:meth:`~AssignmentKind.learner_link`),
-whether it has per-question results (``per_question``) and, if so, which questions each learner
+whether it has per-question results (``per_question``), whether the teacher may run it as a live
+quiz (``can_run_live``: every learner answers the same questions in the same order) and, if so, which questions each learner
 answers (:meth:`~AssignmentKind.learner_questions`). :func:`kind_of` tells an assignment's
 kind; nothing else in the project branches on the kinds' names.
 """
@@ -35,6 +36,7 @@ from tutor.content.kinds.base import N_
 from tutor.content.store import ContentStore
 from tutor.domain import bank as B
 from tutor.domain import classes as C
+from tutor.domain import settings as S
 from tutor.domain.models import (
     Assignment,
     ClassAttempt,
@@ -60,8 +62,10 @@ __all__ = [
     "assigned_already",
     "isolated",
     "kind_of",
+    "learner_order",
     "parse_choice",
     "register",
+    "title_of",
 ]
 
 
@@ -101,6 +105,9 @@ class AssignmentKind:
     name: ClassVar[str]
     #: Whether it has per-question results (the results page, its CSV, a learner's answers).
     per_question: ClassVar[bool] = False
+    #: Whether the teacher may run it as a live quiz (:mod:`tutor.domain.live`): one question at a
+    #: time on every learner's screen, so every learner must have the same questions.
+    can_run_live: ClassVar[bool] = False
 
     def owns(self, a: Assignment) -> bool:
         """Whether ``a`` is of this kind."""
@@ -152,6 +159,16 @@ class AssignmentKind:
         ``position`` holds; ``[]`` for a kind without per-question results."""
         return []
 
+    def title(self, a: Assignment) -> str:
+        """The title ``a`` is shown with (pages, the class API, the gradebook): the stored one."""
+        return a.title
+
+
+def title_of(a: Assignment) -> str:
+    """The title assignment ``a`` is shown with, in the current language where its kind makes it
+    (:meth:`AssignmentKind.title`; the templates' ``title_of``)."""
+    return kind_of(a).title(a)
+
 
 #: Every assignment kind, by name, in the order they are offered to a teacher.
 KINDS: Registry[AssignmentKind] = Registry("assignment kind")
@@ -179,6 +196,7 @@ class QuizAssignment(AssignmentKind):
 
     name = "quiz"
     per_question = True
+    can_run_live = True
 
     def owns(self, a: Assignment) -> bool:
         return a.quiz_doc is not None and _DRAW not in a.quiz_doc  # a random draw's copy has its rule
@@ -238,6 +256,9 @@ class QuizAssignment(AssignmentKind):
 
 #: The key of a random draw's rule in its ``quiz_doc``: ``{"n": int, "filter": Filter.as_dict()}``.
 _DRAW = "draw"
+#: The key in a draw's ``quiz_doc`` that says its title is the default one, made in the language of
+#: each page that shows it (:func:`tutor.domain.bank.draw_title`), not a title of the teacher's own.
+_DEFAULT_TITLE = "default_title"
 
 
 @register
@@ -247,13 +268,17 @@ class DrawAssignment(QuizAssignment):
     the pool; each question's ``id`` prefixed with its quiz's row id, so that two quizzes' ids
     never meet), the rule in ``quiz_doc["draw"]`` (``n`` and the category); each learner answers
     their own ``n`` of the pool (:func:`tutor.domain.bank.draw`, seeded by the assignment and the
-    learner), on the class quiz pages, scored as a quiz. Every question of the pool is
+    learner), on the class quiz pages, scored as a quiz. Given no title (``label`` empty), it is
+    named by its rule in the language of each page that shows it (:meth:`title`). Every question of the pool is
     fingerprinted, drawn or not, so the stateless endpoints refuse them all.
 
     It is not among the class page's choices (it needs a count and a category): the bank page
-    assigns it, its choice's parts ``["draw", n, ruleset, kind, rule, tag]`` (empty: any)."""
+    assigns it, its choice's parts ``["draw", n, ruleset, kind, rule, tag]`` (empty: any).
+
+    It cannot run live: its learners have different questions."""
 
     name = _DRAW
+    can_run_live = False
 
     def owns(self, a: Assignment) -> bool:
         return a.quiz_doc is not None and _DRAW in a.quiz_doc
@@ -275,8 +300,12 @@ class DrawAssignment(QuizAssignment):
                                         "This category holds %(num)s questions: draw from 1 to %(num)s.",
                                         len(pool)))
         questions = [dict(b.q) | {"id": f"{b.quiz_id}-{b.question_id}"} for b in pool]
-        a.quiz_id, a.title = None, label
-        a.quiz_doc = {"title": label, "questions": questions, _DRAW: {"n": n, "filter": f.as_dict()}}
+        default = not label.strip()
+        title = B.draw_title(n, len(pool), f) if default else label.strip()  # stored too: read where no page is
+        a.quiz_id, a.title = None, title
+        a.quiz_doc = {"title": title, "questions": questions, _DRAW: {"n": n, "filter": f.as_dict()}}
+        if default:
+            a.quiz_doc[_DEFAULT_TITLE] = True
 
     def same(self, a: Assignment, b: Assignment) -> bool:
         return bool((a.quiz_doc or {}).get(_DRAW) == (b.quiz_doc or {}).get(_DRAW))
@@ -285,6 +314,12 @@ class DrawAssignment(QuizAssignment):
         rule = (a.quiz_doc or {}).get(_DRAW) or {}
         n = rule.get("n") if isinstance(rule, Mapping) else None
         return B.drawn_questions(_questions(a), n if isinstance(n, int) else 0, a.id, learner_id)
+
+    def title(self, a: Assignment) -> str:
+        if not (a.quiz_doc or {}).get(_DEFAULT_TITLE):
+            return a.title
+        n, f = self.rule(a)
+        return B.draw_title(n, len(_questions(a)), f)
 
     @staticmethod
     def rule(a: Assignment) -> tuple[int, B.Filter]:
@@ -435,6 +470,16 @@ def _attempt_items(points: Sequence[int], attempts: Sequence[ClassAttempt], *, f
 def kind_of(a: Assignment) -> AssignmentKind:
     """The kind of assignment ``a`` (the first in :data:`KINDS` that owns it)."""
     return next(k for k in KINDS.values() if k.owns(a))
+
+
+def learner_order(a: Assignment, learner_id: int) -> list[int]:
+    """The stored places of learner ``learner_id``'s questions of ``a`` in the order they see them:
+    the kind's questions for them (all of a quiz's; a random draw's learner their own drawn ones:
+    :meth:`AssignmentKind.learner_questions`), shuffled if the assignment says so
+    (:func:`tutor.domain.settings.order`). The class pages and the class API both name a
+    question ``n`` by its place in this list."""
+    places = [p for p, _q in kind_of(a).learner_questions(a, learner_id)]
+    return [places[i - 1] for i in S.order(a, learner_id, len(places))]
 
 
 def parse_choice(value: str) -> tuple[AssignmentKind, list[str]]:

@@ -33,10 +33,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from tutor import i18n
 from tutor.content.kinds import ExerciseError, expected_answer
+from tutor.content.kinds.base import N_
 from tutor.content.kinds.values import reasons_of
 from tutor.engine.errors import BadFieldError, TutorError
 
+from .mastery import kind_label
 from .models import QuestionTag, TeacherQuiz
 from .quizdoc import exercise_of
 
@@ -46,6 +49,7 @@ __all__ = [
     "Filter",
     "add_tag",
     "draw",
+    "draw_title",
     "drawn_questions",
     "normal_tag",
     "questions_of",
@@ -209,3 +213,25 @@ def drawn_questions(questions: Sequence[Mapping[str, Any]], n: int, assignment_i
                     learner_id: int) -> list[tuple[int, Mapping[str, Any]]]:
     """``(place in the pool, question)`` of the learner's draw of ``n`` from ``questions``."""
     return [(p, questions[p - 1]) for p in draw(len(questions), n, assignment_id, learner_id)]
+
+
+def draw_title(n: int, pool: int, f: Filter) -> str:
+    """The default title of a draw of ``n`` of the ``pool`` questions of category ``f``, in the
+    current language (:func:`tutor.i18n.current_lang`: the teacher's or learner's page): a draw
+    without a title of the teacher's own is named so each time it is shown
+    (:meth:`tutor.domain.assignments.DrawAssignment.title`)."""
+    from tutor.engine.rulesets import RULESETS
+
+    parts = []
+    if f.ruleset:
+        r = RULESETS.get(f.ruleset)
+        parts.append(i18n.gettext(r.title) if r is not None else f.ruleset)
+    if f.kind:
+        parts.append(kind_label(f.kind))
+    if f.rule:
+        parts.append(f.rule)
+    if f.tag:
+        parts.append(f.tag)
+    category = ", ".join(parts) if parts else i18n.gettext(N_("all your questions"))
+    return i18n.gettext(N_("Random draw: %(n)s of %(pool)s (%(category)s)"), n=i18n.fmt_number(n),
+                        pool=i18n.fmt_number(pool), category=category)

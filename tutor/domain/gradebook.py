@@ -31,7 +31,7 @@ from sqlalchemy.orm import Session
 
 from tutor.content.store import ContentStore
 
-from .assignments import GradeItem, kind_of
+from .assignments import GradeItem, kind_of, title_of
 from .classes import CSV_BOM
 from .models import Assignment, Classroom, Membership
 
@@ -105,7 +105,7 @@ def gradebook(db: Session, classroom: Classroom, members: Sequence[Membership], 
 
 
 def _header(book: Gradebook, a: Assignment) -> str:
-    return f"{a.title} (of {book.available(a)})"
+    return f"{title_of(a)} (of {book.available(a)})"
 
 
 def wide_rows(book: Gradebook) -> list[list[Value]]:
@@ -123,7 +123,7 @@ def long_rows(book: Gradebook) -> list[list[Value]]:
     for m in book.members:
         for a in book.assignments:
             for i in book.mark(m, a).items:
-                out.append([book.classroom.name, m.nickname, a.title, kind_of(a).name, i.item, i.available, i.scored,
+                out.append([book.classroom.name, m.nickname, title_of(a), kind_of(a).name, i.item, i.available, i.scored,
                             i.attempts, i.first_at, i.last_at])
     return out
 

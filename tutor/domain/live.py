@@ -11,6 +11,10 @@ Each learner gives one answer per question while it is open (:func:`answer`), ch
 engine as every class question is (the view grades it with the class quiz's grading and gives
 the :class:`~tutor.content.kinds.Verdict`); nothing about the answer's verdict or the key is
 shown to a learner before the question is revealed.
+An answer given live is also one of the learner's attempts at that question of the assignment
+(a :class:`~tutor.domain.models.ClassAttempt`, kept with it in one transaction): the class's
+results grid and gradebook count it as they count the quiz's pages, the first attempt at a
+question scoring.
 
 The score (:func:`leaderboard`) counts only revealed questions: a right answer scores the
 question's ``points`` (as in the class quiz, :func:`tutor.domain.classes.points_of`); equal scores
@@ -38,8 +42,9 @@ from sqlalchemy.orm import Session
 from tutor.content.kinds import Verdict
 
 from . import classes as C
+from . import settings as S
 from .db import now
-from .models import Assignment, LiveAnswer, LiveSession, Membership
+from .models import Assignment, ClassAttempt, Classroom, LiveAnswer, LiveSession, Membership
 from .quizdoc import answer_text, exercise_of
 
 __all__ = ["STATES", "Entry", "Snapshot", "Stats", "advance", "answer", "channel", "current", "end",
@@ -125,12 +130,16 @@ def end(db: Session, s: LiveSession) -> bool:
 
 
 def answer(db: Session, s: LiveSession, learner_id: int, n: int, verdict: Verdict[Any]) -> str:
-    """Keep a member's answer to question ``n`` (committed): ``"recorded"``; ``"closed"`` if
+    """Keep a member's answer to question ``n`` (committed), and the same answer as their class
+    attempt at the assignment's question ``n``: ``"recorded"``; ``"closed"`` if
     question ``n`` is not open now (not yet, or revealed), ``"already"`` if the learner answered
-    it before (the first answer stands), ``"not-member"`` for a learner not in the class."""
+    it before (the first answer stands), ``"not-member"`` for a learner not in the class,
+    ``"archived"`` when the class is archived (:func:`tutor.domain.settings.archived`)."""
     db.refresh(s)
     if s.state != "question" or s.position != n:
         return "closed"
+    if S.archived(db.get(Classroom, s.classroom_id)) is not None:
+        return "archived"
     if db.scalar(select(Membership.id).where(Membership.classroom_id == s.classroom_id,
                                              Membership.learner_id == learner_id)) is None:
         return "not-member"
@@ -143,6 +152,8 @@ def answer(db: Session, s: LiveSession, learner_id: int, n: int, verdict: Verdic
     db.add(LiveAnswer(session_id=s.id, learner_id=learner_id, position=n, given=verdict.given,
                       correct=verdict.correct, rules=rules, created_at=at,
                       ms=max(0, int((at - opened).total_seconds() * 1000))))
+    db.add(ClassAttempt(assignment_id=s.assignment_id, learner_id=learner_id, position=n, given=verdict.given,
+                        correct=verdict.correct, rules=rules, created_at=at))
     try:
         db.commit()
     except IntegrityError:  # the same answer sent twice at once: the first one stands

@@ -40,7 +40,7 @@ from sqlalchemy.orm import Session
 from tutor import i18n
 from tutor.content.kinds.base import N_
 
-from .models import Assignment, AssignmentStart, ClassAttempt
+from .models import Assignment, AssignmentStart, ClassAttempt, Classroom
 
 __all__ = [
     "GRACE",
@@ -179,10 +179,23 @@ class Refusal:
     message: str
 
 
+def archived(cls: Classroom | None) -> Refusal | None:
+    """Why nothing of class ``cls`` may be answered (code ``archived``: the teacher archived the
+    class; its answers are kept, it takes no more), or None. Every way a learner answers a class's
+    work asks it: the quiz pages and the class API (:func:`refusal`), a teacher's lesson's page and
+    the live quiz (:func:`tutor.domain.live.answer`)."""
+    if cls is not None and cls.archived_at is not None:
+        return Refusal("archived", i18n.gettext(N_("This class is archived: its assignments take no more answers.")))
+    return None
+
+
 def refusal(db: Session, a: Assignment, learner_id: int, position: int, now: datetime) -> Refusal | None:
     """Why the learner may not answer question ``position`` (its stored place) of ``a`` now, or None:
-    not open yet, closed, not started (a timed assignment), time up (after the limit plus
+    its class archived (:func:`archived`), not open yet, closed, not started (a timed assignment), time up (after the limit plus
     :data:`GRACE`), no attempts left, or (test mode) answered already and its results not shown yet."""
+    shut = archived(db.get(Classroom, a.classroom_id))
+    if shut is not None:
+        return shut
     when = state(a, now)
     if when == "not-open":
         return Refusal("not-open", i18n.gettext(N_("This assignment is not open yet.")))

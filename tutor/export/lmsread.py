@@ -25,7 +25,8 @@ they are the engine's words in one of the languages (:data:`tutor.i18n.LANGUAGES
 ones must then be the engine's); without an ``expect`` the question must be asked as the kind asks
 it in an LMS (:meth:`~tutor.content.kinds.base.ExerciseKind.lms_key`: multiple choice, several
 right answers, a number, a short answer, a matching) with the engine's right answers, since they
-give the ``expect``. With an ``expect`` (checked by the engine as in every import) a file may
+give the ``expect`` (one right answer may be offered as a single choice or as check boxes,
+whichever the engine keys). With an ``expect`` (checked by the engine as in every import) a file may
 word its choices its own way. A question without a scenario
 (a plain multiple-choice or numerical question about a card situation written in words), of a
 type the engine does not key (true/false, essay, description, cloze ...), or whose key is not the
@@ -486,7 +487,7 @@ def _kind_of(scenario: dict[str, Any], q: LmsQuestion) -> str | None:
     """The one kind that takes the scenario's ask and game and that an LMS asks as the file asks
     the question (a ``round-score`` scenario: ``round-score`` as a number, ``next-hakem`` as a
     choice of seats), or ``None`` when there is none or more than one."""
-    qtype, _ = _file_right(q)
+    qtype, right = _file_right(q)
     found = []
     for kind in KINDS.values():
         if scenario.get("ask") not in kind.asks or scenario.get("ruleset") not in kind.rulesets:
@@ -495,9 +496,20 @@ def _kind_of(scenario: dict[str, Any], q: LmsQuestion) -> str | None:
             key = keyed(Exercise(id="kind", kind=kind.name, scenario=scenario), "en").key
         except (ContentError, TutorError, ValueError, KeyError, TypeError):
             continue
-        if key.type == qtype:
+        if _asked_as(qtype, right, key):
             found.append(kind.name)
     return found[0] if len(found) == 1 else None
+
+
+def _asked_as(qtype: str, right: list[str], key: LmsKey) -> bool:
+    """Whether the file asks the question as the engine keys it: the same type, or one right answer
+    of a choice whichever way the file offers it (a check-box question with one right answer, as
+    tools that write check boxes by default write a single choice; a single choice of a question
+    whose engine key is one answer of several allowed)."""
+    if qtype == key.type:
+        return True
+    choices = ("multichoice", "multiresponse")
+    return qtype in choices and key.type in choices and len(right) == 1 and len(key.right()) == 1
 
 
 def _file_right(q: LmsQuestion) -> tuple[str, list[str]]:
@@ -538,7 +550,7 @@ def _engine_key_problem(ex: Exercise, q: LmsQuestion, label: str, has_expect: bo
         except ContentError:
             return None  # the engine's own problem is reported by the check
         first = first or key
-        if qtype != key.type:
+        if not _asked_as(qtype, right, key):
             if has_expect:
                 return None
             return (f"{label}: the file asks it as {qtype}; the engine keys a {ex.kind} question as {key.type}: "

@@ -24,7 +24,7 @@ from tutor import i18n
 from tutor.domain import classes as C
 from tutor.domain import ratings
 from tutor.domain import settings as S
-from tutor.domain.assignments import QuizAssignment, kind_of
+from tutor.domain.assignments import QuizAssignment, kind_of, learner_order, title_of
 from tutor.domain.db import now
 from tutor.domain.models import Assignment, ClassAttempt
 from tutor.domain.table import players_of
@@ -40,7 +40,7 @@ from .api import _error, _json_body
 bp = Blueprint("class_api", __name__, url_prefix="/api/v1/classes")
 
 #: The 403 codes of an answer that is not taken (:func:`tutor.domain.settings.refusal`).
-REFUSALS = ("not-open", "closed", "not-started", "time-up", "no-attempts-left", "answered")
+REFUSALS = ("archived", "not-open", "closed", "not-started", "time-up", "no-attempts-left", "answered")
 
 _VERDICT = {"correct": {"type": "boolean"}, "expected": {}, "why": {"type": "array", "items": {"type": "string"}}}
 _QUESTION = {"type": "object", "required": ["n", "answered", "attempts"],
@@ -89,11 +89,10 @@ def _verdict(ex: Any, given: object) -> dict[str, Any]:
 def assignment(cid: int, aid: int) -> ResponseReturnValue:
     a, lid = _member_quiz(cid, aid)
     db, at = get_session(), now()
-    questions = (a.quiz_doc or {}).get("questions") or []
     attempts = C.attempts_of(db, a.id, lid)
     visible = S.results_visible(a, at)
     out = []
-    for n, p in enumerate(S.order(a, lid, len(questions)), 1):
+    for n, p in enumerate(learner_order(a, lid), 1):
         ex, _q = C.class_exercise(a, p) or abort(404)
         mine = [t for t in attempts if t.position == p]
         item: dict[str, Any] = {"n": n, "answered": bool(mine), "attempts": len(mine),
@@ -101,8 +100,8 @@ def assignment(cid: int, aid: int) -> ResponseReturnValue:
         if visible and mine:
             item |= _verdict(ex, mine[0].given)  # the first answer: the one that scores
         out.append(item)
-    got, total = C.score(questions, attempts, lid)
-    return jsonify({"assignment": a.id, "title": a.title, "mode": a.mode, "state": S.state(a, at),
+    got, total = C.score_at(kind_of(a).learner_questions(a, lid), attempts, lid)
+    return jsonify({"assignment": a.id, "title": title_of(a), "mode": a.mode, "state": S.state(a, at),
                     "results_visible": visible, "attempts_allowed": a.attempts_allowed, "time_limit": a.time_limit,
                     "opens_at": _when(a.opens_at), "closes_at": _when(a.closes_at),
                     "deadline": _when(S.deadline(a, S.start_of(db, a, lid))) if a.time_limit else None,
@@ -116,12 +115,12 @@ def assignment(cid: int, aid: int) -> ResponseReturnValue:
     request={"type": "object", "required": ["answer"], "properties": {"answer": {}, "lang": {"type": "string"}}},
     errors=("bad-json", "too-large", "bad-field", "bad-answer", "bad-card"), not_found=True, limited=True,
     forbidden=REFUSALS, params=("lang",),
-    forbidden_description="Refused: the assignment is not open or closed, the time is up or not started, the "
+    forbidden_description="Refused: the class is archived, the assignment is not open or closed, the time is up or not started, the "
                           "attempts are used, or a test's question is answered already."))
 @limited("answer")
 def answer(cid: int, aid: int, n: int) -> ResponseReturnValue:
     a, lid = _member_quiz(cid, aid)
-    places = S.order(a, lid, len((a.quiz_doc or {}).get("questions") or []))
+    places = learner_order(a, lid)
     if not 1 <= n <= len(places):
         abort(404)
     p = places[n - 1]

@@ -35,7 +35,7 @@ from tutor.content.kinds import Verdict
 from tutor.domain import classes as C
 from tutor.domain import ratings
 from tutor.domain import settings as S
-from tutor.domain.assignments import AssignmentKind, LessonAssignment, QuizAssignment, kind_of
+from tutor.domain.assignments import AssignmentKind, LessonAssignment, QuizAssignment, kind_of, learner_order
 from tutor.domain.db import now
 from tutor.domain.manage import restore_member
 from tutor.domain.models import Assignment, ClassAttempt, Classroom, Membership
@@ -140,7 +140,7 @@ def mine() -> ResponseReturnValue:
             if learner is not None:
                 item |= kind_of(a).learner_summary(db, a, learner.id)
             rows.append(item)
-        out.append({"m": m, "cls": cls, "assignments": rows})
+        out.append({"m": m, "cls": cls, "assignments": rows, "shut": S.archived(cls)})
     return render_template("classes/mine.html", classes=out)
 
 
@@ -172,12 +172,8 @@ def _member_assignment(cid: int, aid: int, kind: type[AssignmentKind] = QuizAssi
 # (S.refusal) and what the learner is shown (S.results_visible: in test mode, "Answer saved" only).
 
 def _order(a: Assignment, lid: int) -> list[int]:
-    """The stored places of the learner's questions in their order: the kind's questions for them
-    (all of a quiz's; a random draw's learner their own drawn ones:
-    :meth:`~tutor.domain.assignments.AssignmentKind.learner_questions`), shuffled if the
-    assignment says so."""
-    places = [p for p, _q in kind_of(a).learner_questions(a, lid)]
-    return [places[i - 1] for i in S.order(a, lid, len(places))]
+    """The stored places of the learner's questions in their order (:func:`tutor.domain.assignments.learner_order`)."""
+    return learner_order(a, lid)
 
 
 def _place(a: Assignment, lid: int, n: int) -> int:
@@ -372,7 +368,8 @@ def lesson(cid: int, aid: int, error_at: int | None = None, error: str | None = 
     step, _problems = C.lesson_step(doc)
     attempts = C.attempts_of(get_session(), a.id, lid)
     last = {t.position: t for t in attempts}
-    again = request.args.get("again", type=int)
+    shut = S.archived(cls)
+    again = request.args.get("again", type=int) if shut is None else None
     parts: list[dict] = []
     n = 0
     for _what, item in (step.parts() if step is not None else []):
@@ -383,26 +380,33 @@ def lesson(cid: int, aid: int, error_at: int | None = None, error: str | None = 
         verdict = None
         if n in last and n not in (again, error_at):
             verdict = X.grade(item, last[n].given)
+        elif shut is not None:  # an archived class: no form, the notice in its place
+            parts.append({"note": shut.message})
+            continue
         try:  # a copy assigned before the engine checked teachers' lessons may hold an exercise it cannot draw
             x = _lesson_exercise(cid, a, n, item, verdict=verdict, error=error if n == error_at else None,
                                  typed=typed if n == error_at else None)
+            if shut is not None:
+                x["retry_url"] = None
             parts.append({"exercise": _lesson_exercise_html(a, x)})
         except Exception:  # noqa: BLE001 - a note in its place, never a 500
             parts.append({"note": _("This exercise cannot be shown: it has a mistake that your teacher can fix.")})
     right, total = C.lesson_progress(n, attempts, lid)
     return render_template("classes/lesson.html", cls=cls, a=a, doc=doc, parts=parts, right=right, total=total,
-                           game=ruleset_name(str(doc.get("ruleset", ""))),
+                           shut=shut, game=ruleset_name(str(doc.get("ruleset", ""))),
                            lesson_dir=i18n.text_direction(str(doc.get("lang") or ""))), status
 
 
 @bp.post("/classes/<int:cid>/lessons/<int:aid>/<int:n>")
 @limited("answer")
 def lesson_answer(cid: int, aid: int, n: int) -> ResponseReturnValue:
-    _cls, a, lid = _member_lesson(cid, aid)
+    cls, a, lid = _member_lesson(cid, aid)
     exercises = C.lesson_exercises(a)
     if not 1 <= n <= len(exercises):
         abort(404)
     ex = exercises[n - 1]
+    if S.archived(cls) is not None:  # the page with the class's notice, nothing recorded
+        return lesson(cid, aid, status=403)
     try:
         given = X.read_form(ex, request.form)
         verdict = X.grade(ex, given)

@@ -51,6 +51,7 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 from flask_login import login_required
 from markupsafe import Markup
 from sqlalchemy.orm import Session
@@ -59,6 +60,7 @@ from tutor.content import kinds
 from tutor.domain import classes as C
 from tutor.domain import live as L
 from tutor.domain import pubsub
+from tutor.domain import settings as S
 from tutor.domain.assignments import QuizAssignment, kind_of
 from tutor.domain.models import Assignment, Classroom, LiveSession
 from tutor.domain.quizdoc import answer_text, exercise_of
@@ -115,6 +117,10 @@ def start(cid: int, aid: int) -> ResponseReturnValue:
     a = db.get(Assignment, aid)
     if a is None or a.classroom_id != cls.id or not isinstance(kind_of(a), QuizAssignment) or not L.questions_of(a):
         abort(404)
+    if not kind_of(a).can_run_live:
+        return render_template("error.html", status=400, back=url_for("teach.classroom", cid=cls.id), message=_(
+            "This assignment cannot run live: a live quiz shows every learner the same question, and here each "
+            "learner has their own questions.")), 400
     s = L.start(db, a)
     db.commit()
     _announce(cls.id, {"kind": "state", "version": s.version})
@@ -263,7 +269,7 @@ def learner(cid: int, error: str | None = None, status: int = 200) -> ResponseRe
     db = get_session()
     s = L.latest(db, cid)
     ctx: dict[str, Any] = {"cls": cls, "s": s, "events": url_for("live.learner_events", cid=cid), "x": None,
-                           "mine": None, "board": [], "me": None, "total": 0}
+                           "mine": None, "board": [], "me": None, "total": 0, "shut": S.archived(cls)}
     if s is not None:
         a = db.get(Assignment, s.assignment_id)
         questions = L.questions_of(a) if a is not None else []
@@ -272,7 +278,7 @@ def learner(cid: int, error: str | None = None, status: int = 200) -> ResponseRe
             ex, q = C.class_exercise(a, s.position)  # type: ignore[misc]
             mine_ = L.my_answer(db, s, lid, s.position)
             ctx |= {"mine": mine_, "points": C.points_of(q), "game": ruleset_name(ex.ruleset or "")}
-            if s.state == "question" and mine_ is None:
+            if s.state == "question" and mine_ is None and ctx["shut"] is None:
                 ctx["x"] = exercise_context(ex, f"live-{s.id}-{s.position}", error=error)
                 ctx["action"] = url_for("live.answer", cid=cid, sid=s.id, n=s.position)
             elif s.state == "revealed" and mine_ is not None:  # the result is out: the learner's own answer's verdict
@@ -306,6 +312,8 @@ def answer(cid: int, sid: int, n: int) -> ResponseReturnValue:
             return render_template("_fragment.html", x=x), 400
         return learner(cid, error=e.message, status=400)
     outcome = L.answer(db, s, lid, n, verdict)
+    if outcome == "archived":
+        return learner(cid, status=403)  # the page with the class's notice, nothing recorded
     if outcome == "recorded":
         _announce(cid, {"kind": "answer", "n": n})
     if wants_fragment():

@@ -14,7 +14,7 @@ from markupsafe import Markup
 
 from tutor import i18n
 from tutor.content.kinds import KINDS
-from tutor.domain.assignments import isolated
+from tutor.domain.assignments import isolated, title_of
 from tutor.domain.models import Assignment, Classroom, Teacher, TeacherLesson, TeacherQuiz
 from tutor.problems import Problem
 
@@ -111,8 +111,9 @@ def bdi(text: object) -> Markup:
 @bp.app_context_processor
 def _formats() -> dict[str, Any]:
     """``percent(0.5)``, ``format_date(d)`` and ``format_datetime(d)`` in the page's language
-    (Persian digits and percent sign in Persian), ``bdi(name)`` and ``isolated(name)``
-    (:func:`tutor.domain.assignments.isolated`), for the teacher and class pages."""
+    (Persian digits and percent sign in Persian), ``bdi(name)``, ``isolated(name)``
+    (:func:`tutor.domain.assignments.isolated`) and ``title_of(assignment)``
+    (:func:`tutor.domain.assignments.title_of`), for the teacher and class pages."""
 
     return {"percent": i18n.fmt_percent, "format_date": i18n.fmt_date, "format_datetime": i18n.fmt_datetime,
-            "bdi": bdi, "isolated": isolated}
+            "bdi": bdi, "isolated": isolated, "title_of": title_of}

@@ -146,22 +146,6 @@ def bank_tag() -> ResponseReturnValue:
     return redirect(url_for("teach.bank", **query) + f"#q-{quiz_id}-{question_id}")
 
 
-def _label(n: int, pool: int, f: B.Filter) -> str:
-    """The draw's title made from its rule, in the current language."""
-    parts = []
-    if f.ruleset:
-        parts.append(ruleset_name(f.ruleset))
-    if f.kind:
-        parts.append(kind_label(f.kind))
-    if f.rule:
-        parts.append(f.rule)
-    if f.tag:
-        parts.append(f.tag)
-    category = ", ".join(parts) if parts else _("all your questions")
-    return _("Random draw: %(n)s of %(pool)s (%(category)s)", n=i18n.fmt_number(n), pool=i18n.fmt_number(pool),
-             category=category)
-
-
 @bp.post("/bank/draw")
 @login_required
 def bank_draw() -> ResponseReturnValue:
@@ -183,8 +167,7 @@ def bank_draw() -> ResponseReturnValue:
         form.due.errors = [_("The due date has passed: choose today or a later day.")]
         return bank(draw_form=form, status=400)
     n = int(form.n.data or 0)
-    pool = B.select_questions(questions, f)
-    title = (form.title.data or "").strip() or _label(n, len(pool), f)
+    title = (form.title.data or "").strip()  # none: the default, in each page's language
     a = Assignment(classroom_id=row.id, title="",
                    due=datetime.combine(form.due.data, time(23, 59)) if form.due.data else None)
     kind = A.KINDS[A.DrawAssignment.name]

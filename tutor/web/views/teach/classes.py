@@ -115,7 +115,8 @@ def classroom(cid: int) -> ResponseReturnValue:
     removed = [m for m in everyone if m.removed_at is not None]
     return render_template("teach/class.html", cls=row, members=members, removed=removed, assignments=assignments,
                            unassigned=unassigned, form=form, join_url=_join_url(row),
-                           progress=_progress(members, assignments)), status
+                           progress=_progress(members, assignments),
+                           live={a.id for a in assignments if A.kind_of(a).can_run_live}), status
 
 
 def _progress(members: Sequence[Membership], assignments: Sequence[Assignment]) -> list[dict[str, Any]]:

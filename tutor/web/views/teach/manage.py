@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 
 from tutor import i18n
 from tutor.domain import manage as M
+from tutor.domain.assignments import title_of
 from tutor.domain.models import Assignment, Classroom, Membership, TeacherLesson, TeacherQuiz
 from tutor.web.record import write
 
@@ -190,7 +191,7 @@ def delete_class(cid: int) -> ResponseReturnValue:
 @login_required
 def delete_assignment(cid: int, aid: int) -> ResponseReturnValue:
     a = assignment_of(mine(Classroom, cid), aid)
-    return _delete(a, Markup(_("Delete the assignment %(title)s?")) % {"title": bdi(a.title)}, url_for("teach.classroom", cid=cid),
+    return _delete(a, Markup(_("Delete the assignment %(title)s?")) % {"title": bdi(title_of(a))}, url_for("teach.classroom", cid=cid),
                    url_for("teach.classroom", cid=cid), M.delete_assignment, None)
 
 
