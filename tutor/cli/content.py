@@ -39,7 +39,11 @@ def _gen(args: argparse.Namespace) -> int:
                                   "help": "lesson/quiz files or directories (default: all of lessons/ and quizzes/)"}),
                     (("--all-languages",), {"action": "store_true", "default": None,
                                             "help": "also check every translation of the rulesets touched "
-                                                    "(default when no PATH is given)"})])
+                                                    "(default when no PATH is given)"}),
+                    (("--coverage",), {"action": "store_true",
+                                       "help": "print the rule coverage table: per rule point the steps that "
+                                               "teach it, the exercises and the quiz and generated questions "
+                                               "whose engine verdict cites it"})])
 def _check(args: argparse.Namespace) -> int:
     from ..content.check import run
     return run(args)
