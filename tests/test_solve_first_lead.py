@@ -1,5 +1,5 @@
-"""The ``first-lead`` ask: the hakem leads the first trick (H6); in All Fours and Trinidad the next
-player after the dealer in the order of play (C19, T13)."""
+"""The ``first-lead`` ask: the hakem leads the first trick (H6, H10); in All Fours and Trinidad the next
+player after the dealer in the order of play (C19; T13, to the dealer's right: T5)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ from tutor.solve import answer
 
 
 @pytest.mark.parametrize(("scenario", "leader", "code", "rule"), [
-    ({"ruleset": "hokm", "ask": "first-lead", "hakem": 0}, 0, "hakem-leads", "H6"),
-    ({"ruleset": "hokm", "ask": "first-lead", "hakem": 3}, 3, "hakem-leads", "H6"),
+    ({"ruleset": "hokm", "ask": "first-lead", "hakem": 0}, 0, "hakem-leads", "H6,H10"),
+    ({"ruleset": "hokm", "ask": "first-lead", "hakem": 3}, 3, "hakem-leads", "H6,H10"),
     ({"ruleset": "all-fours", "ask": "first-lead", "dealer": 0}, 1, "eldest-leads", "C19"),
     ({"ruleset": "all-fours", "ask": "first-lead", "dealer": 1}, 0, "eldest-leads", "C19"),   # two players: wraps
     ({"ruleset": "all-fours", "ask": "first-lead", "players": 3, "dealer": 2}, 0, "eldest-leads", "C19"),
     ({"ruleset": "all-fours", "ask": "first-lead", "players": 4, "dealer": 1}, 2, "eldest-leads", "C19"),
-    ({"ruleset": "trinidad", "ask": "first-lead", "dealer": 3}, 0, "eldest-leads", "T13"),
-    ({"ruleset": "trinidad", "ask": "first-lead", "players": 2, "dealer": 0}, 1, "eldest-leads", "T13"),
+    ({"ruleset": "trinidad", "ask": "first-lead", "dealer": 3}, 0, "eldest-leads", "T13,T5"),
+    ({"ruleset": "trinidad", "ask": "first-lead", "players": 2, "dealer": 0}, 1, "eldest-leads", "T13,T5"),
 ])
 def test_first_lead(scenario, leader, code, rule):
     got = answer(scenario)

@@ -298,7 +298,7 @@ _ALL_FOURS_CATEGORIES = ("high", "low", "jack", "game")
 
 HOKM = RulesetInfo("hokm", N_("Hokm"), (4,), anticlockwise=True, leader_field="hakem", default_target=7,
                    rule_prefix="H", rule_count=27, rules_class=Hokm,
-                   card_reason=Hokm().why, first_lead_rule="H6", coach_class=HokmCoach)
+                   card_reason=Hokm().why, first_lead_rule="H6,H10", coach_class=HokmCoach)
 ALL_FOURS = RulesetInfo("all-fours", N_("All Fours (classic)"), (2, 3, 4), anticlockwise=False,
                         leader_field="dealer", default_target=7, categories=_ALL_FOURS_CATEGORIES,
                         turnup_option="turnup_scale", rule_prefix="C", rule_count=33, rules_class=AllFours,
@@ -306,7 +306,7 @@ ALL_FOURS = RulesetInfo("all-fours", N_("All Fours (classic)"), (2, 3, 4), antic
 TRINIDAD = RulesetInfo("trinidad", N_("All Fours (Trinidad)"), (4, 2), anticlockwise=True,
                        leader_field="dealer", default_target=14, categories=_ALL_FOURS_CATEGORIES,
                        turnup_option="kick_scale", rule_prefix="T", rule_count=22, rules_class=Trinidad,
-                       first_lead_rule="T13", coach_class=AllFoursCoach)
+                       first_lead_rule="T13,T5", coach_class=AllFoursCoach)
 
 #: Every ruleset by name, in the order the app lists them.
 RULESETS: dict[str, RulesetInfo] = {r.name: r for r in (HOKM, ALL_FOURS, TRINIDAD)}

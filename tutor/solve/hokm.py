@@ -100,7 +100,8 @@ def round_playout(s: Scenario[RoundPlayout]) -> dict[str, Any]:
     ``bad-field``; a card twice ``duplicate-card``; a trick after a team reached 7 (with
     ``stop_at_seven``) ``impossible-state``; a seat that did not follow a suit and later plays a
     card of it ``illegal-play`` (the message names the trick and seat of the revoke, H14/H19).
-    ``why``: each trick's winner reason (param ``trick``: its number), then the round reasons.
+    ``why``: each trick's winner reason (param ``trick``: its number), then the tricks per team
+    (``deal-tricks``, H20) and the round reasons.
     """
     hakem, trump, tricks = s.fields.hakem, s.fields.trump, s.fields.tricks
     scores = _scores(s)
@@ -116,7 +117,7 @@ def round_playout(s: Scenario[RoundPlayout]) -> dict[str, Any]:
                 f"trick {n} was played after the round ended: team {decided.winner_team} had 7 tricks "
                 f"after trick {n - 1}.")
         i = winning_index(trick, trump)
-        r = winner_reason(trick, trump, leader, 4, "H16")
+        r = winner_reason(trick, trump, leader, 4, "H16", i, rank_rule="H3", ruff_rule="H18")
         why.append(Reason(r.code, r.rule, {**r.params, "trick": n}).to_json())
         leader = (leader + i) % 4
         winners.append(leader)
@@ -132,6 +133,9 @@ def round_playout(s: Scenario[RoundPlayout]) -> dict[str, Any]:
         return out
     res = _result_json(decided, scores, s.options.target)
     out.update(res)
+    w = decided.winner_team  # the round stops once a team has 7 tricks (H20)
+    why.append(Reason("deal-tricks", "H20", {"team": w, "tricks": counts[w], "other_team": 1 - w,
+                                             "other": counts[1 - w]}).to_json())
     out["why"] = why + res["why"]
     return out
 
