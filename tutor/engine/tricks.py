@@ -232,8 +232,13 @@ def winner_reason(cards: Sequence[int], trump: int | None, leader: int = 0, play
     led = cards[0] // 13
     if ruff_rule and suit == trump and led != trump:
         rule = f"{rule},{ruff_rule}"
-    elif rank_rule and sum(1 for x in cards if x // 13 == suit) > 1:
-        rule = f"{rule},{rank_rule}"
+    elif rank_rule:
+        same = 0
+        for x in cards:  # a loop, not sum(): a reason stays within its call budget (tutor bench)
+            if x // 13 == suit:
+                same += 1
+        if same > 1:
+            rule = f"{rule},{rank_rule}"
     if suit == trump:
         return make_reason("highest-trump-wins", rule,
                       {"card": CARD_NAMES[c], "winner": (leader + i) % players, "trump": SUIT_LETTERS[suit]})
