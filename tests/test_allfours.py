@@ -116,7 +116,8 @@ def test_trick_winner_c22():
     g = AllFours(players=3)
     assert g.trick_winner(C("AD", "2S", "KD"), Suit.S, leader=1)[:2] == (2, Card.parse("2S"))
     seat, card, why = g.trick_winner(C("5D", "AC", "KD"), Suit.S, leader=2)
-    assert (seat, str(card), why.code, why.rule) == (1, "KD", "highest-of-suit-led-wins", "C22")
+    assert (seat, str(card), why.code, why.rule) == (1, "KD", "highest-of-suit-led-wins", "C22,C3")  # by rank (C3)
+    assert g.trick_winner(C("5D", "AC", "2S"), Suit.S, leader=2)[2].rule == "C22"  # the only trump: no rank compared
 
 
 # --------------------------------------------------------------------------- turn-up, trump making
@@ -161,7 +162,17 @@ def test_run_only_fixing_card_scores_k9():
     res = AllFours().make_trump(0, C("5H", "JH", "4S"), "beg", "run")
     assert res.points == (0, 0)
     assert [r.code for r in res.why] == ["turnup-no-points", "run", "turnup-refused-suit", "new-trump",
-                                         "turnup-no-points"]
+                                         "turnup-no-points", "hand-after-run"]
+    # the same suit again: run once more (C14), no score (K9); hands back to six by discarding (C15)
+    assert [r.rule for r in res.why] == ["C8", "C13,C10", "C14,K9", "C13", "C8", "C15"]  # the dealer chose to run (C10)
+    assert res.why[-1].params == {"runs": 2, "size": 6}
+    # a jack that fixes the new trump scores for the dealer (C16)
+    res = AllFours().make_trump(0, C("5H", "JS"), "beg", "run")
+    assert res.points == (1, 0) and [r.rule for r in res.why] == ["C8", "C13,C10", "C13", "C16", "C15"]
+    assert res.awards[0].reason.rule == "C16"
+    # another way of bringing the hands back (C33)
+    keep = AllFours(run_hand_method="keep-all").make_trump(0, C("5H", "4S"), "beg", "run")
+    assert keep.hand_size == 9 and keep.why[-1].rule == "C33,K7" and keep.why[-1].params == {"runs": 1, "size": 9}
 
 
 def test_keep_all_hand_size():

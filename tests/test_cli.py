@@ -99,7 +99,8 @@ def test_bench_hokm_json(capsys, tmp_path):
     assert sorted(figures) == ["legal-plays decisions/s", "random rounds/s (fast loop)",
                                "random rounds/s (state machine)", "solve scenarios/s", "trick winners/s"]
     assert all(v > 0 for v in figures.values())
-    assert sorted(calls) == ["card reason", "legal plays + reason", "solve first-lead", "solve legal-plays", "solve round-playout",
+    assert sorted(calls) == ["card reason", "legal plays + reason", "solve first-lead", "solve legal-plays", "solve next-lead",
+                             "solve round-playout",
                              "solve round-score", "solve trick-winner", "trick winner + reason"]
     for c in calls.values():
         assert sorted(c) == ["bare ns", "ns", "ratio"]

@@ -254,8 +254,59 @@ def test_coverage(tree):
     assert "lessons/COVERAGE.md:9: H15: 'hokm-gone' is not a lesson step of hokm" in out
     assert "lessons/COVERAGE.md:3: H1 has no row in the hokm section" in out
     assert "lessons/COVERAGE.md:3: H1 is taught by no hokm lesson step (no step lists it in rules)" in out
-    assert not any(":7: H13" in line for line in out)
-    assert len(out) == 1 + 2 + 2 * 24  # H15 row bad, H14 row bad, then H1-H12 and H16-H27 neither rowed nor taught
+    # H13 and H15 are taught, but every verdict of the tree's exercises cites H14 only
+    assert "lessons/COVERAGE.md:7: H13 is only taught: 0 lesson exercise(s) and 0 quiz + 0 generated question(s) " \
+           "have a verdict that cites it (needs 1 and 2; tutor check --coverage)" in out
+    assert any(line.startswith("lessons/COVERAGE.md:9: H15 is only taught: 0 lesson exercise(s) and 0 quiz + ")
+               for line in out)
+    assert not any(": H14 is only taught" in line for line in out)
+    # H15 row bad, H14 row bad, H13 and H15 only taught, then H1-H12 and H16-H27 neither rowed nor taught
+    assert len(out) == 1 + 2 + 2 + 2 * 24
+
+
+COVERAGE_OK = """\
+    # Rule coverage
+
+    ## hokm
+
+    Not yet checked: {pending}
+
+    | rule | steps |
+    |---|---|
+    | H13 | hokm-follow-suit |
+    | H14 | hokm-follow-suit |
+    | H15 | hokm-void |
+    """
+
+
+def test_coverage_checked_by_verdicts(tree):
+    from tutor.content.coverage import generated_points, verdict_points
+    from tutor.content.quizzes import load_quiz
+
+    quiz = load_quiz("hokm", tree)
+    assert [verdict_points(q) for q in quiz] == [("H14",), ("H20", "H23", "H22", "K12")]
+    assert "H16" in generated_points("hokm") and "H13" not in generated_points("hokm")
+    (tree / "lessons" / "COVERAGE.md").write_text(textwrap.dedent(COVERAGE_OK.format(pending="H13, H15, H14, H99")),
+                                                 encoding="utf-8")
+    status, out = run("lessons/COVERAGE.md", "lessons/hokm/en", "--coverage")
+    assert status == 2
+    assert "lessons/COVERAGE.md:5: H14 is checked now: remove it from 'Not yet checked'" in out
+    assert "lessons/COVERAGE.md:5: Not yet checked: H99 is not a rule point of hokm" in out
+    assert not any("H13 is only taught" in line or "H15 is only taught" in line for line in out)
+    table = {line.split()[1]: line.split()[2:] for line in out if line.startswith("hokm: H")}
+    assert list(table) == [f"H{n}" for n in range(1, 28)]
+    assert table["H13"] == ["1", "0", "0", "0", "only", "taught", "(pending)"]
+    assert table["H14"][:3] == ["1", "2", "1"] and int(table["H14"][3]) >= 1
+    assert table["H14"][4:] == ["taught", "and", "checked"]
+    assert table["H1"] == ["0", "0", "0", "0", "not", "taught"]
+    assert "hokm: 1 of 27 points taught and checked, 2 only taught (H13, H15)" in out
+    # without the pending line the two points only taught fail the check
+    (tree / "lessons" / "COVERAGE.md").write_text(textwrap.dedent(COVERAGE_OK.format(pending="")), encoding="utf-8")
+    status, out = run("lessons/COVERAGE.md", "lessons/hokm/en")
+    assert status == 2
+    assert [line.split(" is only taught")[0] for line in out if "is only taught" in line] == [
+        "lessons/COVERAGE.md:9: H13", "lessons/COVERAGE.md:11: H15"]
+    assert not any("--coverage" in line and line.startswith("hokm:") for line in out)
 
 
 def test_tutor_cli_check_exit_status(tree, capsys):

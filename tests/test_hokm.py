@@ -94,15 +94,19 @@ def test_ruff_highest_trump_wins():
     # seed 002: you 9C, right 2H (void), partner AC, left JH (void); hearts trump
     seat, card, why = Hokm().trick_winner(t("9C", "2H", "AC", "JH"), H, leader=0)
     assert (seat, str(card)) == (3, "JH")
-    assert why.to_json() == {"code": "highest-trump-wins", "rule": "H16",
+    assert why.to_json() == {"code": "highest-trump-wins", "rule": "H16,H18",  # a ruff (H18)
                              "params": {"card": "JH", "winner": 3, "trump": "H"}}
 
 
 def test_no_trump_highest_of_led_suit_wins_off_suit_ace_cannot():
     seat, card, why = Hokm().trick_winner(t("9C", "KC", "3C", "AS"), H, leader=2)
     assert (seat, str(card)) == (3, "KC")
-    assert why.to_json() == {"code": "highest-of-suit-led-wins", "rule": "H16",
+    assert why.to_json() == {"code": "highest-of-suit-led-wins", "rule": "H16,H3",  # the rank order decided (H3)
                              "params": {"card": "KC", "winner": 3, "led": "C"}}
+    # one card of the suit led: the rank order decides nothing, H16 alone
+    assert Hokm().trick_winner(t("9C", "KD", "3S", "AD"), H, leader=0)[2].rule == "H16"
+    # trump led: the highest trump by rank (H3), not a ruff
+    assert Hokm().trick_winner(t("2H", "KH", "3C", "AS"), H, leader=0)[2].rule == "H16,H3"
 
 
 def test_low_trump_beats_an_ace():

@@ -42,10 +42,18 @@ class OldReason:
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
 
 
-def old_winner(cards: Sequence[int], trump: int | None, leader: int, players: int, rule: str) -> OldReason:
+def old_winner(cards: Sequence[int], trump: int | None, leader: int, players: int, rule: str,
+               rank: str = "", ruff: str = "") -> OldReason:
+    """The winner's reason; since issue 19 its rule also cites ruffing (``ruff``: a trump took a
+    plain suit led) or the rank order (``rank``: two or more cards of the winning suit)."""
     i = winning_index(cards, trump)
     card = CARDS[cards[i]]
     winner = (leader + i) % players
+    suit, led = card // 13, cards[0] // 13
+    if ruff and suit == trump and led != trump:
+        rule = f"{rule},{ruff}"
+    elif rank and sum(1 for c in cards if c // 13 == suit) > 1:
+        rule = f"{rule},{rank}"
     if trump is not None and card // 13 == trump:
         return OldReason("highest-trump-wins", rule, {"card": str(card), "winner": winner,
                                                        "trump": SUIT_LETTERS[trump]})
@@ -178,7 +186,7 @@ def test_trick_winner_reasons_equal_the_old_ones(deck, trump, leader, players, a
     leader %= players
     if players == 4:
         seat, card, why = Hokm().trick_winner(cards, trump, leader)
-        same(why, old_winner(cards, trump, leader, 4, "H16"))
+        same(why, old_winner(cards, trump, leader, 4, "H16", "H3", "H18"))
         assert (seat, card) == ((leader + winning_index(cards, trump)) % 4, CARDS[cards[winning_index(cards, trump)]])
     for rules in (AllFours(players=players) if players < 4 else AllFours(players=4),
                   Trinidad(players=2) if players == 2 else Trinidad()):
@@ -186,7 +194,7 @@ def test_trick_winner_reasons_equal_the_old_ones(deck, trump, leader, players, a
             continue
         seat, card, why = rules.trick_winner(cards, trump, leader)
         assert seat == rules.winner_seat(cards, trump, leader)
-        same(why, old_winner(cards, trump, leader, players, rules.RULE["winner"]))
+        same(why, old_winner(cards, trump, leader, players, rules.RULE["winner"], rules.RULE["rank"]))
 
 
 def test_every_decision_of_random_games_gives_the_old_reason():
@@ -198,7 +206,7 @@ def test_every_decision_of_random_games_gives_the_old_reason():
     for hand, trick, trump in bench_calls._app_decisions(decisions):
         same(Hokm().legal(hand, trick, trump)[1], old_follow(None, hand, trick, trump))
     for cards, trump in tricks:
-        same(Hokm().trick_winner(cards, trump, 1)[2], old_winner(cards, trump, 1, 4, "H16"))
+        same(Hokm().trick_winner(cards, trump, 1)[2], old_winner(cards, trump, 1, 4, "H16", "H3", "H18"))
     for name, rules in RULESETS.items():
         decisions, full, _ = rates._af_positions(rules, rng, 40)
         assert len(decisions) > 1000, name
@@ -206,7 +214,7 @@ def test_every_decision_of_random_games_gives_the_old_reason():
             same(rules.legal(hand, trick, trump)[1], old_legal_reason(rules, hand, trick, trump))
         for cards, trump, leader in bench_calls._app_tricks(full):
             same(rules.trick_winner(cards, trump, leader)[2], old_winner(cards, trump, leader, rules.players,
-                                                                           rules.RULE["winner"]))
+                                                                           rules.RULE["winner"], rules.RULE["rank"]))
 
 
 def test_reason_constructors():

@@ -22,7 +22,7 @@ for _m in pkgutil.iter_modules(tutor.engine.__path__):  # every engine module ad
 SAMPLE: dict[str, object] = {
     "card": "10H", "cards": ["AH", "10H"], "dealer": 1, "hakem": 0, "holder": 2, "later_trick": 5, "leader": 1,
     "led": "C", "next_dealer": 2, "next_hakem": 3, "other": 4, "other_team": 1, "phase": "play", "points": 2,
-    "refused": "H", "runs": 1, "score": 6, "score0": 3, "score1": 5, "seat": 3, "side": 0, "suit": "S",
+    "refused": "H", "runs": 1, "score": 6, "size": 9, "score0": 3, "score1": 5, "seat": 3, "side": 0, "suit": "S",
     "target": 7, "team": 0, "totals": [41, 39], "trick": 2, "tricks": 7, "tricks0": 7, "tricks1": 4, "trump": "D",
     "winner": 2,
 }

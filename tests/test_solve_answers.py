@@ -11,6 +11,13 @@ One change is deliberate (issue 7): a string that is not a suit in `trump` is `b
 field, not `bad-card`; those pairs were rewritten by hand in the same commit as the change. So were
 the two make-trump pairs of issue 19 (K11): a beg after a kick that won the game is `impossible-state`,
 and a winning kick of the refused suit ends the deal without a redeal.
+
+Issue 19 (every rule point checked) made the reasons cite more points; the pairs concerned were
+rewritten by a script that checked nothing but the why changed: a trick's winner also cites the rank
+order (H3, C3, T1) or ruffing (H18), a kot H22, a same-suit turn-up C14/T11, reaching the target T21,
+C12 (a gift) or C32 (Running All Fours), a run the dealer's choice (C10, T9), the Trinidad Jack T3; a
+deal with runs adds the hand-after-run reason (C15, C33, T17) and a Hokm round the tricks per team
+(deal-tricks, H20, H5). The new ask next-lead joined the list of asks that unknown-ask messages give.
 """
 
 from __future__ import annotations

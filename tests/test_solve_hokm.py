@@ -97,7 +97,7 @@ def test_legal_plays_errors(scenario, expected):
 def test_trick_winner_with_leader():
     assert solve(hokm("trick-winner", trump="S", trick=["AD", "2S", "KD", "JS"], leader=2)) == {
         "winner": 1, "card": "JS",
-        "why": [{"code": "highest-trump-wins", "rule": "H16", "params": {"card": "JS", "winner": 1, "trump": "S"}}]}
+        "why": [{"code": "highest-trump-wins", "rule": "H16,H18", "params": {"card": "JS", "winner": 1, "trump": "S"}}]}
 
 
 @pytest.mark.parametrize(("scenario", "expected"), [
@@ -118,7 +118,8 @@ def test_round_score_full_answer():
         "winner_team": 0, "points": 3, "result": "hakem-kot", "next_hakem": 2,
         "scores_after": [7, 2], "match_winner": 0,
         "why": [
-            {"code": "round-hakem-kot", "rule": "H23", "params": {"team": 0, "hakem": 1}},
+            {"code": "deal-tricks", "rule": "H20", "params": {"team": 0, "tricks": 7, "other_team": 1, "other": 0}},
+            {"code": "round-hakem-kot", "rule": "H23,H22", "params": {"team": 0, "hakem": 1}},
             {"code": "hakem-passes-right", "rule": "K12", "params": {"hakem": 1, "next_hakem": 2, "team": 0}},
             {"code": "match-won", "rule": "H24", "params": {"team": 0, "score": 7, "target": 7}},
         ]}
@@ -166,11 +167,12 @@ SAMPLE = next(x for x in DOC["sample_round"] if x["id"] == "sample-playout")["sc
 
 def test_round_playout_why():
     a = solve(SAMPLE)
-    assert a["why"][0] == {"code": "highest-of-suit-led-wins", "rule": "H16",
+    assert a["why"][0] == {"code": "highest-of-suit-led-wins", "rule": "H16,H3",
                            "params": {"card": "10C", "winner": 2, "led": "C", "trick": 1}}
-    assert a["why"][6] == {"code": "highest-trump-wins", "rule": "H16",
+    assert a["why"][6] == {"code": "highest-trump-wins", "rule": "H16,H18",
                            "params": {"card": "9H", "winner": 0, "trump": "H", "trick": 7}}
-    assert [w["code"] for w in a["why"][9:]] == ["round-win", "hakem-stays"]
+    assert [w["code"] for w in a["why"][9:]] == ["deal-tricks", "round-win", "hakem-stays"]
+    assert a["why"][9] == {"code": "deal-tricks", "rule": "H20,H5", "params": {"team": 0, "tricks": 7, "other_team": 1, "other": 2}}
     a = solve({**SAMPLE, "scores": [6, 0]})
     assert (a["scores_after"], a["match_winner"], a["why"][-1]["code"]) == ([7, 0], 0, "match-won")
 

@@ -1,7 +1,8 @@
 """Write tests/data/solve_golden.jsonl.gz: `tutor solve`'s exact output on a mixed file (issue 21).
 
-Run from a tree whose `tutor solve` is the reference (it was main at ea3343d, before the scenario
-path was made fast): ``python tests/data/make_solve_golden.py``. The file holds two lines: the
+Run it with the reference tree's `tutor` first on the path (main at ea3343d, before the scenario
+path was made fast; regenerated from the cover19 branch, whose reasons cite more rule points,
+before its merge with the fast path): ``cd /tmp && PYTHONPATH=REF python .../make_solve_golden.py``. The file holds two lines: the
 input (JSON Lines, as one JSON string) and the output `tutor solve` wrote for it (the same). The
 input is every ask of every ruleset (the bench's mixed file, then the same asks under other player
 counts and options) and those scenarios mutated: fields dropped, set to odd values, cards spelt

@@ -189,7 +189,7 @@ def _solve_passes(ruleset: str, rng: random.Random, per_ask: int) -> dict[str, t
     beside :data:`SOLVE_BARE` (the engine's verdict on the already parsed fields)."""
     from ..solve import solve
     from ..solve.common import asks_of, parse_scenario
-    by_ask: dict[str, list[dict]] = {ask: [] for ask in asks_of(ruleset)}
+    by_ask: dict[str, list[dict]] = {ask: [] for ask in asks_of(ruleset) if ask != "next-lead"}
     by_ask["first-lead"] = _first_leads(ruleset, rng, per_ask)
     for drawn, s in enumerate(SCENARIO_SOURCES[ruleset](rng), 1):
         group = by_ask[s["ask"]]
@@ -200,6 +200,7 @@ def _solve_passes(ruleset: str, rng: random.Random, per_ask: int) -> dict[str, t
         if drawn > 1000 * per_ask * len(by_ask):  # a source that never gives some ask: a bug, not a hang
             missing = sorted(a for a, g in by_ask.items() if len(g) < per_ask)
             raise RuntimeError(f"the {ruleset} scenario source gives no {', '.join(missing)} scenario")
+    by_ask["next-lead"] = _next_leads(by_ask["trick-winner"])
     out = {}
     for ask, scenarios in sorted(by_ask.items()):
         bares = [SOLVE_BARE[ruleset](parse_scenario(s)[0]) for s in scenarios]
@@ -216,6 +217,11 @@ def _solve_passes(ruleset: str, rng: random.Random, per_ask: int) -> dict[str, t
     return out
 
 
+def _next_leads(tricks: list[dict]) -> list[dict]:
+    """``next-lead`` scenarios: the same tricks as ``trick-winner`` ones, asking who leads next."""
+    return [{**s, "ask": "next-lead"} for s in tricks]
+
+
 def _bare_legal_or_winner(s: Any, legal: Callable, winner: Callable) -> Callable[[], object] | None:
     """The bare call of a ``legal-plays``, ``trick-winner`` or ``first-lead`` scenario (else ``None``)."""
     first = _first_lead_bare(s)
@@ -226,7 +232,7 @@ def _bare_legal_or_winner(s: Any, legal: Callable, winner: Callable) -> Callable
         f = s.fields
         hand, trick, trump = mask_of(f.hand), list(f.trick or []), f.trump
         return lambda: legal(hand, trick, trump)
-    if s.ask == "trick-winner":
+    if s.ask in ("trick-winner", "next-lead"):
         f = s.fields
         cards, trump, leader = list(f.trick), f.trump, f.leader
         return lambda: winner(cards, trump, leader)

@@ -4,7 +4,8 @@ scenarios already parsed (issue 21).
 
 * :func:`mixed_scenarios` — ``count`` scenarios, the rulesets' generated sources
   (:data:`~tutor.bench.rates.SCENARIO_SOURCES`) taken in turn, ten at a time, with one
-  ``first-lead`` of each ruleset after each ten: every ask of every ruleset.
+  ``first-lead`` and one ``next-lead`` (a trick of the ten) of each ruleset after each ten: every
+  ask of every ruleset.
 * :data:`ENGINE_CALLS` — per ask, ``fn(parsed scenario) -> zero-argument call``: the engine
   functions the ask's handler (:mod:`tutor.solve.hokm`, :mod:`tutor.solve.allfours`,
   :mod:`tutor.solve.leads`) calls, with the same arguments, the verdict and its reasons as the
@@ -26,7 +27,7 @@ from collections.abc import Callable
 from itertools import islice
 from typing import Any
 
-from .calls import _first_leads, compare
+from .calls import _first_leads, _next_leads, compare
 from .rates import SCENARIO_SOURCES
 
 __all__ = ["ENGINE_CALLS", "MIXED_TARGET", "engine_call", "mixed_costs", "mixed_scenarios"]
@@ -71,6 +72,17 @@ def _winner(s: Any) -> Callable[[], object]:
     return call
 
 
+@_engine("next-lead")
+def _next(s: Any) -> Callable[[], object]:
+    winner, leads, f = s.rules.trick_winner, s.info.winner_leads, s.fields
+    trick, trump, leader = f.trick, f.trump, f.leader
+
+    def call() -> object:
+        seat, _card, why = winner(trick, trump, leader)
+        return [why.params, leads(seat).params]
+    return call
+
+
 @_engine("first-lead")
 def _first(s: Any) -> Callable[[], object]:
     first, seat, players = s.info.first_lead, getattr(s.fields, s.info.leader_field), s.players
@@ -106,11 +118,19 @@ def _hand_score(s: Any) -> Callable[[], object]:
     return call
 
 
+def _round_params(res: Any) -> list[object]:
+    """The params of a round's reasons as the answer gives them: the tricks per team
+    (``deal-tricks``), then the round's value and the next hakem."""
+    w, tricks = res.winner_team, res.team_tricks
+    return [{"team": w, "tricks": tricks[w], "other_team": 1 - w, "other": tricks[1 - w]},
+            *(r.params for r in res.why)]
+
+
 @_engine("round-score")
 def _round_score(s: Any) -> Callable[[], object]:
     result, f = s.rules.round_result, s.fields
     hakem, counts = f.hakem, f.team_tricks
-    return lambda: [r.params for r in result(hakem, counts).why]
+    return lambda: _round_params(result(hakem, counts))
 
 
 @_engine("round-playout")
@@ -128,7 +148,7 @@ def _round_playout(s: Any) -> Callable[[], object]:
             counts[leader % 2] += 1
             if decided is None and counts[leader % 2] == TRICKS_TO_WIN:
                 decided = result(hakem, counts)
-        return reasons + ([r.params for r in decided.why] if decided is not None else [])
+        return reasons + (_round_params(decided) if decided is not None else [])
     return call
 
 
@@ -139,8 +159,10 @@ def mixed_scenarios(count: int, seed: int = 1) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     while len(out) < count:
         for name, source in sources.items():
-            out.extend(islice(source, 10))
+            batch = list(islice(source, 10))
+            out.extend(batch)
             out.extend(_first_leads(name, rng, 1))
+            out.extend(_next_leads([s for s in batch if s["ask"] == "trick-winner"][:1]))
     return out[:count]
 
 

@@ -45,7 +45,11 @@ def _gen(args: argparse.Namespace) -> int:
                                               "and difficulty (answer balance, legal-cards shape, distinct "
                                               "scenarios, feature means); status 1 if a target is missed"}),
                     (("--seeds",), {"type": int, "default": 500, "metavar": "N",
-                                    "help": "seeds per kind, ruleset and difficulty for --quality (default 500)"})])
+                                    "help": "seeds per kind, ruleset and difficulty for --quality (default 500)"}),
+                    (("--coverage",), {"action": "store_true",
+                                       "help": "print the rule coverage table: per rule point the steps that "
+                                               "teach it, the exercises and the quiz and generated questions "
+                                               "whose engine verdict cites it"})])
 def _check(args: argparse.Namespace) -> int:
     if args.quality:
         from ..content.quality import report

@@ -26,7 +26,10 @@ What is checked:
 * languages (with no PATH): every ``locales/<code>/language.yaml`` valid and every language with
   its catalogue (:func:`tutor.i18n.registry.check_languages`);
 * coverage: every rule point (C1-C33, T1-T22, H1-H27) has a COVERAGE.md row naming real steps
-  that list it in ``rules``.
+  that list it in ``rules``, and is checked: at least one lesson exercise and two quiz or
+  generated questions have an engine verdict that cites it (:mod:`tutor.content.coverage`; a
+  point on the section's ``Not yet checked:`` line is a known gap). ``--coverage`` prints the
+  table.
 
 Every problem is printed as ``file:line: message``; the exit status is 2 if there was any, else 0
 with a one-line summary. :func:`check` returns a :class:`Report` for programmatic use.
@@ -45,7 +48,7 @@ from typing import Any, TextIO
 from tutor.problems import Problems, display_path
 
 from ..i18n.registry import DECLARED, REGISTRY, check_languages
-from .coverage import COVERED_RULES, RULE_IDS, check_coverage
+from .coverage import COVERED_RULES, RULE_IDS, PointCoverage, check_coverage, coverage_table
 from .exercise import LANGUAGES, RULESETS, Exercise
 from .exercise_check import check_exercise, same_answer
 from .kinds import KINDS
@@ -72,6 +75,8 @@ class Report:
     quiz_files: int = 0
     exercises: int = 0
     questions: int = 0
+    #: Each ruleset's rule points as taught and checked (when a coverage file was checked).
+    coverage: dict[str, list[PointCoverage]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -444,8 +449,8 @@ def check(paths: Sequence[str] | None = None, *, all_languages: bool | None = No
             if not (root / "quizzes" / f"{ruleset}.yaml").exists():
                 problems.add(display_path(root / "quizzes" / f"{ruleset}.yaml"), 0, "quiz file missing")
     for f in coverage_files:
-        check_coverage(f, session, problems, RULESETS if full else
-                        sorted({r for (_, r) in touched}) or RULESETS)
+        report.coverage.update(check_coverage(f, session, problems, RULESETS if full else
+                                              sorted({r for (_, r) in touched}) or RULESETS))
     if full and not coverage_files:
         problems.add(display_path(root / "lessons" / "COVERAGE.md"), 0, "coverage file missing")
     if full:  # the languages: locales/<code>/language.yaml and its catalogue
@@ -469,6 +474,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="lesson/quiz files or directories (default: all of lessons/ and quizzes/)")
     parser.add_argument("--all-languages", action="store_true", default=None,
                         help="also check the translations of every ruleset touched (default without PATH)")
+    parser.add_argument("--coverage", action="store_true",
+                        help="print the rule coverage table: per rule point the steps that teach it and the "
+                             "exercises, quiz and generated questions whose verdict cites it")
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
@@ -477,6 +485,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     report = check(args.paths or None, all_languages=args.all_languages)
     for p in report.problems:
         out.write(f"{p}\n")
+    if getattr(args, "coverage", False):
+        out.write(coverage_table(report.coverage))
     out.write(report.summary() + "\n")
     return 0 if report.ok else 2
 

@@ -406,6 +406,7 @@ class AllFours(AllFoursFamily):
     TURNUP_SCALES = TURNUP_POINTS
     RULE: ClassVar[dict[str, str]] = {
         "lead": "C19", "follow": "C20", "trump_led": "C20", "void": "C21", "void_strict": "K20", "winner": "C22",
+        "rank": "C3", "repeat": "C14", "turnup_after_run": "C16", "target": "C28",
         "turnup": "C8", "stand": "C9", "give": "C11", "give_forbidden": "K6", "run": "C13", "redeal": "C17",
         "high": "C23", "low": "C24", "jack": "C25", "game": "C26", "tie": "C27", "order": "C28",
         "decide": "C9", "choose": "C10", "discard": "C15", "bunch": "C18", "vote": "C18", "play": "C19",
@@ -434,6 +435,23 @@ class AllFours(AllFoursFamily):
 
     def hand_size_after(self, runs: int) -> int:
         return HAND_SIZE + 3 * runs if self.keeps_all else HAND_SIZE
+
+    def hand_size_rule(self) -> str:
+        """Discard three for each three received (C15), or another way of the running of the
+        cards (``run_hand_method``: C33, K7)."""
+        return "C15" if self.discard_each_run else "C33,K7"
+
+    def target_rules(self, by: str | None = None) -> tuple[str, ...]:
+        """7 points win, counted in order (C28); a gift may win (C12); 11 is *Eleven Makes*
+        (C31), 31 with the running scale *Running All Fours* (C32)."""
+        out = []
+        if by == "gift":
+            out.append("C12")
+        if self.target == 11:
+            out.append("C31")
+        elif self.target == 31 and self.options.turnup_scale == "running":
+            out.append("C32")
+        return tuple(out)
 
     def turnup_points(self, card: int) -> tuple[int, Reason]:
         """Jack scale: a jack scores 1 (C8, C16). Running scale: A 4, K 3, Q 2, J 1 (C32)."""

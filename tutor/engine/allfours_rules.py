@@ -197,7 +197,8 @@ class AllFoursRules:
         """``(seat, card, reason)`` for a complete trick led by ``leader`` (C22/T16)."""
         i = winning_index(trick, trump)
         return ((leader + i) % self.players, CARDS[trick[i]],
-                winner_reason(trick, trump, leader, self.players, self.RULE["winner"], i))
+                winner_reason(trick, trump, leader, self.players, self.RULE["winner"], i,
+                              rank_rule=self.RULE.get("rank", "")))
 
     # ----------------------------------------------------------------- trump making
     def turnup_points(self, card: int) -> tuple[int, Reason]:
@@ -207,7 +208,9 @@ class AllFoursRules:
 
     def _turnup_award(self, dealer: int, card: int, counts: bool) -> tuple[Award | None, Reason]:
         if not counts:
-            return None, Reason("turnup-refused-suit", "K9", {"card": str(CARDS[card])})
+            # the refused suit again: the dealer runs once more (C14, T11), and the card scores nothing (K9)
+            repeat = self.RULE.get("repeat")
+            return None, Reason("turnup-refused-suit", f"{repeat},K9" if repeat else "K9", {"card": str(CARDS[card])})
         pts, why = self.turnup_points(card)
         if not pts:
             return None, why
@@ -285,7 +288,10 @@ class AllFoursRules:
             return TrumpMaking(first.suit, tuple(awards), pts, 0, HAND_SIZE, False, tuple(why))
         # the dealer runs
         refused = first.suit
-        why.append(Reason("run", R["run"], {"refused": refused.letter, "card": str(first)}))
+        # the dealer's choice after a beg (C10, T9): he refuses the suit and runs (C13, T10)
+        choice = R.get("choose", R["run"])
+        why.append(Reason("run", R["run"] if choice == R["run"] else f"{R['run']},{choice}",
+                          {"refused": refused.letter, "card": str(first)}))
         if len(turn_ups) < 2:
             raise BadFieldError("after a run, turn_ups must also list the card(s) turned up next.")
         runs = len(turn_ups) - 1
@@ -301,6 +307,10 @@ class AllFoursRules:
                     f"turn-up {i + 1} ({c}) shows a new suit, so no further card is turned after it.")
             fixes = c.suit != refused
             award, r = self._turnup_award(dealer, c, self._later_turnup_counts(fixes))
+            if award and fixes and r.rule == R["turnup"] and R.get("turnup_after_run"):
+                # the card that fixes the new trump scores by the default scale (C16)
+                r = Reason(r.code, R["turnup_after_run"], r.params)
+                award = Award(award.category, award.side, award.points, r)
             if award:
                 awards.append(award)
             if fixes:
@@ -320,7 +330,14 @@ class AllFoursRules:
                     "the dealer must keep running.")
             why.append(Reason("pack-exhausted", R["redeal"], {"runs": runs}))
             return TrumpMaking(None, tuple(awards), pts, runs, None, True, tuple(why))
-        return TrumpMaking(last.suit, tuple(awards), pts, runs, self.hand_size_after(runs), False, tuple(why))
+        size = self.hand_size_after(runs)
+        why.append(Reason("hand-after-run", self.hand_size_rule(), {"runs": runs, "size": size}))
+        return TrumpMaking(last.suit, tuple(awards), pts, runs, size, False, tuple(why))
+
+    def hand_size_rule(self) -> str:
+        """The rule point of the hand size after a run (``RULE["hand_size"]``: T17, keep every
+        card); classic All Fours overrides it (C15, or C33 for its other ways)."""
+        return self.RULE.get("hand_size", self.RULE["run"])
 
     def _check_not_over(self, scores: Sequence[int], awards: Sequence[Award], card: Card, after: str) -> None:
         """Raise :class:`ImpossibleStateError` if ``awards`` (the turn-ups so far) took a side from
@@ -449,9 +466,18 @@ class AllFoursRules:
                 "side": tied[0], "totals": shown}))
         return Reason("game-tie-nobody", self.RULE["tie"], {"totals": shown})
 
-    def winner_reason(self, side: int) -> Reason:
-        """The reason for ``side`` winning the game."""
-        return Reason("target-reached", self.RULE["order"], {"side": side, "target": self.target})
+    def winner_reason(self, side: int, by: str | None = None) -> Reason:
+        """The reason for ``side`` winning the game: the counting order (C28, K11) and the
+        target's own points (:meth:`target_rules`); ``by``: the category of the award that took
+        ``side`` to the target, when known."""
+        rules = [self.RULE["order"], *(r for r in self.target_rules(by) if r != self.RULE["order"])]
+        return Reason("target-reached", ",".join(rules), {"side": side, "target": self.target})
+
+    def target_rules(self, by: str | None = None) -> tuple[str, ...]:
+        """Rule points of reaching the target besides the counting order: the ruleset's target
+        rule (``RULE["target"]``: T21) by default; classic All Fours overrides it."""
+        target = self.RULE.get("target")
+        return (target,) if target else ()
 
 
 def _follow_or_trump_params(led: int, trump: int, follow: int) -> dict[str, object]:

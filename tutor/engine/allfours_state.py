@@ -76,6 +76,7 @@ REASON_TEXTS.update({
     "new-trump": N_("%(card)s shows a new suit: %(trump)s is trump."),
     "pack-exhausted": N_("The pack ran out after %(runs)s runs without a new suit: the same dealer deals again; "
                          "points already scored stay."),
+    "hand-after-run": N_("Runs made: %(runs)s. Every player starts play with %(size)s cards."),
     "bunch": N_("Every player agreed to the bunch: the same dealer deals again; points already scored stay."),
     # hand-score
     "high-dealt": N_("%(card)s is the highest trump in play; seat %(seat)s held it: side %(side)s scores High."),

@@ -146,9 +146,10 @@ class HokmRules:
 
     def trick_winner(self, trick: Sequence[int], trump: int, leader: int = 0) -> tuple[int, Card, Reason]:
         """``(seat, card, reason)`` for a complete trick (H16): reason ``highest-trump-wins`` or
-        ``highest-of-suit-led-wins``."""
+        ``highest-of-suit-led-wins``, also citing the rank order (H3) or ruffing (H18) when it
+        decided."""
         i = winning_index(trick, trump)
-        return (leader + i) % 4, CARDS[trick[i]], winner_reason(trick, trump, leader, 4, "H16", i)
+        return (leader + i) % 4, CARDS[trick[i]], winner_reason(trick, trump, leader, 4, "H16", i, rank_rule="H3", ruff_rule="H18")
 
     def next_hakem(self, hakem: int, winner_team: int) -> int:
         """Same seat if the hakem's team won, else the seat on his right (H25, RULES.md K12)."""
@@ -177,10 +178,10 @@ class HokmRules:
             r = Reason("round-win", "H21", {"team": w, "tricks": TRICKS_TO_WIN, "other": other})
         elif w == hakem_team:
             points, result = 2, "kot"
-            r = Reason("round-kot", "H23", {"team": w, "hakem": hakem})
+            r = Reason("round-kot", "H23,H22", {"team": w, "hakem": hakem})
         else:
             points, result = 3, "hakem-kot"
-            r = Reason("round-hakem-kot", "H23", {"team": w, "hakem": hakem})
+            r = Reason("round-hakem-kot", "H23,H22", {"team": w, "hakem": hakem})
         nh = self.next_hakem(hakem, w)
         if nh == hakem:
             r2 = Reason("hakem-stays", "H25", {"hakem": hakem, "team": w})

@@ -138,4 +138,5 @@ REASON_TEXTS: dict[str, str] = {
     "hakem-leads": N_("The hakem (seat %(hakem)s) leads the first trick."),
     "eldest-leads": N_("Dealer: seat %(dealer)s. The next player in the order of play leads the first trick: "
                        "seat %(leader)s."),
+    "winner-leads": N_("Whoever takes a trick leads the next one: seat %(winner)s leads."),
 }

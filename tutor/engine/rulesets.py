@@ -179,6 +179,8 @@ class RulesetInfo:
     rules_class: type = object
     card_reason: Callable[..., Any] | None = None
     first_lead_rule: str = ""
+    #: The rule point of "the trick's winner leads the next trick" (H17, C22, T13).
+    winner_leads_rule: str = ""
     coach_class: type[Coach] = Coach
 
     def first_lead(self, seat: int, players: int) -> tuple[int, Reason]:
@@ -189,6 +191,10 @@ class RulesetInfo:
             return seat, Reason("hakem-leads", self.first_lead_rule, {"hakem": seat})
         leader = (seat + 1) % players
         return leader, Reason("eldest-leads", self.first_lead_rule, {"dealer": seat, "leader": leader})
+
+    def winner_leads(self, winner: int) -> Reason:
+        """Why ``winner``, who took the trick, leads the next one (H17, C22, T13)."""
+        return Reason("winner-leads", self.winner_leads_rule, {"winner": winner})
 
     def option_names(self) -> tuple[str, ...]:
         """The names of the ruleset's options a scenario may set (RULES.md §3.3), ``players`` not
@@ -298,15 +304,15 @@ _ALL_FOURS_CATEGORIES = ("high", "low", "jack", "game")
 
 HOKM = RulesetInfo("hokm", N_("Hokm"), (4,), anticlockwise=True, leader_field="hakem", default_target=7,
                    rule_prefix="H", rule_count=27, rules_class=Hokm,
-                   card_reason=Hokm().why, first_lead_rule="H6", coach_class=HokmCoach)
+                   card_reason=Hokm().why, first_lead_rule="H6,H10", winner_leads_rule="H17", coach_class=HokmCoach)
 ALL_FOURS = RulesetInfo("all-fours", N_("All Fours (classic)"), (2, 3, 4), anticlockwise=False,
                         leader_field="dealer", default_target=7, categories=_ALL_FOURS_CATEGORIES,
                         turnup_option="turnup_scale", rule_prefix="C", rule_count=33, rules_class=AllFours,
-                        first_lead_rule="C19", coach_class=AllFoursCoach)
+                        first_lead_rule="C19", winner_leads_rule="C22", coach_class=AllFoursCoach)
 TRINIDAD = RulesetInfo("trinidad", N_("All Fours (Trinidad)"), (4, 2), anticlockwise=True,
                        leader_field="dealer", default_target=14, categories=_ALL_FOURS_CATEGORIES,
                        turnup_option="kick_scale", rule_prefix="T", rule_count=22, rules_class=Trinidad,
-                       first_lead_rule="T13", coach_class=AllFoursCoach)
+                       first_lead_rule="T13,T5", winner_leads_rule="T13", coach_class=AllFoursCoach)
 
 #: Every ruleset by name, in the order the app lists them.
 RULESETS: dict[str, RulesetInfo] = {r.name: r for r in (HOKM, ALL_FOURS, TRINIDAD)}

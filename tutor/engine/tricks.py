@@ -216,13 +216,29 @@ def legal_mask(hand: int, cards: Sequence[int], trump: int | None = None, rule: 
 
 
 def winner_reason(cards: Sequence[int], trump: int | None, leader: int = 0, players: int = 4,
-                  rule: str = "H16", index: int | None = None) -> Reason:
+                  rule: str = "H16", index: int | None = None, *, rank_rule: str = "",
+                  ruff_rule: str = "") -> Reason:
     """The :class:`Reason` for a complete trick's winner (``highest-trump-wins`` or
     ``highest-of-suit-led-wins``), with ``card``, ``winner`` and ``trump``/``led`` params.
-    ``index``: the :func:`winning_index`, if already known."""
+    ``index``: the :func:`winning_index`, if already known.
+
+    The reason cites ``rule`` and, when given, the point that decided between the cards: the
+    order of the ranks (``rank_rule``: H3, C3, T1) when two or more cards of the winning card's
+    suit were played, or ruffing (``ruff_rule``: H18) when a trump took a trick of a plain suit
+    led; e.g. ``"H16,H3"``."""
     i = winning_index(cards, trump) if index is None else index
     c = cards[i]
     suit = c // 13
+    led = cards[0] // 13
+    if ruff_rule and suit == trump and led != trump:
+        rule = f"{rule},{ruff_rule}"
+    elif rank_rule:
+        same = 0
+        for x in cards:  # a loop, not sum(): a reason stays within its call budget (tutor bench)
+            if x // 13 == suit:
+                same += 1
+        if same > 1:
+            rule = f"{rule},{rank_rule}"
     if suit == trump:
         return make_reason("highest-trump-wins", rule,
                       {"card": CARD_NAMES[c], "winner": (leader + i) % players, "trump": SUIT_LETTERS[suit]})

@@ -102,8 +102,9 @@ class Trinidad(AllFoursFamily):
     PARTNERSHIPS: ClassVar[Mapping[int, tuple[int, ...]]] = MappingProxyType({4: (0, 1, 0, 1), 2: (0, 1)})
     RULE: ClassVar[dict[str, str]] = {
         "lead": "T13", "follow": "T15", "trump_led": "T14", "void": "K1", "void_strict": "K1", "winner": "T16",
+        "rank": "T1", "repeat": "T11", "turnup_after_run": "T7", "target": "T21", "hand_size": "T17",
         "turnup": "T7", "stand": "T8", "give": "T9", "give_forbidden": "T9", "run": "T10", "redeal": "T12",
-        "high": "T18", "low": "T19", "jack": "K2", "game": "T20", "tie": "K3", "order": "K11",
+        "high": "T18", "low": "T19", "jack": "K2,T3", "game": "T20", "tie": "K3", "order": "K11",
         "decide": "T8", "choose": "T9", "play": "T13", "next_dealer": "T5",
     }
     give_category = "take-one"
@@ -150,7 +151,7 @@ class Trinidad(AllFoursFamily):
             return super()._jack_award(jack, holder, captor)
         hs, cs = self.side_of(holder), self.side_of(captor)
         if hs == cs:
-            return Award("jack", hs, 1, Reason("jack-kept", "K2", {
+            return Award("jack", hs, 1, Reason("jack-kept", "K2,T3", {
                 "card": str(jack), "seat": holder, "winner": captor, "side": hs}))
-        return Award("hang-jack", cs, 3, Reason("hang-jack", "K2", {
+        return Award("hang-jack", cs, 3, Reason("hang-jack", "K2,T3", {
             "card": str(jack), "seat": captor, "holder": holder, "side": cs}))

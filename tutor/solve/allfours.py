@@ -89,7 +89,14 @@ def _add_winner(out: dict[str, Any], why: list[dict[str, Any]], eng: AllFoursFam
     out["scores_after"] = list(after)
     out["winner"] = winner
     if winner is not None:
-        why.append(eng.winner_reason(winner).to_json())
+        running = list(scores)
+        by = None
+        for a in awards:  # the award that took the winner to the target, in counting order
+            running[a.side] += a.points
+            if a.side == winner and running[a.side] >= eng.target:
+                by = a.category
+                break
+        why.append(eng.winner_reason(winner, by).to_json())
 
 
 @register_ask(MakeTrump, *RULESETS)

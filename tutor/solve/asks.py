@@ -567,6 +567,17 @@ class FirstLead(AskModel):
     dealer: Annotated[int | None, Seat(label=N_("Dealer"))] = None
 
 
+class NextLead(AskModel):
+    """``next-lead`` (all rulesets): who leads the next trick — the winner of ``trick`` (exactly
+    ``players`` cards in play order, led by ``leader``, default 0)."""
+
+    ask: ClassVar[str] = "next-lead"
+    title: ClassVar[str] = N_("Who leads the next trick?")
+    trump: Annotated[Suit, SuitOf(label=N_("Trump"))]
+    trick: Annotated[list[Card], Cards(players, players, label=N_("The trick"))]
+    leader: Annotated[int, Seat(label=N_("Who led"))] = 0
+
+
 #: Every ask model by ask name.
 ASK_MODELS: dict[str, type[AskModel]] = {m.ask: m for m in (
-    LegalPlays, TrickWinner, RoundScore, RoundPlayout, TurnUp, MakeTrump, HandScore, FirstLead)}
+    LegalPlays, TrickWinner, RoundScore, RoundPlayout, TurnUp, MakeTrump, HandScore, FirstLead, NextLead)}

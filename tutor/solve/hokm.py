@@ -58,9 +58,15 @@ def _scores(s: Scenario[Any]) -> list[int] | None:
     return scores
 
 
-def _result_json(res: RoundResult, scores: list[int] | None, target: int) -> dict[str, Any]:
+def _result_json(res: RoundResult, scores: list[int] | None, target: int, tricks_rule: str = "H20") -> dict[str, Any]:
+    """The round's result as the answer gives it; ``why``: the tricks per team when the round
+    ended (``deal-tricks``: a round stops once a team has 7, H20; ``tricks_rule``), the round's
+    value and the next hakem, then the match."""
     out = res.to_json()
-    why = [r.to_json() for r in res.why]
+    w = res.winner_team
+    why = [Reason("deal-tricks", tricks_rule, {"team": w, "tricks": res.team_tricks[w], "other_team": 1 - w,
+                                              "other": res.team_tricks[1 - w]}).to_json()]
+    why += [r.to_json() for r in res.why]
     if scores is not None:
         after = list(scores)
         after[res.winner_team] += res.points
@@ -100,7 +106,8 @@ def round_playout(s: Scenario[RoundPlayout]) -> dict[str, Any]:
     ``bad-field``; a card twice ``duplicate-card``; a trick after a team reached 7 (with
     ``stop_at_seven``) ``impossible-state``; a seat that did not follow a suit and later plays a
     card of it ``illegal-play`` (the message names the trick and seat of the revoke, H14/H19).
-    ``why``: each trick's winner reason (param ``trick``: its number), then the round reasons.
+    ``why``: each trick's winner reason (param ``trick``: its number), then the tricks per team
+    (``deal-tricks``, H20 and H5) and the round reasons.
     """
     hakem, trump, tricks = s.fields.hakem, s.fields.trump, s.fields.tricks
     scores = _scores(s)
@@ -116,7 +123,7 @@ def round_playout(s: Scenario[RoundPlayout]) -> dict[str, Any]:
                 f"trick {n} was played after the round ended: team {decided.winner_team} had 7 tricks "
                 f"after trick {n - 1}.")
         i = winning_index(trick, trump)
-        r = winner_reason(trick, trump, leader, 4, "H16")
+        r = winner_reason(trick, trump, leader, 4, "H16", i, rank_rule="H3", ruff_rule="H18")
         why.append(r.to_json(trick=n))
         leader = (leader + i) % 4
         winners.append(leader)
@@ -130,7 +137,8 @@ def round_playout(s: Scenario[RoundPlayout]) -> dict[str, Any]:
         why.append(Reason("round-not-decided", "H20", {"tricks0": counts[0], "tricks1": counts[1]}).to_json())
         out["why"] = why
         return out
-    res = _result_json(decided, scores, s.options.target)
+    # each seat's tricks count for its team (H5) and the round stops once a team has 7 (H20)
+    res = _result_json(decided, scores, s.options.target, "H20,H5")
     out.update(res)
     out["why"] = why + res["why"]
     return out

@@ -44,12 +44,13 @@ class _Out(BaseModel):
 
 class Reason(BaseModel):
     """One reason of ``why``: ``code`` (the explanation's key), ``rule`` (the rule point applied,
-    e.g. ``H14``, ``C20``, ``K12``) and ``params`` (the cards, suits, seats and numbers of this
-    hand)."""
+    e.g. ``H14``, ``C20``, ``K12``, or several joined by commas, the first the main one: ``H16,H3``
+    is the trick's winner decided by the rank order; :func:`tutor.rules.cited` reads it) and
+    ``params`` (the cards, suits, seats and numbers of this hand)."""
 
     model_config = ConfigDict(extra="forbid")
     code: str
-    rule: str = Field(pattern=r"^[CTHK][0-9]+$")
+    rule: str = Field(pattern=r"^[CTHK][0-9]+(,[CTHK][0-9]+)*$")
     params: dict[str, Any]
 
 
@@ -149,10 +150,18 @@ class FirstLeadAnswer(_Out):
     why: list[Reason]
 
 
+class NextLeadAnswer(_Out):
+    """``next-lead``: the seat that leads the next trick (the trick's winner) and its card."""
+
+    leader: Seat = Field(ge=0, le=3)
+    card: str
+    why: list[Reason]
+
+
 ANSWER_MODELS: dict[str, type[BaseModel]] = {
     "legal-plays": LegalPlaysAnswer, "trick-winner": TrickWinnerAnswer, "round-score": RoundScoreAnswer,
     "round-playout": RoundPlayoutAnswer, "turn-up": TurnUpAnswer, "make-trump": MakeTrumpAnswer,
-    "hand-score": HandScoreAnswer, "first-lead": FirstLeadAnswer,
+    "hand-score": HandScoreAnswer, "first-lead": FirstLeadAnswer, "next-lead": NextLeadAnswer,
 }
 
 

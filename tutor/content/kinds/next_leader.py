@@ -1,7 +1,8 @@
 """Next leader: who leads the next trick — the winner of the trick just played — or the first
 trick of a deal — the hakem (H6), or the next player after the dealer in the order of play
-(C19, T13). Asks ``trick-winner`` (a whole trick on the table) and ``first-lead``; every
-ruleset.
+(C19, T13). Asks ``next-lead`` (a whole trick on the table: its winner leads, H17, C22,
+T13), ``trick-winner`` (the same, as authored before ``next-lead`` existed) and ``first-lead``;
+every ruleset.
 
 Learner's value: the leading seat ``int`` (0..players-1); the form sends one radio ``seat``.
 """
@@ -38,15 +39,16 @@ from .base import (
 )
 from .trick_winner import trick_features
 
-#: The ask of a deal's first lead; the other ask (``trick-winner``) is a trick just played.
+#: The ask of a deal's first lead; the others (``next-lead``, ``trick-winner``) a trick just played.
 _FIRST = "first-lead"
+_NEXT = "next-lead"
 
 
 @register
 class NextLeader(SeatKey):
     name = "next-leader"
     order = 25
-    asks = (_FIRST, "trick-winner")
+    asks = (_FIRST, _NEXT, "trick-winner")
     answer_fields = ("leader", "winner")
     expect_fields = ("leader", "winner")
     answer_help = "the seat that leads the next trick (or the first trick of the deal)"
@@ -67,7 +69,7 @@ class NextLeader(SeatKey):
         return as_int(raw, "the seat", 0, ctx.players - 1)
 
     def expected(self, answer: EngineAnswer, ctx: Ctx) -> int:
-        seat: int = answer["leader"] if ctx.exercise.ask == _FIRST else answer["winner"]
+        seat: int = answer["leader"] if ctx.exercise.ask in (_FIRST, _NEXT) else answer["winner"]
         return seat
 
     def details(self, given: int, expected: int, answer: EngineAnswer, ctx: Ctx) -> Json:
@@ -127,7 +129,7 @@ class NextLeader(SeatKey):
 
     def answer_class(self, scenario: ScenarioDict, answer: EngineAnswer) -> str:
         """The seat that leads next."""
-        return str(answer["leader"] if scenario.get("ask") == _FIRST else answer["winner"])
+        return str(answer["leader"] if scenario.get("ask") in (_FIRST, _NEXT) else answer["winner"])
 
     def answer_classes(self, ruleset: str, difficulty: int) -> tuple[str, ...]:
         return tuple(str(s) for s in range(max(get_ruleset(ruleset).players)))
@@ -153,7 +155,7 @@ class NextLeader(SeatKey):
         win_at = rng.randrange(players) if d < 3 else rng.randint(1, players - 1)
         leader = (seat - win_at) % players
         trick = steered_trick(rng, players, trump, shape, win_at)
-        sc = {"ruleset": ruleset, "ask": "trick-winner"}
+        sc = {"ruleset": ruleset, "ask": _NEXT}
         if players != r.default_players:
             sc["players"] = players
         sc.update({"trump": trump.letter, "trick": [str(c) for c in trick], "leader": leader})
