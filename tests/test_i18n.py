@@ -453,3 +453,12 @@ def test_every_reason_renders_with_every_placeholder_filled(lang):
         text = _in(lang, i18n.render_reason, {"code": code, "rule": "X", "params": params}, you=0, players=4,
                    ruleset="hokm")
         assert "%(" not in text, (lang, code, text)
+
+
+def test_no_english_message_is_its_own_text_run_into_another():
+    """An English message given its own wording keeps it whole: never the msgid with a second
+    sentence run onto it (what a merge that filled ``msgstr ""`` of a wrapped message left: the
+    learner read "…one of them.The suit led is…" twice over)."""
+    joined = [m.id for m in _po("en") if m.id and isinstance(m.id, str) and isinstance(m.string, str)
+              and m.string != m.id and m.string.startswith(m.id)]
+    assert joined == []
