@@ -58,8 +58,8 @@ def test_a_code_carries_the_progress_to_a_second_browser(app):
     _answer_right(first)
     _answer_right(first)
     _answer_right(second)  # the second browser's own progress: one answer
-    assert _answered(first) == "2 right answers out of 2"
-    assert _answered(second) == "1 right answers out of 1"
+    assert _answered(first) == "Right answers: 2 of 2"
+    assert _answered(second) == "Right answers: 1 of 1"
     code = _make_code(first)
     assert len(normalise(code)) == 26
     with app.app_context():
@@ -70,9 +70,9 @@ def test_a_code_carries_the_progress_to_a_second_browser(app):
     assert code not in repr(stored[0].__dict__)
     r = _redeem(second, code.lower().replace("-", " "))  # typed in lower case with spaces
     assert r.status_code == 302 and r.headers["Location"].endswith("/en/progress/")
-    assert _answered(second) == "2 right answers out of 2"  # replaced by the code's progress
+    assert _answered(second) == "Right answers: 2 of 2"  # replaced by the code's progress
     _answer_right(second)
-    assert _answered(first) == "3 right answers out of 3"  # one learner on two browsers
+    assert _answered(first) == "Right answers: 3 of 3"  # one learner on two browsers
 
 
 def test_a_revoked_code_is_refused_and_a_new_code_revokes_the_old(app):
@@ -115,7 +115,7 @@ def test_redeeming_needs_the_confirmation(app):
     r = _redeem(second, code, confirm=False)
     assert r.status_code == 400 and "Tick the box" in r.get_data(as_text=True)
     assert "No mistakes" in second.get("/en/progress/").get_data(as_text=True)
-    assert _answered(second) == "0 right answers out of 0"
+    assert _answered(second) == "Right answers: 0 of 0"
 
 
 def test_redeeming_is_rate_limited_and_csrf_protected(app):

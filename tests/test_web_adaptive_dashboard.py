@@ -60,7 +60,7 @@ def test_dashboard_numbers_for_a_scripted_history(client, app, clock):
     tw, _lc = scripted_history(client, clock)
     html = client.get("/en/progress/").get_data(as_text=True)
     doc = lxml_html.fromstring(html)
-    assert doc.cssselect(".answered")[0].text_content().strip() == "4 right answers out of 6"
+    assert doc.cssselect(".answered")[0].text_content().strip() == "Right answers: 4 of 6"
     assert doc.cssselect(".stat-accuracy")[0].text_content() == "67%"
     assert doc.cssselect(".stat-streak")[0].text_content() == "3 days"
     # forecast: the two mistakes in the list; tw[1] (new, due at once) and tw[0] (Good after a lapse, due ahead)
@@ -200,7 +200,7 @@ def test_progress_page_of_a_learner_with_10000_attempts_is_bounded(client, app):
     assert r.status_code == 200
     html = r.get_data(as_text=True)
     doc = lxml_html.fromstring(html)
-    assert doc.cssselect(".answered")[0].text_content().strip() == "8,333 right answers out of 10,001"
+    assert doc.cssselect(".answered")[0].text_content().strip() == "Right answers: 8,333 of 10,001"
     assert len(doc.cssselect(".mistake-list li")) == 20 and doc.cssselect('a[rel="next"]')
     assert "1,585 questions to try again" in html
     assert len(statements) <= 16, statements

@@ -191,7 +191,7 @@ class GamePoints(ExerciseKind[GamePointsValue]):
         return GamePointsValue(points=points, game=right["game"])
 
     def situation(self, ex: Exercise) -> list[tuple[str, str]]:
-        return [(N_("Trump"), i18n.suit_name(str(ex.scenario["trump"])))]
+        return [(N_("Trump"), i18n.suit_name(str(ex.scenario["trump"]), plural=True))]
 
     # ------------------------------------------------------------------ question quality
 

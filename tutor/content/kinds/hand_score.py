@@ -120,7 +120,7 @@ class HandScore(ExerciseKind[Awards]):
         return LmsKey("matching", pairs=pairs, extra=tuple(o for o in others if o not in used))
 
     def situation(self, ex: Exercise) -> list[tuple[str, str]]:
-        return [(N_("Trump"), i18n.suit_name(str(ex.scenario["trump"])))]
+        return [(N_("Trump"), i18n.suit_name(str(ex.scenario["trump"]), plural=True))]
 
     # ------------------------------------------------------------------ question quality
 

@@ -227,8 +227,8 @@ class LegalCards(ExerciseKind[list[str]]):
 
     def situation(self, ex: Exercise) -> list[tuple[str, str]]:
         trick = ex.scenario.get("trick") or []
-        led = [(N_("Suit led"), i18n.suit_name(Card.parse(trick[0]).suit))] if trick else []
-        return [*led, (N_("Trump"), i18n.suit_name(str(ex.scenario["trump"])))]
+        led = [(N_("Suit led"), i18n.suit_name(Card.parse(trick[0]).suit, plural=True))] if trick else []
+        return [*led, (N_("Trump"), i18n.suit_name(str(ex.scenario["trump"]), plural=True))]
 
     # ------------------------------------------------------------------ question quality
 

@@ -105,7 +105,7 @@ class NextLeader(SeatKey):
         if ex.ask == _FIRST:
             return [(f.label, seat_name(ex, int(ex.scenario[f.name]))) for f in self.editor_fields
                     if f.name in ("hakem", "dealer") and isinstance(ex.scenario.get(f.name), int)]
-        return [(N_("Trump"), i18n.suit_name(str(ex.scenario["trump"])))]
+        return [(N_("Trump"), i18n.suit_name(str(ex.scenario["trump"]), plural=True))]
 
     # ------------------------------------------------------------------ question quality
 

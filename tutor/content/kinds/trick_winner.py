@@ -110,7 +110,7 @@ class TrickWinner(SeatKey):
     def situation(self, ex: Exercise) -> list[tuple[str, str]]:
         from . import seat_name
 
-        return [(N_("Trump"), i18n.suit_name(str(ex.scenario["trump"]))),
+        return [(N_("Trump"), i18n.suit_name(str(ex.scenario["trump"]), plural=True)),
                 (N_("Who led"), seat_name(ex, int(ex.scenario.get("leader", 0))))]
 
     # ------------------------------------------------------------------ question quality

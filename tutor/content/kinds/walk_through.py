@@ -355,7 +355,7 @@ class WalkThrough(ExerciseKind[WalkThroughValue]):
         return {"trick_winners": winners, "awards": awards_distractor(right["awards"])}
 
     def situation(self, ex: Exercise) -> list[tuple[str, str]]:
-        return [(N_("Trump"), i18n.suit_name(str(ex.scenario["trump"])))]
+        return [(N_("Trump"), i18n.suit_name(str(ex.scenario["trump"]), plural=True))]
 
     # ------------------------------------------------------------------ question quality
 
