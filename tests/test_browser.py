@@ -202,8 +202,8 @@ def _quiz_of_refs(page: Page, base: str, app, lang: str, refs: list[str]) -> str
     return f"{base}/{lang}/quiz/{token}"
 
 
-@pytest.mark.parametrize(("ref", "players"), [("gen:all-fours:trick-winner:1:0", 2),
-                                              ("gen:all-fours:trick-winner:2:1", 3),
+@pytest.mark.parametrize(("ref", "players"), [("gen:all-fours:trick-winner:1:4", 2),
+                                              ("gen:all-fours:trick-winner:1:6", 3),
                                               ("gen:hokm:trick-winner:2:3", 4)])
 def test_each_trick_card_lies_beside_its_players_seat(page: Page, live, ref, players):
     base, app = live

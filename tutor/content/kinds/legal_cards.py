@@ -211,9 +211,10 @@ class LegalCards(ExerciseKind[list[str]]):
         return {"card": list(value)}
 
     def distractor(self, ex: Exercise, right: list[str]) -> list[str]:
-        hand = [str(c) for c in ex.scenario["hand"]]
+        hand = [str(Card.parse(c)) for c in ex.scenario["hand"]]
         wrong = [c for c in hand if c not in right]
-        return wrong[:1] + list(right) if wrong else list(right)[:-1]
+        chosen = set(wrong[:1] + list(right)) if wrong else set(list(right)[:-1])
+        return [c for c in hand if c in chosen]  # in the hand's order, as an answer is read (parse)
 
     def lms_key(self, ex: Exercise, expected: list[str], answer: Mapping[str, Any], names: Names) -> LmsKey:
         """Several right answers: every card of the hand, the legal ones sharing the marks, the
