@@ -17,8 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..engine.options import options_schema
 from ..engine.rulesets import RULESETS, get_ruleset
-from .asks import CARD_SCHEMA, AskModel, field_kind
+from .asks import AskModel, field_kind
 from .common import COMMON_FIELDS, asks_of, limits_range
+from .fields import CARD_SCHEMA
 
 __all__ = [
     "ANSWER_MODELS",
