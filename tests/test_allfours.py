@@ -6,7 +6,7 @@ import pytest
 from allfours_worked import check_case, worked_cases
 
 from tutor.engine import BadFieldError, IllegalPlayError, ImpossibleStateError
-from tutor.engine.allfours import AllFours
+from tutor.engine.allfours_classic import AllFours
 from tutor.engine.allfours_state import Action, AllFoursOptions, Award, game_points, tally
 from tutor.engine.cards import FULL_DECK, Card, Suit, mask_of, parse_cards
 from tutor.engine.reasons import REASON_TEXTS, Reason

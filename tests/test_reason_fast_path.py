@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 from tutor.bench import calls as bench_calls
 from tutor.bench import rates
-from tutor.engine.allfours import AllFours, AllFoursFamily
+from tutor.engine.allfours import AllFoursFamily
+from tutor.engine.allfours_classic import AllFours
 from tutor.engine.cards import CARDS, SUIT_LETTERS, SUIT_MASK, Suit, format_cards, iter_cards
 from tutor.engine.hokm import Hokm
 from tutor.engine.reasons import Reason, lazy_reason, make_reason

@@ -24,7 +24,7 @@ from tutor import bench, rules
 from tutor.cli import main
 from tutor.content.lessons import load_lesson_path
 from tutor.content.quizzes import load_quiz_file
-from tutor.engine.allfours import AllFours
+from tutor.engine.allfours_classic import AllFours
 from tutor.engine.allfours_state import RUN_HAND_METHODS, Action, AllFoursOptions
 from tutor.engine.cards import CARDS, Suit
 from tutor.engine.errors import IllegalPlayError, TutorError

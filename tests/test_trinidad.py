@@ -146,7 +146,7 @@ def test_calling_an_exposed_card_t22():
 
 
 def test_expose_only_in_trinidad():
-    from tutor.engine.allfours import AllFours
+    from tutor.engine.allfours_classic import AllFours
     st = AllFours().play_state(0, Suit.S, [C("2H"), C("3H")])
     with pytest.raises(IllegalPlayError):
         st.expose(0, Card.parse("2H"))

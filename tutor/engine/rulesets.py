@@ -38,7 +38,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from .allfours import AllFours
+from .allfours_classic import AllFours
 from .allfours_play import AllFoursCoach
 from .errors import BadFieldError, UnknownRulesetError, show
 from .hokm import Hokm
