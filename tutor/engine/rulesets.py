@@ -109,7 +109,7 @@ class GameEngine(Protocol):
     """One interface for the three state machines (deal → trump → play → score → next deal), so
     that a caller plays a whole game without knowing which game it is:
     ``get_ruleset(name).engine(options)`` (:class:`~tutor.engine.hokm.Hokm`,
-    :class:`~tutor.engine.allfours.AllFours`, :class:`~tutor.engine.trinidad.Trinidad`).
+    :class:`~tutor.engine.allfours_classic.AllFours`, :class:`~tutor.engine.trinidad.Trinidad`).
 
     States are opaque and never changed: :meth:`apply` returns a new one (Hokm's mutable
     :class:`~tutor.engine.hokm.HokmGame` is copied first). Actions are the game's own
@@ -159,7 +159,7 @@ class RulesetInfo:
     ``default_target``: game points to win; ``categories``: end-of-hand scoring categories;
     ``turnup_option``: the option that picks the turn-up scale (``None``: no turn-up);
     ``rule_prefix``/``rule_count``: its rule points ``C1..C33`` and so on; ``rules_class``: the
-    engine's rules class (:class:`~tutor.engine.hokm.Hokm`, :class:`~tutor.engine.allfours.AllFours`,
+    engine's rules class (:class:`~tutor.engine.hokm.Hokm`, :class:`~tutor.engine.allfours_classic.AllFours`,
     :class:`~tutor.engine.trinidad.Trinidad`), whose ``options_type`` is the options model;
     ``first_lead_rule``: the rule point of the first lead; ``card_reason``: ``(card, hand_mask,
     trick, trump) -> Reason`` saying why one card may or may
