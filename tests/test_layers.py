@@ -184,3 +184,10 @@ def test_the_packages_of_tutor_import_each_other_without_a_cycle():
     graph = package_graph()
     assert {"tutor.engine", "tutor.solve", "tutor.content", "tutor.domain", "tutor.web", "tutor.i18n"} <= set(graph)
     assert _cycle(graph) is None
+
+
+def test_no_module_of_tutor_is_over_500_lines():
+    """A module past 500 lines holds more than one concept (issue 20): split it by concept."""
+    sizes = {str(p.relative_to(ROOT)): len(p.read_text(encoding="utf-8").splitlines()) for p in ROOT.rglob("*.py")}
+    assert len(sizes) > 150
+    assert {p: n for p, n in sizes.items() if n > 500} == {}

@@ -48,25 +48,9 @@ from tutor.domain.models import (
 from tutor.engine.rulesets import RULESETS
 from tutor.registry import Registry
 
-__all__ = [
-    "KINDS",
-    "AssignmentKind",
-    "DrawAssignment",
-    "GradeItem",
-    "LessonAssignment",
-    "NotFound",
-    "QuizAssignment",
-    "Refused",
-    "UnitAssignment",
-    "add_fingerprints",
-    "assigned_already",
-    "isolated",
-    "kind_of",
-    "learner_order",
-    "parse_choice",
-    "register",
-    "title_of",
-]
+__all__ = ["KINDS", "AssignmentKind", "DrawAssignment", "GradeItem", "LessonAssignment", "NotFound", "QuizAssignment",
+           "Refused", "UnitAssignment", "add_fingerprints", "assigned_already", "isolated", "kind_of",
+           "learner_order", "parse_choice", "register", "title_of"]
 
 
 class NotFound(LookupError):
