@@ -334,3 +334,19 @@ def test_the_answer_that_finishes_a_step_sends_its_header_done_with_its_stars(cl
     again = client.post(f"{url}/{ex.id}", data=form_for(ex, expected(ex)) | {"csrf_token": token},
                         headers=FETCH).get_data(as_text=True)
     assert "data-page-meta" not in again  # already done: the header has it
+
+
+@pytest.mark.parametrize(("game", "rule"), [("hokm", "H14"), ("all-fours", "C20"), ("trinidad", "T14")])
+def test_a_playable_card_left_out_is_named_with_the_rule_that_allows_it(client, game, rule):
+    """Leaving out a card you may play is a mistake with its reason, as a card refused is: the
+    card, why it may be played (the engine's reason for this hand) and the rule's link."""
+    step, ex = lesson_exercise(game, "legal-cards", lambda e: len(expected(e)) >= 2)
+    right = expected(ex)
+    html = post(client, step, ex, form_for(ex, right[:1]), headers=FETCH).get_data(as_text=True)
+    from lxml import html as lxml_html
+
+    missed = [" ".join(li.text_content().split()) for li in lxml_html.fromstring(html).cssselect("li.missed")]
+    assert len(missed) == len(right) - 1, missed
+    for card, text in zip(right[1:], missed, strict=True):
+        assert text.startswith(f"You may play the {i18n.card_label(card)} too. "), text
+        assert len(text) > len(f"You may play the {i18n.card_label(card)} too. ") + 20 and rule in text, text

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import random
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from ... import i18n
@@ -43,11 +43,11 @@ from .base import (
 )
 
 
-def _card_why(ctx: Ctx, card: str, answer: EngineAnswer) -> list[ReasonJson]:
-    """Why ``card`` may not be played: the engine's per-card reason where the ruleset has one
-    (Hokm), else the rule the engine applied to the hand (the answer's ``why``)."""
-    s = ctx.exercise.scenario
-    card_reason = get_ruleset(ctx.ruleset).card_reason
+def _card_why(ex: Exercise, card: str, why: Sequence[ReasonJson]) -> list[ReasonJson]:
+    """Why ``card`` may or may not be played: the engine's per-card reason where the ruleset has
+    one (Hokm: H14/H15), else the rule the engine applied to the hand (``why``, the answer's)."""
+    s = ex.scenario
+    card_reason = get_ruleset(ex.ruleset or "").card_reason
     if card_reason is not None:
         try:
             hand = mask_of(Card.parse(c) for c in s.get("hand", []))
@@ -56,7 +56,7 @@ def _card_why(ctx: Ctx, card: str, answer: EngineAnswer) -> list[ReasonJson]:
             return [card_reason(Card.parse(card), hand, trick, trump).to_json()]
         except TutorError:
             pass
-    return list(answer.get("why", []))
+    return list(why)
 
 
 @register
@@ -137,7 +137,7 @@ class LegalCards(ExerciseKind[list[str]]):
         return list(answer["legal"])
 
     def details(self, given: list[str], expected: list[str], answer: EngineAnswer, ctx: Ctx) -> Json:
-        illegal = [{"card": c, "why": _card_why(ctx, c, answer)} for c in given if c not in expected]
+        illegal = [{"card": c, "why": _card_why(ctx.exercise, c, answer.get("why", []))} for c in given if c not in expected]
         return {"illegal": illegal, "missed": [c for c in expected if c not in given],
                 "right": [c for c in given if c in expected]}
 
@@ -169,7 +169,7 @@ class LegalCards(ExerciseKind[list[str]]):
             return []
         notes = self._card_notes(ex, verdict)
         bad = [" ".join([n["note"], *n["reasons"]]) for n in notes if n["note"] and n["chosen"]]
-        return bad + [n["note"] for n in notes if n["note"] and not n["chosen"]]
+        return bad + [" ".join([n["note"], *n["reasons"]]) for n in notes if n["note"] and not n["chosen"]]
 
     def _card_notes(self, ex: Exercise, verdict: Verdict[list[str]]) -> list[dict[str, Any]]:
         """Each hand card: whether it is legal, whether the learner chose it, and a note."""
@@ -188,6 +188,7 @@ class LegalCards(ExerciseKind[list[str]]):
             text: str | None = None
             if code in legal and code not in chosen:
                 text = i18n.gettext(N_("You may play the %(card)s too."), card=label)
+                reasons = i18n.render_reasons(_card_why(ex, code, verdict.why), **ctx)
             elif code not in legal and code in chosen:
                 text = i18n.gettext(N_("You may not play the %(card)s."), card=label)
                 reasons = i18n.render_reasons(illegal_why.get(code, []), **ctx)
