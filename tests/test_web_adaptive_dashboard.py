@@ -273,3 +273,19 @@ def test_a_question_answered_again_links_from_the_results_to_the_try_they_count(
     shown = lxml_html.fromstring(client.get(link).get_data(as_text=True))
     assert shown.cssselect(".verdict")[0].get("class") == "verdict wrong"
     assert second.get("class") == "good" and second.cssselect("a")[0].get("href") == f"/en/quiz/{token}/2/feedback"
+
+
+def test_a_provisional_rating_is_explained_in_words_on_the_progress_page(tmp_path):
+    """The "?" of a provisional rating is a title in the header (no phone shows it): the progress
+    page says it in words under the ratings, in the page's language."""
+    from web_support import lesson_exercise, make_app
+
+    client = make_app(tmp_path).test_client()
+    step, ex = lesson_exercise("hokm", "legal-cards")
+    page = client.get(f"/en/learn/hokm/{step.id}").get_data(as_text=True)
+    client.post(f"/en/learn/hokm/{step.id}/{ex.id}", data=form_for(ex, expected(ex)) | {"csrf_token": csrf_of(page)})
+    for lang, words in (("en", "Provisional: too few answers yet to be sure of it"), ("fa", "موقت")):
+        doc = lxml_html.fromstring(client.get(f"/{lang}/progress/").get_data(as_text=True))
+        assert doc.cssselect(".game-rating abbr.provisional")
+        notes = [" ".join(e.text_content().split()) for e in doc.cssselect(".provisional-note")]
+        assert len(notes) == 1 and words in notes[0], notes
