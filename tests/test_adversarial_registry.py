@@ -153,7 +153,7 @@ ANSWER_KEYS = {"legal", "winner", "leader", "card", "expect", "why", "awards", "
                "result", "next_hakem", "winner_team", "match_winner", "game_points", "points", "redeal",
                "hand_size", "runs", "correct", "expected", "verdict"}
 #: Answer-like names that are inputs of some asks (who led the trick, the turned-up card).
-SCENARIO_INPUTS = {"trick-winner": {"leader"}, "turn-up": {"card"}}
+SCENARIO_INPUTS = {"trick-winner": {"leader"}, "next-lead": {"leader"}, "turn-up": {"card"}}  # inputs that share an answer's name
 
 
 def keys_of(value) -> set[str]:

@@ -276,8 +276,11 @@ def pick(db: Session, learner: Learner, quiz: Quiz) -> tuple[str, str] | None:
     kinds_served = [_kind_of(ref) for ref in quiz.refs]
     run = kinds_served[-RUN_MAX:]
     run_kind = run[0] if len(run) == RUN_MAX and len(set(run)) == 1 else None
-    if retry and left <= len(retry):
-        return retry[0], "retry"
+    if retry and left <= len(retry):  # the last places: the retries waiting, another kind than the run's first
+        return next((r for r in retry if _kind_of(r) != run_kind), retry[0]), "retry"
+    upcoming = _kind_of(retry[0]) if retry and left - 1 <= len(retry) else None
+    if run_kind is None and upcoming and kinds_served and kinds_served[-1] == upcoming:
+        run_kind = upcoming  # the next place is a retry of the last place's kind: this one is another kind
     steps = list(settings.get("steps") or [])
     spaced = [r for r in retry if _kind_of(r) != run_kind]
     if spaced and "retry" not in steps[-(SPACING - 1):]:  # one retry in every SPACING places at most, while ready
@@ -324,6 +327,7 @@ def pick(db: Session, learner: Learner, quiz: Quiz) -> tuple[str, str] | None:
     if options:  # a weak skill waits only for another kind
         pool = [c for c in pool if c.kind != run_kind and c.kind not in {o.kind for o in options[:1]}] or \
             [c for c in pool if c.kind != run_kind]
+    pool = [c for c in pool if c.kind != run_kind] or pool
     found = choose(pool, rated, aims, kinds_served, seed)
     if found is not None:
         return found.ref, "new"
