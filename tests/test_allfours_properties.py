@@ -23,7 +23,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tutor.engine.allfours import AllFours
+from tutor.engine.allfours_classic import AllFours
 from tutor.engine.allfours_random import random_game
 from tutor.engine.allfours_state import RUN_HAND_METHODS, AllFoursOptions, deal_deck, tally
 from tutor.engine.cards import FULL_DECK, shuffled_deck
