@@ -3,33 +3,11 @@ fields in the order they are checked, their types, ranges and defaults (``shared
 "Asks"; the common fields ``ruleset ask options players target`` are checked first, by
 :func:`tutor.solve.common.parse_scenario`).
 
-A field is declared with one of the field kinds below; each kind parses the JSON value into the
-engine's type and gives the contract's error — code and message — for a bad one:
-
-=================  ====================================  ==========================================
-kind               value after parsing                   error (code: message)
-=================  ====================================  ==========================================
-:class:`Seat`      ``int`` 0..players-1                  bad-field: "field hakem must be an integer
-                                                         from 0 to 3, not 4."
-:class:`IntList`   ``list[int]``, fixed length, range    bad-field: "field scores must be a list of
-                                                         2 integers from 0 to 999, not …"
-:class:`SuitOf`    :class:`~tutor.engine.cards.Suit`     bad-field: "field trump must be a suit
-                                                         letter (S, H, D or C), not "Z"."
-:class:`CardOf`    :class:`~tutor.engine.cards.Card`     bad-field (not a string), bad-card
-:class:`Cards`     ``list[Card]``, distinct, length      bad-field (not a list, length), bad-card,
-                                                         duplicate-card
-:class:`Tricks`    ``list[list[Card]]``                  bad-field, bad-card, duplicate-card
-                                                         (``"AS appears twice (trick 1 and trick 3)."``)
-:class:`OneOf`     one of the listed strings             bad-field: "field decision must be "stand"
-                                                         or "beg", not …"
-=================  ====================================  ==========================================
-
-A missing field, or one that is ``null``, takes its default; without a default it is
-``bad-field`` "field hand is required for ask legal-plays.". Bounds that depend on the scenario —
-its player count, its number of sides, the largest hand its options allow — are read from the
-:class:`Limits` passed as validation context. The JSON Schema of a field
-(:meth:`FieldKind.json_schema`) is made from the same declaration, for the loosest and the
-tightest :class:`Limits` of a ruleset.
+A field is declared with one of the field kinds of :mod:`tutor.solve.fields` (``Seat``, ``IntList``,
+``SuitOf``, ``CardOf``, ``Cards``, ``Tricks``, ``OneOf``; the table of what each parses and the
+error it gives is there); bounds that depend on the scenario come from the :class:`Limits` passed
+as validation context. :func:`compiled` checks a well-formed scenario without pydantic, and
+pydantic words the error of a bad one.
 """
 
 from __future__ import annotations
